@@ -1,0 +1,113 @@
+// The validated description of one run, as read from a case file: plain values only, every
+// default filled in, no YAML types. See SPEC.md "Case file" for the meaning of each field.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fdsolve {
+
+enum class Precision { Float, Double };
+enum class BackendChoice { Auto, Cuda, Cpu };
+enum class Equation { Laplace, Poisson, Custom };
+enum class BoundaryType { Dirichlet };
+enum class NormKind { L2, Linf };
+
+/// A value given as a number or as an expression in x, y, z (muparser syntax).
+/// `expression` is empty for a plain number, which is then `constant`.
+struct Value {
+  double constant = 0;
+  std::string expression;
+
+  bool is_constant() const { return expression.empty(); }
+};
+
+/// The six faces in SPEC.md's order, which is also the order in which Dirichlet values of
+/// shared edges and corners are applied (the later face wins).
+enum Face { XMin = 0, XMax, YMin, YMax, ZMin, ZMax };
+inline constexpr std::array<const char*, 6> kFaceNames{"x_min", "x_max", "y_min",
+                                                       "y_max", "z_min", "z_max"};
+
+struct BoundaryCondition {
+  BoundaryType type = BoundaryType::Dirichlet;
+  Value value;  // dirichlet
+};
+
+struct GridSpec {
+  int dims = 2;                                 // 2 or 3: the number of entries of points
+  std::array<std::int64_t, 3> points{1, 1, 1};  // nodes per axis, boundary nodes included
+  std::array<double, 3> extent{0, 0, 0};        // physical size (default points - 1)
+  std::array<double, 3> origin{0, 0, 0};
+
+  double spacing(int axis) const {
+    return points[axis] > 1 ? extent[axis] / static_cast<double>(points[axis] - 1) : 1.0;
+  }
+};
+
+struct ProblemSpec {
+  Equation equation = Equation::Laplace;
+  Value source;  // poisson: f of -lap u = f
+};
+
+/// `points` is 5 in 2D and 7, 19 or 27 in 3D. For the custom equation the weights are the
+/// user's: 5 points use center, face[0] (x), face[1] (y); 27 points use center, face[0] (all
+/// faces), edge, corner. For other equations the weights are derived by the solver.
+struct StencilSpec {
+  int points = 5;
+  bool custom = false;
+  double center = 0;
+  std::array<double, 3> face{0, 0, 0};
+  double edge = 0;
+  double corner = 0;
+};
+
+struct SolveSpec {
+  std::int64_t max_iterations = 1000000;
+  double tolerance = 1.0e-6;  // relative to the norm of iteration 1
+  double absolute_tolerance = 0;
+  NormKind norm = NormKind::L2;
+  std::int64_t check_every = 100;
+  double divergence_factor = 1.0e6;
+};
+
+struct OutputSpec {
+  std::string directory;         // default out/<name>
+  std::int64_t every = 0;        // iterations between snapshots; 0 = final state only
+  std::vector<std::string> fields{"u"};  // any of u, update, source
+};
+
+/// Optional kernel choice by variant name (as `fdsolve bench` lists them); empty means the
+/// backend's measured default. Checked against the backend when the run starts.
+struct TuningSpec {
+  std::string kernel;
+};
+
+struct Case {
+  std::string name;         // default: the case file's stem
+  std::string source_path;  // the case file as given on the command line
+  Precision precision = Precision::Double;
+  BackendChoice backend = BackendChoice::Auto;
+  GridSpec grid;
+  ProblemSpec problem;
+  StencilSpec stencil;
+  std::array<BoundaryCondition, 6> boundary;  // indexed by Face; z faces unused in 2D
+  Value initial;
+  SolveSpec solve;
+  OutputSpec output;
+  TuningSpec tuning;
+
+  /// "file:line:col" of every key read from the file (or the --set that gave it), by key
+  /// path such as "grid.points", so that checks made later still point into the file.
+  std::map<std::string, std::string> locations;
+
+  /// The location prefix "file:line:col: " of `key_path`, or "file: " when it was defaulted.
+  std::string where(const std::string& key_path) const {
+    const auto it = locations.find(key_path);
+    return (it != locations.end() ? it->second : source_path) + ": ";
+  }
+};
+
+}  // namespace fdsolve

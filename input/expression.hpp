@@ -1,0 +1,26 @@
+// A user expression in x, y, z, t (muparser syntax, with pi and e), compiled once and
+// evaluated at many points.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace fdsolve {
+
+class Expression {
+ public:
+  /// Compiles `text`; throws std::invalid_argument with muparser's reason on a syntax error
+  /// or an unknown variable.
+  explicit Expression(const std::string& text);
+  ~Expression();
+  Expression(Expression&&) noexcept;
+  Expression& operator=(Expression&&) noexcept;
+
+  double operator()(double x, double y, double z, double t = 0) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace fdsolve

@@ -1,0 +1,119 @@
+// The interface every compute backend implements: memory, kernel variants, sweeps. The solver
+// talks only to this; the CPU (OpenMP) and CUDA implementations live in kernels/cpu and
+// kernels/cuda, and a stub stands in for CUDA when it is not built.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "stencil.hpp"
+
+namespace fdsolve {
+
+/// A failure of the machine rather than of the input: device errors, out of memory.
+/// The CLI maps it to exit code 1.
+class BackendError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Owning handle to `n` values of T in a backend's memory (host for the CPU, device for CUDA).
+template <typename T>
+class Buffer {
+ public:
+  using Deleter = void (*)(T*);
+  Buffer() = default;
+  Buffer(T* data, index_t n, Deleter deleter) : data_(data), size_(n), deleter_(deleter) {}
+  Buffer(Buffer&& o) noexcept { swap(o); }
+  Buffer& operator=(Buffer&& o) noexcept {
+    Buffer tmp(std::move(o));
+    swap(tmp);
+    return *this;
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer() {
+    if (data_ && deleter_) deleter_(data_);
+  }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  index_t size() const { return size_; }
+  void swap(Buffer& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+    std::swap(deleter_, o.deleter_);
+  }
+
+ private:
+  T* data_ = nullptr;
+  index_t size_ = 0;
+  Deleter deleter_ = nullptr;
+};
+
+/// A kernel variant resolved once from its name, so sweeps do no string look-ups.
+struct KernelId {
+  int dims = 2;
+  int index = 0;
+};
+
+template <typename T>
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual std::string name() const = 0;    // "cpu" or "cuda"
+  virtual std::string device() const = 0;  // the hardware, for logs and summary.json
+
+  virtual Buffer<T> allocate(index_t n) = 0;
+  virtual void upload(Buffer<T>& dst, const T* src, index_t n) = 0;
+  virtual void download(T* dst, const Buffer<T>& src, index_t n) = 0;
+  /// Bytes the backend can still allocate (checked before a run allocates its fields).
+  virtual std::size_t free_memory() const = 0;
+
+  /// Names of the kernel variants for 2 or 3 dimensions, in bench order.
+  virtual std::vector<std::string> kernels(int dims) const = 0;
+  /// The variant used when the case file names none (the measured best).
+  virtual std::string default_kernel(int dims) const = 0;
+  /// Resolves a variant name; throws std::invalid_argument listing the valid names.
+  KernelId find_kernel(int dims, const std::string& name) const {
+    const auto names = kernels(dims);
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == name) return KernelId{dims, static_cast<int>(i)};
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("unknown " + std::to_string(dims) + "D kernel '" + name +
+                                "' for backend " + this->name() + " (expected " + list + ")");
+  }
+
+  /// Enqueues one sweep with no norm; may return before it finishes.
+  virtual void sweep(const SweepArgs<T>& args, KernelId kernel) = 0;
+  /// One sweep that also reduces the statistics of the update (norms, range, sum); returns
+  /// when they are known.
+  /// Deterministic: the same inputs give bit-identical results.
+  virtual SweepStats sweep_with_stats(const SweepArgs<T>& args, KernelId kernel) = 0;
+  /// Waits for all enqueued work and reports any asynchronous error.
+  virtual void synchronize() = 0;
+
+  /// Copy bandwidth in bytes (read + written) per second over arrays of `bytes` bytes:
+  /// the yardstick of `fdsolve bench`.
+  virtual double copy_bandwidth(std::size_t bytes) = 0;
+};
+
+/// The CPU backend (OpenMP).
+template <typename T>
+std::unique_ptr<Backend<T>> make_cpu_backend();
+
+/// Number of usable CUDA devices; 0 when CUDA is not built or no driver/device is present.
+int cuda_device_count();
+/// Why no CUDA device is usable (empty when one is).
+std::string cuda_unavailable_reason();
+/// The CUDA backend on device `device`; throws BackendError when CUDA is unavailable.
+template <typename T>
+std::unique_ptr<Backend<T>> make_cuda_backend(int device = 0);
+
+}  // namespace fdsolve

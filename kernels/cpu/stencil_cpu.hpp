@@ -1,0 +1,17 @@
+// The CPU (OpenMP) sweeps: the reference the CUDA kernels are tested against.
+#pragma once
+
+#include "../stencil.hpp"
+
+namespace fdsolve::cpu {
+
+/// One sweep of `args`; when `stats` is not null it receives the stats of the update,
+/// reduced row by row in a fixed order so that the result does not depend on thread count.
+template <typename T>
+void sweep(const SweepArgs<T>& args, SweepStats* stats);
+
+/// STREAM-style copy of `n` values, used as the CPU bandwidth yardstick.
+template <typename T>
+void copy(T* dst, const T* src, index_t n);
+
+}  // namespace fdsolve::cpu

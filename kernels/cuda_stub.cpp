@@ -1,0 +1,19 @@
+// Stands in for the CUDA backend when fdsolve is built without CUDA, so that the solver needs
+// no #ifdef: asking for CUDA reports why it is missing.
+#include "backend.hpp"
+
+namespace fdsolve {
+
+int cuda_device_count() { return 0; }
+
+std::string cuda_unavailable_reason() { return "fdsolve was built without CUDA"; }
+
+template <typename T>
+std::unique_ptr<Backend<T>> make_cuda_backend(int) {
+  throw BackendError("CUDA backend unavailable: " + cuda_unavailable_reason());
+}
+
+template std::unique_ptr<Backend<float>> make_cuda_backend<float>(int);
+template std::unique_ptr<Backend<double>> make_cuda_backend<double>(int);
+
+}  // namespace fdsolve

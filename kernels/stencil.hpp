@@ -1,0 +1,76 @@
+// Backend-neutral description of one Jacobi sweep: the weights, the arrays, the box to update,
+// and the norms of the update. Plain types only, so host code never sees CUDA.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "layout.hpp"
+
+namespace fdsolve {
+
+/// Weights of the weighted stencil of SPEC.md:
+///   2D: u' = center*u + face[0]*(W+E) + face[1]*(S+N) + s
+///   3D: u' = center*u + sum over axes face[a]*(the 2 faces on a) + edge*(12 edges)
+///            + corner*(8 corners) + s
+/// The 7-point stencil has edge = corner = 0, the 19-point corner = 0.
+struct StencilWeights {
+  int points = 5;  // 5 (2D), 7, 19 or 27 (3D)
+  double center = 0;
+  std::array<double, 3> face{0, 0, 0};
+  double edge = 0;
+  double corner = 0;
+  double source = 0;  // constant added to every update (already scaled by the equation)
+};
+
+/// One sweep: reads `in`, writes `out` on the nodes of `box`. Both arrays have `layout`; the
+/// halo and every node outside `box` are read but never written. `source_field`, when not
+/// null, has the same layout and is added to the update instead of `weights.source`.
+template <typename T>
+struct SweepArgs {
+  const T* in = nullptr;
+  T* out = nullptr;
+  const T* source_field = nullptr;
+  Layout layout;
+  Box box;
+  StencilWeights weights;
+};
+
+/// What one checked sweep reports: the norms of d = u' - u and the range and sum of u', all
+/// over the updated nodes and accumulated in double.
+struct SweepStats {
+  double sum_sq = 0;   // sum of d^2
+  double max_abs = 0;  // max |d|; NaN when any update was NaN
+  index_t count = 0;   // updated nodes
+  double min = std::numeric_limits<double>::infinity();   // min of u'
+  double max = -std::numeric_limits<double>::infinity();  // max of u'
+  double sum = 0;                                         // sum of u'
+
+  double l2() const { return count > 0 ? std::sqrt(sum_sq / static_cast<double>(count)) : 0.0; }
+  double linf() const { return max_abs; }
+
+  /// Adds one update d = next - prev.
+  void add(double prev, double next) {
+    const double d = next - prev;
+    sum_sq += d * d;
+    const double ad = std::fabs(d);
+    if (ad > max_abs || std::isnan(ad)) max_abs = ad;
+    min = std::fmin(min, next);
+    max = std::fmax(max, next);
+    sum += next;
+    ++count;
+  }
+  /// Merges another partial; NaN in max_abs propagates so that divergence is never hidden.
+  void merge(const SweepStats& o) {
+    sum_sq += o.sum_sq;
+    if (o.max_abs > max_abs || std::isnan(o.max_abs)) max_abs = o.max_abs;
+    count += o.count;
+    min = std::fmin(min, o.min);
+    max = std::fmax(max, o.max);
+    sum += o.sum;
+  }
+};
+
+}  // namespace fdsolve

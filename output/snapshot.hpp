@@ -1,0 +1,50 @@
+// HDF5 snapshots: one file per saved state, holding the fields, their grid and the resolved
+// case, written to a temporary name and renamed so a crash never leaves a partial file.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fdsolve::output {
+
+/// Geometry of the node grid, as SPEC.md's Numerics define it.
+struct GridMeta {
+  int dims = 2;
+  std::array<std::int64_t, 3> points{1, 1, 1};  // nodes per axis (points[2] == 1 in 2D)
+  std::array<double, 3> origin{0, 0, 0};
+  std::array<double, 3> spacing{1, 1, 1};
+};
+
+struct SnapshotInfo {
+  std::int64_t iteration = 0;
+  double time = 0;  // physical time (heat) or 0 for steady problems
+  GridMeta grid;
+  std::string config_yaml;  // the resolved case, stored as /config
+};
+
+/// A field to write: dense, C-ordered with x fastest ([ny][nx] or [nz][ny][nx]).
+template <typename T>
+struct FieldRef {
+  std::string name;
+  const T* data = nullptr;
+};
+
+/// Writes `path` (via `path`.tmp and rename): datasets /<name> for every field, attributes
+/// time, iteration, origin, spacing on the root, and /config. T is float or double.
+template <typename T>
+void write_snapshot(const std::string& path, const SnapshotInfo& info,
+                    const std::vector<FieldRef<T>>& fields);
+
+/// A snapshot read back, values widened to double.
+struct SnapshotData {
+  SnapshotInfo info;
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> fields;  // same order as names
+  bool single_precision = false;            // stored as float
+};
+
+SnapshotData read_snapshot(const std::string& path);
+
+}  // namespace fdsolve::output

@@ -1,0 +1,40 @@
+// `fdsolve bench`: copy bandwidth, then every kernel variant's sweep throughput, in one process
+// (SPEC.md "Benchmark").
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace fdsolve {
+
+struct BenchOptions {
+  std::string backend;      // "cuda", "cpu", or empty: every backend available
+  int dims = 0;             // 2, 3, or 0: both
+  std::int64_t size = 0;    // nodes per axis; 0: the backend's default for the dimension
+  std::string precision;    // "float", "double", or empty: both
+  std::string kernel;       // one variant name, or empty: all
+  int iterations = 0;       // sweeps timed per row; 0: chosen from the size
+  int norm_every = -1;      // sweeps between checked sweeps; 0 = none; -1: rows for 0 and 1
+  std::string json_path;    // write the rows as a JSON array here when not empty
+};
+
+struct BenchRow {
+  std::string backend;
+  std::string kernel;
+  int dims = 2;
+  std::string precision;
+  std::int64_t size = 0;
+  int iterations = 0;
+  double gcells_per_s = 0;
+  double gb_per_s = 0;  // gcells_per_s * 2 * sizeof(value)
+  double pct_copy = 0;  // gb_per_s over the copy bandwidth measured in the same run, in %
+  int norm_every = 0;
+  double copy_gb_per_s = 0;
+};
+
+/// Runs the benchmark, printing the table to `out` as rows complete; returns the rows.
+std::vector<BenchRow> run_bench(const BenchOptions& options, std::ostream& out);
+
+}  // namespace fdsolve

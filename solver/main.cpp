@@ -1,0 +1,2 @@
+// Placeholder entry point while the CLI is being written.
+int main() { return 0; }

@@ -1,0 +1,65 @@
+// Jacobi weights: the 5- and 7-point stencils take per-axis spacing; 19 and 27 points need
+// equal spacing (checked by input/) and use the isotropic weights of SPEC.md.
+#include "weights.hpp"
+
+namespace fdsolve {
+namespace {
+
+/// -lap u = f on the 5- or 7-point stencil with spacing h[a]:
+/// u = (sum_a (W_a + E_a) / h_a^2 + f) / (2 sum_a 1/h_a^2).
+EquationWeights axis_weights(const Case& c) {
+  const int dims = c.grid.dims;
+  double inv_sum = 0;
+  std::array<double, 3> inv{0, 0, 0};
+  for (int a = 0; a < dims; ++a) {
+    const double h = c.grid.spacing(a);
+    inv[a] = 1.0 / (h * h);
+    inv_sum += inv[a];
+  }
+  const double denom = 2.0 * inv_sum;
+  EquationWeights e;
+  e.weights.points = dims == 2 ? 5 : 7;
+  for (int a = 0; a < dims; ++a) e.weights.face[a] = inv[a] / denom;
+  e.source_scale = 1.0 / denom;
+  return e;
+}
+
+EquationWeights isotropic_weights(int points, double h) {
+  EquationWeights e;
+  e.weights.points = points;
+  if (points == 19) {  // (2*faces + edges + 6 h^2 f) / 24
+    e.weights.face = {2.0 / 24, 2.0 / 24, 2.0 / 24};
+    e.weights.edge = 1.0 / 24;
+    e.source_scale = 6.0 * h * h / 24;
+  } else {  // 27: (14*faces + 3*edges + corners + 30 h^2 f) / 128
+    e.weights.face = {14.0 / 128, 14.0 / 128, 14.0 / 128};
+    e.weights.edge = 3.0 / 128;
+    e.weights.corner = 1.0 / 128;
+    e.source_scale = 30.0 * h * h / 128;
+  }
+  return e;
+}
+
+}  // namespace
+
+EquationWeights equation_weights(const Case& c) {
+  EquationWeights e;
+  if (c.problem.equation == Equation::Custom) {
+    const StencilSpec& s = c.stencil;
+    e.weights.points = s.points;
+    e.weights.center = s.center;
+    e.weights.face = s.face;
+    e.weights.edge = s.edge;
+    e.weights.corner = s.corner;
+    return e;  // SPEC.md: custom stencils have s = 0
+  }
+  if (c.stencil.points == 5 || c.stencil.points == 7)
+    e = axis_weights(c);
+  else
+    e = isotropic_weights(c.stencil.points, c.grid.spacing(0));
+  if (c.problem.equation == Equation::Poisson && c.problem.source.is_constant())
+    e.weights.source = e.source_scale * c.problem.source.constant;
+  return e;
+}
+
+}  // namespace fdsolve

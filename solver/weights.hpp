@@ -1,0 +1,18 @@
+// Stencil weights of each equation (SPEC.md "Numerics"), derived from the case.
+#pragma once
+
+#include "case.hpp"
+#include "stencil.hpp"
+
+namespace fdsolve {
+
+struct EquationWeights {
+  StencilWeights weights;     // weights.source is source_scale times a constant source
+  double source_scale = 0;    // s = source_scale * f for a source f given node by node
+};
+
+/// The Jacobi weights of the case's equation and stencil. The constant source (if any) is
+/// folded into weights.source; an expression source is scaled by source_scale per node.
+EquationWeights equation_weights(const Case& c);
+
+}  // namespace fdsolve
