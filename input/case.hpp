@@ -23,6 +23,7 @@ struct Value {
   std::string expression;
 
   bool is_constant() const { return expression.empty(); }
+  bool operator==(const Value&) const = default;
 };
 
 /// The six faces in SPEC.md's order, which is also the order in which Dirichlet values of
@@ -34,6 +35,8 @@ inline constexpr std::array<const char*, 6> kFaceNames{"x_min", "x_max", "y_min"
 struct BoundaryCondition {
   BoundaryType type = BoundaryType::Dirichlet;
   Value value;  // dirichlet
+
+  bool operator==(const BoundaryCondition&) const = default;
 };
 
 struct GridSpec {
@@ -45,11 +48,14 @@ struct GridSpec {
   double spacing(int axis) const {
     return points[axis] > 1 ? extent[axis] / static_cast<double>(points[axis] - 1) : 1.0;
   }
+  bool operator==(const GridSpec&) const = default;
 };
 
 struct ProblemSpec {
   Equation equation = Equation::Laplace;
   Value source;  // poisson: f of -lap u = f
+
+  bool operator==(const ProblemSpec&) const = default;
 };
 
 /// `points` is 5 in 2D and 7, 19 or 27 in 3D. For the custom equation the weights are the
@@ -62,6 +68,8 @@ struct StencilSpec {
   std::array<double, 3> face{0, 0, 0};
   double edge = 0;
   double corner = 0;
+
+  bool operator==(const StencilSpec&) const = default;
 };
 
 struct SolveSpec {
@@ -71,18 +79,24 @@ struct SolveSpec {
   NormKind norm = NormKind::L2;
   std::int64_t check_every = 100;
   double divergence_factor = 1.0e6;
+
+  bool operator==(const SolveSpec&) const = default;
 };
 
 struct OutputSpec {
-  std::string directory;         // default out/<name>
-  std::int64_t every = 0;        // iterations between snapshots; 0 = final state only
+  std::string directory;                 // default out/<name>
+  std::int64_t every = 0;                // iterations between snapshots; 0 = final state only
   std::vector<std::string> fields{"u"};  // any of u, update, source
+
+  bool operator==(const OutputSpec&) const = default;
 };
 
 /// Optional kernel choice by variant name (as `fdsolve bench` lists them); empty means the
 /// backend's measured default. Checked against the backend when the run starts.
 struct TuningSpec {
   std::string kernel;
+
+  bool operator==(const TuningSpec&) const = default;
 };
 
 struct Case {

@@ -1,0 +1,152 @@
+// to_yaml: the resolved Case as a case file with every key written out, so `fdsolve check` shows
+// what a run will do and snapshots can store it; parse_case reads it back to an equal Case.
+#include <yaml-cpp/yaml.h>
+
+#include "case_reader.hpp"
+#include "number_text.hpp"
+
+namespace fdsolve {
+
+namespace {
+// Numbers go out as the shortest text that reads back to the same double; expressions are
+// always quoted so that one never reads back as a number or a YAML structure.
+void emit_number(YAML::Emitter& out, double value) { out << format_number(value); }
+
+void emit_value(YAML::Emitter& out, const Value& value) {
+  if (value.is_constant()) {
+    emit_number(out, value.constant);
+  } else {
+    out << YAML::DoubleQuoted << value.expression;
+  }
+}
+
+void emit_axes(YAML::Emitter& out, const char* key, const auto& values, int dims) {
+  out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  for (int axis = 0; axis < dims; ++axis) {
+    if constexpr (std::is_floating_point_v<std::decay_t<decltype(values[0])>>) {
+      emit_number(out, values[axis]);
+    } else {
+      out << values[axis];
+    }
+  }
+  out << YAML::EndSeq;
+}
+
+void emit_stencil(YAML::Emitter& out, const StencilSpec& s) {
+  out << YAML::Key << "stencil" << YAML::Value;
+  if (!s.custom) {
+    out << s.points;
+    return;
+  }
+  out << YAML::BeginMap << YAML::Key << "points" << YAML::Value << s.points;
+  out << YAML::Key << "weights" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "center" << YAML::Value;
+  emit_number(out, s.center);
+  const auto weight = [&out](const char* name, double w) {
+    out << YAML::Key << name << YAML::Value;
+    emit_number(out, w);
+  };
+  if (s.points == 5) {
+    weight("x", s.face[0]);
+    weight("y", s.face[1]);
+  } else {
+    weight("face", s.face[0]);
+    weight("edge", s.edge);
+    weight("corner", s.corner);
+  }
+  out << YAML::EndMap << YAML::EndMap;
+}
+
+void emit_boundary(YAML::Emitter& out, const Case& c) {
+  out << YAML::Key << "boundary" << YAML::Value << YAML::BeginMap;
+  const int faces = 2 * c.grid.dims;  // a 2D case has no z faces to list
+  for (int face = 0; face < faces; ++face) {
+    out << YAML::Key << kFaceNames[face] << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "type" << YAML::Value << "dirichlet";
+    out << YAML::Key << "value" << YAML::Value;
+    emit_value(out, c.boundary[face].value);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+}
+
+const char* equation_name(Equation e) {
+  switch (e) {
+    case Equation::Laplace:
+      return "laplace";
+    case Equation::Poisson:
+      return "poisson";
+    case Equation::Custom:
+      return "custom";
+  }
+  return "laplace";
+}
+
+const char* backend_name(BackendChoice b) {
+  switch (b) {
+    case BackendChoice::Auto:
+      return "auto";
+    case BackendChoice::Cuda:
+      return "cuda";
+    case BackendChoice::Cpu:
+      return "cpu";
+  }
+  return "auto";
+}
+}  // namespace
+
+std::string to_yaml(const Case& c) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << c.name;
+  out << YAML::Key << "precision" << YAML::Value
+      << (c.precision == Precision::Float ? "float" : "double");
+  out << YAML::Key << "backend" << YAML::Value << backend_name(c.backend);
+
+  out << YAML::Key << "grid" << YAML::Value << YAML::BeginMap;
+  emit_axes(out, "points", c.grid.points, c.grid.dims);
+  emit_axes(out, "extent", c.grid.extent, c.grid.dims);
+  emit_axes(out, "origin", c.grid.origin, c.grid.dims);
+  out << YAML::EndMap;
+
+  out << YAML::Key << "problem" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "equation" << YAML::Value << equation_name(c.problem.equation);
+  out << YAML::Key << "source" << YAML::Value;
+  emit_value(out, c.problem.source);
+  out << YAML::EndMap;
+
+  emit_stencil(out, c.stencil);
+  emit_boundary(out, c);
+  out << YAML::Key << "initial" << YAML::Value;
+  emit_value(out, c.initial);
+
+  const SolveSpec& s = c.solve;
+  out << YAML::Key << "solve" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "max_iterations" << YAML::Value << s.max_iterations;
+  out << YAML::Key << "tolerance" << YAML::Value;
+  emit_number(out, s.tolerance);
+  out << YAML::Key << "absolute_tolerance" << YAML::Value;
+  emit_number(out, s.absolute_tolerance);
+  out << YAML::Key << "norm" << YAML::Value << (s.norm == NormKind::L2 ? "l2" : "linf");
+  out << YAML::Key << "check_every" << YAML::Value << s.check_every;
+  out << YAML::Key << "divergence_factor" << YAML::Value;
+  emit_number(out, s.divergence_factor);
+  out << YAML::EndMap;
+
+  out << YAML::Key << "output" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "directory" << YAML::Value << c.output.directory;
+  out << YAML::Key << "every" << YAML::Value << c.output.every;
+  out << YAML::Key << "fields" << YAML::Value << YAML::Flow << c.output.fields;
+  out << YAML::EndMap;
+
+  out << YAML::Key << "checkpoint" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "every" << YAML::Value << 0 << YAML::EndMap;
+
+  out << YAML::Key << "tuning" << YAML::Value << YAML::BeginMap;
+  if (!c.tuning.kernel.empty()) out << YAML::Key << "kernel" << YAML::Value << c.tuning.kernel;
+  out << YAML::EndMap;
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace fdsolve

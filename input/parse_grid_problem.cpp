@@ -1,0 +1,88 @@
+// The grid, problem and initial sections: sizes, the equation and its source term.
+#include <cmath>
+
+#include "number_text.hpp"
+#include "parse_sections.hpp"
+#include "yaml_values.hpp"
+
+namespace fdsolve {
+
+namespace {
+// extent and origin: one number per axis of grid.points; extents must be positive.
+std::vector<double> read_axis_numbers(const Field& field, int dims, bool positive) {
+  const std::string what = "a list of " + std::to_string(dims) + " numbers";
+  const auto entries = read_list(field, what);
+  if (static_cast<int>(entries.size()) != dims) {
+    field.fail("expected " + std::to_string(dims) + " entries, one per axis of grid.points, got " +
+               std::to_string(entries.size()));
+  }
+  std::vector<double> values;
+  for (const auto& entry : entries) {
+    values.push_back(read_number(entry));
+    if (positive && !(values.back() > 0)) {
+      entry.fail("must be greater than 0, got " + format_number(values.back()));
+    }
+  }
+  return values;
+}
+}  // namespace
+
+void parse_grid(const FieldMap& root, Case& c) {
+  const FieldMap grid(root.get_or_empty("grid"), {"points", "extent", "origin"}, c.locations);
+  const Field points = grid.require("points");
+  const auto entries = read_list(points, "a list of 2 or 3 integers");
+  if (entries.size() != 2 && entries.size() != 3) points.fail("expected 2 or 3 entries");
+  GridSpec& g = c.grid;
+  g.dims = static_cast<int>(entries.size());
+  for (int axis = 0; axis < g.dims; ++axis) {
+    g.points[axis] = read_integer(entries[axis], 3);
+    g.extent[axis] = static_cast<double>(g.points[axis] - 1);
+  }
+  if (const auto extent = grid.get("extent")) {
+    const auto values = read_axis_numbers(*extent, g.dims, true);
+    for (int axis = 0; axis < g.dims; ++axis) g.extent[axis] = values[axis];
+  }
+  if (const auto origin = grid.get("origin")) {
+    const auto values = read_axis_numbers(*origin, g.dims, false);
+    for (int axis = 0; axis < g.dims; ++axis) g.origin[axis] = values[axis];
+  }
+}
+
+void parse_problem(const FieldMap& root, Case& c) {
+  const FieldMap problem(root.get_or_empty("problem"), {"equation", "source", "diffusivity"},
+                         c.locations);
+  if (const auto equation = problem.get("equation")) {
+    switch (read_choice(*equation, {"laplace", "poisson", "heat", "custom"})) {
+      case 0:
+        c.problem.equation = Equation::Laplace;
+        break;
+      case 1:
+        c.problem.equation = Equation::Poisson;
+        break;
+      case 2:
+        equation->fail("equation 'heat' is not supported in this version");
+      default:
+        c.problem.equation = Equation::Custom;
+        break;
+    }
+  }
+  if (const auto diffusivity = problem.get("diffusivity")) {
+    diffusivity->fail("only applies to equation heat, which is not supported in this version");
+  }
+  if (const auto source = problem.get("source")) {
+    c.problem.source = read_value(*source);
+    const bool nonzero = !c.problem.source.is_constant() || c.problem.source.constant != 0;
+    if (nonzero && c.problem.equation == Equation::Laplace) {
+      source->fail("equation laplace has no source term (use equation poisson)");
+    }
+    if (nonzero && c.problem.equation == Equation::Custom) {
+      source->fail("equation custom has no source term (its stencil weights define the update)");
+    }
+  }
+  if (const auto time = root.get("time")) {
+    time->fail("only applies to equation heat, which is not supported in this version");
+  }
+  if (const auto initial = root.get("initial")) c.initial = read_value(*initial);
+}
+
+}  // namespace fdsolve

@@ -1,0 +1,87 @@
+// The stencil section: a point count checked against the grid's dimension and spacing, or a
+// custom weight map, which goes with (and only with) equation custom.
+#include <algorithm>
+#include <cmath>
+
+#include "number_text.hpp"
+#include "parse_sections.hpp"
+#include "yaml_values.hpp"
+
+namespace fdsolve {
+
+namespace {
+// The 19- and 27-point weights of SPEC.md assume one spacing h on all axes.
+void check_equal_spacing(const Field& field, const GridSpec& g, std::int64_t points) {
+  const double hx = g.spacing(0), hy = g.spacing(1), hz = g.spacing(2);
+  const double largest = std::max({hx, hy, hz});
+  const double spread = largest - std::min({hx, hy, hz});
+  if (spread > 1e-12 * largest) {
+    field.fail("the " + std::to_string(points) +
+               "-point stencil needs equal spacing on all axes, got " + format_number(hx) + ", " +
+               format_number(hy) + ", " + format_number(hz) + " (grid.extent / (grid.points - 1))");
+  }
+}
+
+void parse_point_count(const Field& field, Case& c) {
+  const std::int64_t points = read_integer(field, 1);
+  if (c.grid.dims == 2 && points != 5) {
+    field.fail("expected 5 for a 2D grid, got " + std::to_string(points));
+  }
+  if (c.grid.dims == 3 && points != 7 && points != 19 && points != 27) {
+    field.fail("expected 7, 19 or 27 for a 3D grid, got " + std::to_string(points));
+  }
+  if (points == 19 || points == 27) check_equal_spacing(field, c.grid, points);
+  c.stencil.points = static_cast<int>(points);
+}
+
+void parse_custom(const Field& field, Case& c) {
+  if (c.problem.equation != Equation::Custom) {
+    field.fail("a stencil with weights needs problem.equation custom");
+  }
+  const FieldMap stencil(field, {"points", "weights"}, c.locations);
+  const Field points_field = stencil.require("points");
+  const std::int64_t points = read_integer(points_field, 1);
+  if (points != 5 && points != 27) {
+    points_field.fail("a custom stencil has 5 points (2D) or 27 points (3D), got " +
+                      std::to_string(points));
+  }
+  if ((points == 5) != (c.grid.dims == 2)) {
+    points_field.fail("a custom " + std::to_string(points) + "-point stencil needs a " +
+                      (points == 5 ? "2D" : "3D") + " grid");
+  }
+  const std::vector<std::string> names =
+      points == 5 ? std::vector<std::string>{"center", "x", "y"}
+                  : std::vector<std::string>{"center", "face", "edge", "corner"};
+  const FieldMap weights(stencil.require("weights"), names, c.locations);
+  StencilSpec& s = c.stencil;
+  s.points = static_cast<int>(points);
+  s.custom = true;
+  s.center = read_number(weights.require("center"));
+  if (points == 5) {
+    s.face[0] = read_number(weights.require("x"));
+    s.face[1] = read_number(weights.require("y"));
+  } else {
+    s.face.fill(read_number(weights.require("face")));
+    s.edge = read_number(weights.require("edge"));
+    s.corner = read_number(weights.require("corner"));
+  }
+}
+}  // namespace
+
+void parse_stencil(const FieldMap& root, Case& c) {
+  c.stencil = StencilSpec{};
+  c.stencil.points = c.grid.dims == 2 ? 5 : 7;
+  const auto field = root.get("stencil");
+  if (field && field->value.IsMap()) {
+    parse_custom(*field, c);
+    return;
+  }
+  if (c.problem.equation == Equation::Custom) {
+    fail_at_key(c, "problem.equation",
+                "equation custom needs a stencil with weights, e.g. stencil: {points: 5, "
+                "weights: {center: 0, x: 0.25, y: 0.25}}");
+  }
+  if (field) parse_point_count(*field, c);
+}
+
+}  // namespace fdsolve
