@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "output_error.hpp"
 #include "snapshot.hpp"
 
 namespace fdsolve::output {
@@ -48,6 +49,7 @@ class RunOutput {
   RunOutput(std::string directory, std::string name, GridMeta grid, std::string config_yaml);
 
   /// Writes <name>_<iteration:08d>.h5, then rewrites <name>.xmf to list every snapshot so far.
+  /// Writing the same iteration again replaces that snapshot (and its .xmf entry).
   template <typename T>
   void snapshot(std::int64_t iteration, double time, const std::vector<FieldRef<T>>& fields);
 
@@ -70,6 +72,7 @@ class RunOutput {
   std::vector<std::int64_t> snapshot_iterations_;
   std::vector<double> snapshot_times_;
   std::vector<std::vector<std::string>> snapshot_fields_;
+  std::vector<int> snapshot_precision_;  // bytes per value of each snapshot (4 or 8)
   std::vector<HistoryRow> history_;
   bool single_precision_ = false;
 };

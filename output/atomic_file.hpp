@@ -1,0 +1,24 @@
+// Crash-safe file replacement: write to `<path>.tmp.<pid>` in the same directory, fsync, rename.
+// A reader (ParaView, a script polling the directory) never sees a partial file.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace fdsolve::output {
+
+/// The temporary name used for `target`: same directory, so the rename stays on one filesystem.
+std::filesystem::path temp_path_for(const std::filesystem::path& target);
+
+/// Calls `write(temp_path)`, which must create and close the file at temp_path, then fsyncs it
+/// and renames it over `target`. On any exception the temporary file is removed and the
+/// exception propagates (I/O failures here are OutputError); `target` is left untouched.
+void write_file_atomic(const std::filesystem::path& target,
+                       const std::function<void(const std::filesystem::path&)>& write);
+
+/// write_file_atomic for a text file whose whole content is `text`.
+void write_text_atomic(const std::filesystem::path& target, std::string_view text);
+
+}  // namespace fdsolve::output

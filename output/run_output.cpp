@@ -1,0 +1,102 @@
+// RunOutput: owns a run's output directory and keeps the .xmf index, history.csv and
+// summary.json consistent with the snapshots written so far.
+#include "run_output.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+#include <type_traits>
+
+#include "atomic_file.hpp"
+#include "history_csv.hpp"
+#include "summary_json.hpp"
+#include "xdmf.hpp"
+
+namespace fdsolve::output {
+namespace {
+
+std::string snapshot_file_name(const std::string& name, std::int64_t iteration) {
+  char number[32];
+  std::snprintf(number, sizeof number, "%08lld", static_cast<long long>(iteration));
+  return name + "_" + number + ".h5";
+}
+
+}  // namespace
+
+RunOutput::RunOutput(std::string directory, std::string name, GridMeta grid,
+                     std::string config_yaml)
+    : directory_(std::move(directory)),
+      name_(std::move(name)),
+      grid_(grid),
+      config_yaml_(std::move(config_yaml)) {
+  if (name_.empty() || name_.find('/') != std::string::npos) {
+    throw OutputError("invalid output name '" + name_ + "'");
+  }
+  std::error_code error;
+  std::filesystem::create_directories(directory_, error);
+  if (!error && !std::filesystem::is_directory(directory_, error)) {
+    error = std::make_error_code(std::errc::not_a_directory);
+  }
+  if (error) {
+    throw OutputError("cannot create output directory '" + directory_ + "': " + error.message());
+  }
+}
+
+template <typename T>
+void RunOutput::snapshot(std::int64_t iteration, double time,
+                         const std::vector<FieldRef<T>>& fields) {
+  const std::string file = snapshot_file_name(name_, iteration);
+  const std::string path = (std::filesystem::path(directory_) / file).string();
+  SnapshotInfo info;
+  info.iteration = iteration;
+  info.time = time;
+  info.grid = grid_;
+  info.config_yaml = config_yaml_;
+  write_snapshot(path, info, fields);
+
+  std::vector<std::string> names;
+  for (const auto& field : fields) names.push_back(field.name);
+  single_precision_ = std::is_same_v<T, float>;
+  const auto found = std::find(snapshots_.begin(), snapshots_.end(), path);
+  const auto index = static_cast<size_t>(found - snapshots_.begin());
+  if (found == snapshots_.end()) {
+    snapshots_.push_back(path);
+    snapshot_iterations_.push_back(iteration);
+    snapshot_times_.push_back(time);
+    snapshot_fields_.push_back(std::move(names));
+    snapshot_precision_.push_back(static_cast<int>(sizeof(T)));
+  } else {
+    snapshot_times_[index] = time;
+    snapshot_fields_[index] = std::move(names);
+    snapshot_precision_[index] = static_cast<int>(sizeof(T));
+  }
+
+  // Only now, with the .h5 renamed into place, may the index mention it.
+  std::vector<XdmfEntry> entries;
+  for (size_t i = 0; i < snapshots_.size(); ++i) {
+    entries.push_back({std::filesystem::path(snapshots_[i]).filename().string(),
+                       snapshot_iterations_[i], snapshot_times_[i], snapshot_fields_[i],
+                       snapshot_precision_[i]});
+  }
+  write_text_atomic(std::filesystem::path(directory_) / (name_ + ".xmf"),
+                    make_xdmf(name_, grid_, entries));
+}
+
+template void RunOutput::snapshot<float>(std::int64_t, double, const std::vector<FieldRef<float>>&);
+template void RunOutput::snapshot<double>(std::int64_t, double,
+                                          const std::vector<FieldRef<double>>&);
+
+void RunOutput::add_history(const HistoryRow& row) { history_.push_back(row); }
+
+void RunOutput::flush_history() const {
+  write_text_atomic(std::filesystem::path(directory_) / "history.csv",
+                    format_history_csv(history_));
+}
+
+void RunOutput::write_summary(const Summary& summary) const {
+  write_text_atomic(std::filesystem::path(directory_) / "summary.json",
+                    format_summary_json(summary));
+}
+
+}  // namespace fdsolve::output

@@ -1,0 +1,115 @@
+// Writes one HDF5 snapshot: a dataset per field shaped [ny][nx] or [nz][ny][nx], the grid and
+// time as root attributes, and the resolved case as /config (SPEC.md "Output").
+#include "snapshot.hpp"
+
+#include <filesystem>
+#include <type_traits>
+
+#include "atomic_file.hpp"
+#include "h5_handle.hpp"
+#include "output_error.hpp"
+
+namespace fdsolve::output {
+namespace {
+
+using h5::Handle;
+
+void check_request(const std::string& path, const GridMeta& grid, const auto& fields) {
+  if (grid.dims != 2 && grid.dims != 3) {
+    throw OutputError(path + ": grid.dims must be 2 or 3, got " + std::to_string(grid.dims));
+  }
+  for (int axis = 0; axis < grid.dims; ++axis) {
+    if (grid.points[axis] < 1) throw OutputError(path + ": grid has an axis without points");
+  }
+  for (const auto& field : fields) {
+    if (field.name.empty() || field.name == "config" || field.name.find('/') != std::string::npos) {
+      throw OutputError(path + ": invalid field name '" + field.name + "'");
+    }
+    if (field.data == nullptr) throw OutputError(path + ": field '" + field.name + "' has no data");
+  }
+}
+
+// XDMF and h5py users index [z][y][x]: the slowest axis first, x fastest.
+int field_shape(const GridMeta& grid, hsize_t shape[3]) {
+  for (int k = 0; k < grid.dims; ++k) {
+    shape[k] = static_cast<hsize_t>(grid.points[grid.dims - 1 - k]);
+  }
+  return grid.dims;
+}
+
+void write_attribute(hid_t file, const std::string& path, const char* name, hid_t type,
+                     const void* value, hsize_t count) {
+  Handle space(count == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr), H5Sclose,
+               path, "cannot create an attribute dataspace");
+  Handle attribute(H5Acreate2(file, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+                   path, ("cannot create attribute " + std::string(name)).c_str());
+  h5::check(H5Awrite(attribute.get(), type, value), path,
+            ("cannot write attribute " + std::string(name)).c_str());
+}
+
+void write_config(hid_t file, const std::string& path, const std::string& yaml) {
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, path, "cannot create the string type");
+  h5::check(H5Tset_size(type.get(), H5T_VARIABLE), path, "cannot size the string type");
+  h5::check(H5Tset_cset(type.get(), H5T_CSET_UTF8), path, "cannot set the string encoding");
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, path, "cannot create the /config dataspace");
+  Handle dataset(
+      H5Dcreate2(file, "config", type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      H5Dclose, path, "cannot create dataset /config");
+  const char* text = yaml.c_str();
+  h5::check(H5Dwrite(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &text), path,
+            "cannot write dataset /config");
+}
+
+template <typename T>
+void write_file(const std::filesystem::path& temp, const std::string& path,
+                const SnapshotInfo& info, const std::vector<FieldRef<T>>& fields) {
+  const hid_t value_type = std::is_same_v<T, float> ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+  Handle file(H5Fcreate(temp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, path,
+              "cannot create the HDF5 file");
+
+  hsize_t shape[3];
+  const int rank = field_shape(info.grid, shape);
+  Handle space(H5Screate_simple(rank, shape, nullptr), H5Sclose, path,
+               "cannot create the field dataspace");
+  for (const auto& field : fields) {
+    const std::string what = "cannot write dataset /" + field.name;
+    Handle dataset(H5Dcreate2(file.get(), field.name.c_str(), value_type, space.get(), H5P_DEFAULT,
+                              H5P_DEFAULT, H5P_DEFAULT),
+                   H5Dclose, path, what.c_str());
+    h5::check(H5Dwrite(dataset.get(), value_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, field.data), path,
+              what.c_str());
+  }
+
+  const hid_t root = file.get();
+  const auto dims = static_cast<hsize_t>(info.grid.dims);
+  const int dims_value = info.grid.dims;
+  const std::int64_t iteration = info.iteration;
+  write_attribute(root, path, "time", H5T_NATIVE_DOUBLE, &info.time, 0);
+  write_attribute(root, path, "iteration", H5T_NATIVE_INT64, &iteration, 0);
+  write_attribute(root, path, "origin", H5T_NATIVE_DOUBLE, info.grid.origin.data(), dims);
+  write_attribute(root, path, "spacing", H5T_NATIVE_DOUBLE, info.grid.spacing.data(), dims);
+  write_attribute(root, path, "dims", H5T_NATIVE_INT, &dims_value, 0);
+  write_config(root, path, info.config_yaml);
+
+  space.close(path, "cannot close the field dataspace");
+  file.close(path, "cannot flush and close the HDF5 file");
+}
+
+}  // namespace
+
+template <typename T>
+void write_snapshot(const std::string& path, const SnapshotInfo& info,
+                    const std::vector<FieldRef<T>>& fields) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
+  h5::silence_errors();
+  check_request(path, info.grid, fields);
+  write_file_atomic(
+      path, [&](const std::filesystem::path& temp) { write_file<T>(temp, path, info, fields); });
+}
+
+template void write_snapshot<float>(const std::string&, const SnapshotInfo&,
+                                    const std::vector<FieldRef<float>>&);
+template void write_snapshot<double>(const std::string&, const SnapshotInfo&,
+                                     const std::vector<FieldRef<double>>&);
+
+}  // namespace fdsolve::output
