@@ -45,6 +45,8 @@ std::string read_string(hid_t file, const std::string& path, const char* name) {
     throw OutputError(path + ": " + what + ": expected a single string");
   }
   Handle memory(H5Tcopy(H5T_C_S1), H5Tclose, path, what.c_str());
+  // HDF5 converts no text between encodings: read in the stored one (UTF-8 for our files).
+  h5::check(H5Tset_cset(memory.get(), H5Tget_cset(stored.get())), path, what.c_str());
   const htri_t variable = H5Tis_variable_str(stored.get());
   if (variable < 0) h5::fail(path, what);
   if (variable > 0) {
