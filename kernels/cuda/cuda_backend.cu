@@ -1,0 +1,240 @@
+// The CUDA backend: device memory, one non-default stream, the variant tables, checked sweeps
+// with fused stats reduced in a fixed order, and the device-to-device copy yardstick.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cuda_check.cuh"
+#include "variants.cuh"
+
+namespace fdsolve {
+
+int cuda_device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // clear the non-sticky error so later calls start clean
+    return 0;
+  }
+  return n;
+}
+
+std::string cuda_unavailable_reason() {
+  int n = 0;
+  const cudaError_t err = cudaGetDeviceCount(&n);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    return std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
+  }
+  return n == 0 ? "no CUDA device found" : "";
+}
+
+namespace cuda {
+namespace {
+
+// Defaults: the measured best per dimension (see docs/performance.md for the table).
+// Until measured on the H100: the shapes expected to keep the most bytes in flight.
+constexpr const char* kDefault2d = "tile32x8r4";
+constexpr const char* kDefault3d = "march32x8u4";
+
+template <typename T>
+void free_device(T* p) {
+  cudaFree(p);  // a deleter must not throw; a sticky error surfaces at the next checked call
+}
+
+template <typename T>
+class CudaBackend final : public Backend<T> {
+ public:
+  explicit CudaBackend(int device) : device_(device) {
+    FDSOLVE_CUDA_CHECK(cudaSetDevice(device));
+    FDSOLVE_CUDA_CHECK(cudaGetDeviceProperties(&props_, device));
+    FDSOLVE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    FDSOLVE_CUDA_CHECK(cudaMallocHost(&host_stats_, sizeof(StatsPartial)));
+    add_plain_variants<T>(2, table_[0]);
+    add_tile2d_variants<T>(table_[0]);
+    add_plain_variants<T>(3, table_[1]);
+    add_march3d_variants<T>(table_[1]);
+  }
+  ~CudaBackend() override {
+    cudaStreamSynchronize(stream_);
+    cudaFree(partials_);
+    cudaFreeHost(host_stats_);
+    cudaStreamDestroy(stream_);
+  }
+
+  std::string name() const override { return "cuda"; }
+  std::string device() const override {
+    char text[256];
+    std::snprintf(text, sizeof text, "%s (sm_%d%d, %d SMs, %.1f GiB)", props_.name, props_.major,
+                  props_.minor, props_.multiProcessorCount,
+                  static_cast<double>(props_.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0));
+    return text;
+  }
+
+  Buffer<T> allocate(index_t n) override {
+    return Buffer<T>(device_alloc<T>(static_cast<std::size_t>(n)), n, &free_device<T>);
+  }
+  void upload(Buffer<T>& dst, const T* src, index_t n) override {
+    FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src, bytes(n), cudaMemcpyHostToDevice, stream_));
+    FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+  void download(T* dst, const Buffer<T>& src, index_t n) override {
+    FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(dst, src.data(), bytes(n), cudaMemcpyDeviceToHost, stream_));
+    FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+  std::size_t free_memory() const override {
+    std::size_t free = 0, total = 0;
+    FDSOLVE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    return free;
+  }
+
+  std::vector<std::string> kernels(int dims) const override {
+    std::vector<std::string> names;
+    for (const auto& v : table(dims)) names.emplace_back(v.name);
+    return names;
+  }
+  std::string default_kernel(int dims) const override {
+    return dims == 2 ? kDefault2d : kDefault3d;
+  }
+
+  void sweep(const SweepArgs<T>& args, KernelId kernel) override {
+    if (args.box.empty()) return;
+    const Variant<T>& v = variant(args, kernel);
+    const DevArgs<T> a = dev_args(args);
+    v.launch(a, v.grid(a, props_.multiProcessorCount), nullptr, stream_);
+  }
+
+  SweepStats sweep_with_stats(const SweepArgs<T>& args, KernelId kernel) override {
+    SweepStats stats;
+    if (args.box.empty()) return stats;
+    const Variant<T>& v = variant(args, kernel);
+    const DevArgs<T> a = dev_args(args);
+    const dim3 grid = v.grid(a, props_.multiProcessorCount);
+    const long long blocks = static_cast<long long>(grid.x) * grid.y * grid.z;
+    reserve_partials(blocks);
+    v.launch(a, grid, partials_, stream_);
+    const StatsPartial* total = reduce_partials(partials_, partials_ + blocks, blocks, stream_);
+    FDSOLVE_CUDA_CHECK(
+        cudaMemcpyAsync(host_stats_, total, sizeof(StatsPartial), cudaMemcpyDeviceToHost, stream_));
+    FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    stats.sum_sq = host_stats_->sum_sq;
+    stats.max_abs = host_stats_->max_abs;
+    stats.min = host_stats_->min;
+    stats.max = host_stats_->max;
+    stats.sum = host_stats_->sum;
+    stats.count = args.box.cells();
+    return stats;
+  }
+
+  void synchronize() override { FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+  double copy_bandwidth(std::size_t nbytes) override {
+    char* a = device_alloc<char>(nbytes);
+    Buffer<char> hold_a(a, 0, &free_device<char>);
+    char* b = device_alloc<char>(nbytes);
+    Buffer<char> hold_b(b, 0, &free_device<char>);
+    FDSOLVE_CUDA_CHECK(cudaMemsetAsync(a, 1, nbytes, stream_));
+    cudaEvent_t start, stop;
+    FDSOLVE_CUDA_CHECK(cudaEventCreate(&start));
+    FDSOLVE_CUDA_CHECK(cudaEventCreate(&stop));
+    std::vector<float> ms;
+    for (int rep = 0; rep < 12; ++rep) {
+      FDSOLVE_CUDA_CHECK(cudaEventRecord(start, stream_));
+      FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(b, a, nbytes, cudaMemcpyDeviceToDevice, stream_));
+      FDSOLVE_CUDA_CHECK(cudaEventRecord(stop, stream_));
+      FDSOLVE_CUDA_CHECK(cudaEventSynchronize(stop));
+      float t = 0;
+      FDSOLVE_CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
+      if (rep >= 2) ms.push_back(t);  // the first copies warm up clocks and TLBs
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    std::sort(ms.begin(), ms.end());
+    const double median_s = 1e-3 * ms[ms.size() / 2];
+    return 2.0 * static_cast<double>(nbytes) / median_s;  // bytes read + bytes written
+  }
+
+ private:
+  static std::size_t bytes(index_t n) { return static_cast<std::size_t>(n) * sizeof(T); }
+
+  /// cudaMalloc that names the shortfall: "out of device memory: N bytes needed, M bytes free".
+  template <typename U>
+  U* device_alloc(std::size_t count) {
+    const std::size_t need = std::max<std::size_t>(count * sizeof(U), 1);
+    void* p = nullptr;
+    const cudaError_t err = cudaMalloc(&p, need);
+    if (err == cudaErrorMemoryAllocation) {
+      cudaGetLastError();  // not sticky: clear it so the backend stays usable
+      throw BackendError("out of device memory: " + std::to_string(need) + " bytes needed, " +
+                         std::to_string(free_memory()) + " bytes free");
+    }
+    FDSOLVE_CUDA_CHECK(err);
+    return static_cast<U*>(p);
+  }
+
+  const std::vector<Variant<T>>& table(int dims) const { return table_[dims == 2 ? 0 : 1]; }
+
+  const Variant<T>& variant(const SweepArgs<T>& args, KernelId kernel) const {
+    const auto& t = table(args.layout.dims);
+    if (kernel.dims != args.layout.dims || kernel.index < 0 ||
+        kernel.index >= static_cast<int>(t.size()))
+      throw BackendError("kernel id does not match a " + std::to_string(args.layout.dims) +
+                         "D CUDA kernel");
+    return t[kernel.index];
+  }
+
+  static DevArgs<T> dev_args(const SweepArgs<T>& s) {
+    DevArgs<T> a;
+    a.in = s.in + s.layout.origin;
+    a.out = s.out + s.layout.origin;
+    a.src = s.source_field ? s.source_field + s.layout.origin : nullptr;
+    a.pitch = s.layout.pitch;
+    a.plane = s.layout.plane;
+    for (int d = 0; d < 3; ++d) {
+      a.lo[d] = s.box.lo[d];
+      a.hi[d] = s.box.hi[d];
+    }
+    a.w = typed<T>(s.weights);
+    a.points = s.layout.dims == 2 ? 5 : s.weights.points;
+    return a;
+  }
+
+  /// Grows the partials buffer (first level plus reduce scratch); shrinking never happens, so
+  /// a steady run allocates once.
+  void reserve_partials(long long blocks) {
+    const long long need = blocks + reduce_scratch_size(blocks);
+    if (need <= partials_capacity_) return;
+    FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    cudaFree(partials_);
+    partials_ = nullptr;
+    partials_capacity_ = 0;
+    partials_ = device_alloc<StatsPartial>(static_cast<std::size_t>(need));
+    partials_capacity_ = need;
+  }
+
+  int device_;
+  cudaDeviceProp props_{};
+  cudaStream_t stream_ = nullptr;
+  StatsPartial* host_stats_ = nullptr;
+  StatsPartial* partials_ = nullptr;
+  long long partials_capacity_ = 0;
+  std::vector<Variant<T>> table_[2];
+};
+
+}  // namespace
+}  // namespace cuda
+
+template <typename T>
+std::unique_ptr<Backend<T>> make_cuda_backend(int device) {
+  const int count = cuda_device_count();
+  if (count == 0) throw BackendError("CUDA backend unavailable: " + cuda_unavailable_reason());
+  if (device < 0 || device >= count)
+    throw BackendError("CUDA device " + std::to_string(device) + " does not exist (" +
+                       std::to_string(count) + " found)");
+  return std::make_unique<cuda::CudaBackend<T>>(device);
+}
+
+template std::unique_ptr<Backend<float>> make_cuda_backend<float>(int);
+template std::unique_ptr<Backend<double>> make_cuda_backend<double>(int);
+
+}  // namespace fdsolve

@@ -1,0 +1,47 @@
+// The CUDA kernel variants behind the backend: each is a name, a grid for a given sweep, and a
+// launcher, collected in per-dimension tables that the backend indexes by KernelId.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <vector>
+
+#include "sweep_common.cuh"
+
+namespace fdsolve::cuda {
+
+/// Launches one sweep on `stream` over `grid`; with `partials` not null each block also stores
+/// its StatsPartial at its linear block index.
+template <typename T>
+using LaunchFn = void (*)(const DevArgs<T>& args, dim3 grid, StatsPartial* partials,
+                          cudaStream_t stream);
+/// The grid a variant launches for a sweep (its block count sizes the partials buffer).
+template <typename T>
+using GridFn = dim3 (*)(const DevArgs<T>& args, int sm_count);
+
+template <typename T>
+struct Variant {
+  const char* name;
+  GridFn<T> grid;
+  LaunchFn<T> launch;
+};
+
+// Each .cu file contributes its variants in bench order.
+template <typename T>
+void add_plain_variants(int dims, std::vector<Variant<T>>& table);
+template <typename T>
+void add_tile2d_variants(std::vector<Variant<T>>& table);
+template <typename T>
+void add_march3d_variants(std::vector<Variant<T>>& table);
+
+/// Reduces `count` partials at `a` in a fixed order (fixed blocks, fixed thread-to-element
+/// assignment), ping-ponging through `b`; returns the buffer whose element 0 holds the total.
+StatsPartial* reduce_partials(StatsPartial* a, StatsPartial* b, long long count,
+                              cudaStream_t stream);
+/// Elements the second buffer of reduce_partials needs for `count` partials.
+long long reduce_scratch_size(long long count);
+
+/// ceil(a / b) for positive values.
+inline long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+}  // namespace fdsolve::cuda

@@ -1,0 +1,207 @@
+// `fdsolve bench`: copy bandwidth, then every kernel variant of every available backend on
+// random data, timed as the solver runs them (ping-pong, optional checked sweeps).
+#include "bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "backend.hpp"
+
+namespace fdsolve {
+
+void write_bench_json(const std::vector<BenchRow>& rows, const std::string& path);
+
+namespace {
+
+constexpr int kRepetitions = 3;
+
+/// Default nodes per axis. CUDA sizes fill an H100 (1 GiB float fields in 2D); the CPU ones
+/// are smaller because the CPU machine this was written on has 2 cores.
+std::int64_t default_size(const std::string& backend, int dims) {
+  if (backend == "cuda") return dims == 2 ? 16384 : 512;
+  return dims == 2 ? 4096 : 192;
+}
+
+/// Sweeps per repetition: about 2e10 cell updates on the GPU, 1e8 on the CPU, in [3, 200].
+int default_iterations(const std::string& backend, double cells) {
+  const double budget = backend == "cuda" ? 2e10 : 1e8;
+  return static_cast<int>(std::clamp(budget / cells, 3.0, 200.0));
+}
+
+StencilWeights bench_weights(int dims) {
+  StencilWeights w;
+  if (dims == 2) {
+    w.points = 5;
+    w.face = {0.25, 0.25, 0};
+  } else {  // the 27-point Laplace weights of SPEC.md
+    w.points = 27;
+    w.face = {14.0 / 128, 14.0 / 128, 14.0 / 128};
+    w.edge = 3.0 / 128;
+    w.corner = 1.0 / 128;
+  }
+  return w;
+}
+
+/// Random values in [-1, 1] over the whole buffer, halo included: never zeros, which would
+/// hide unwritten nodes and can run faster than real data.
+template <typename T>
+std::vector<T> random_field(index_t n, unsigned seed) {
+  std::vector<T> v(static_cast<std::size_t>(n));
+  std::mt19937_64 gen(seed);
+  const double scale = 2.0 / 18446744073709551616.0;
+  for (auto& x : v) x = static_cast<T>(static_cast<double>(gen()) * scale - 1.0);
+  return v;
+}
+
+void print_header(std::ostream& out) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%-7s %-14s %4s %-9s %6s %10s %9s %9s %7s %10s\n", "backend",
+                "kernel", "dims", "precision", "size", "iterations", "Gcell/s", "GB/s", "%copy",
+                "norm_every");
+  out << line << std::flush;
+}
+
+void print_row(std::ostream& out, const BenchRow& r) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%-7s %-14s %4d %-9s %6lld %10d %9.2f %9.1f %7.1f %10d\n",
+                r.backend.c_str(), r.kernel.c_str(), r.dims, r.precision.c_str(),
+                static_cast<long long>(r.size), r.iterations, r.gcells_per_s, r.gb_per_s,
+                r.pct_copy, r.norm_every);
+  out << line << std::flush;
+}
+
+/// Seconds for `iterations` sweeps ping-ponging a and b; every norm_every-th sweep is checked.
+template <typename T>
+double time_sweeps(Backend<T>& be, SweepArgs<T> args, KernelId id, int iterations, int norm_every) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int it = 1; it <= iterations; ++it) {
+    if (norm_every > 0 && it % norm_every == 0)
+      be.sweep_with_stats(args, id);
+    else
+      be.sweep(args, id);
+    T* next_out = const_cast<T*>(args.in);  // the buffers trade roles, as in the solver
+    args.in = args.out;
+    args.out = next_out;
+  }
+  be.synchronize();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// All rows of one backend, dimension and precision.
+template <typename T>
+void bench_case(Backend<T>& be, const BenchOptions& o, int dims, double copy_bw,
+                std::vector<BenchRow>& rows, std::ostream& out) {
+  const std::string precision = sizeof(T) == 4 ? "float" : "double";
+  const std::int64_t n = o.size > 0 ? o.size : default_size(be.name(), dims);
+  const Layout layout =
+      Layout::make(dims, {n, n, dims == 3 ? n : 1}, static_cast<index_t>(128 / sizeof(T)));
+  std::vector<std::string> names = be.kernels(dims);
+  if (!o.kernel.empty()) {
+    if (std::find(names.begin(), names.end(), o.kernel) == names.end()) {
+      out << "# " << be.name() << ": no " << dims << "D kernel '" << o.kernel << "'\n";
+      return;
+    }
+    names = {o.kernel};
+  }
+  const std::size_t need = 2 * static_cast<std::size_t>(layout.size) * sizeof(T);
+  if (be.free_memory() < need) {
+    out << "# " << be.name() << " " << dims << "D " << precision << " " << n << ": skipped, needs "
+        << need << " bytes\n";
+    return;
+  }
+  const std::vector<T> init = random_field<T>(layout.size, 12345u + dims);
+  Buffer<T> a = be.allocate(layout.size), b = be.allocate(layout.size);
+  be.upload(a, init.data(), layout.size);
+  be.upload(b, init.data(), layout.size);  // b's halo is read once the buffers swap
+
+  SweepArgs<T> args;
+  args.in = a.data();
+  args.out = b.data();
+  args.layout = layout;
+  args.box = layout.owned_box();
+  args.weights = bench_weights(dims);
+  const double cells = static_cast<double>(args.box.cells());
+  const int iterations = o.iterations > 0 ? o.iterations : default_iterations(be.name(), cells);
+  std::vector<int> norms =
+      o.norm_every >= 0 ? std::vector<int>{o.norm_every} : std::vector<int>{0, 1};
+  for (const std::string& name : names) {
+    const KernelId id = be.find_kernel(dims, name);
+    for (int norm_every : norms) {
+      time_sweeps(be, args, id, 2, norm_every > 0 ? 1 : 0);  // warm-up, checked path included
+      std::vector<double> secs;
+      for (int rep = 0; rep < kRepetitions; ++rep)
+        secs.push_back(time_sweeps(be, args, id, iterations, norm_every));
+      std::sort(secs.begin(), secs.end());
+      BenchRow r;
+      r.backend = be.name();
+      r.kernel = name;
+      r.dims = dims;
+      r.precision = precision;
+      r.size = n;
+      r.iterations = iterations;
+      r.gcells_per_s = cells * iterations / secs[secs.size() / 2] / 1e9;
+      r.gb_per_s = r.gcells_per_s * 2 * sizeof(T);
+      r.copy_gb_per_s = copy_bw / 1e9;
+      r.pct_copy = 100.0 * r.gb_per_s / r.copy_gb_per_s;
+      r.norm_every = norm_every;
+      print_row(out, r);
+      rows.push_back(r);
+    }
+  }
+}
+
+template <typename T>
+void bench_precision(Backend<T>& be, const BenchOptions& o, double copy_bw,
+                     std::vector<BenchRow>& rows, std::ostream& out) {
+  for (int dims : {2, 3})
+    if (o.dims == 0 || o.dims == dims) bench_case<T>(be, o, dims, copy_bw, rows, out);
+}
+
+using Factory32 = std::unique_ptr<Backend<float>> (*)();
+using Factory64 = std::unique_ptr<Backend<double>> (*)();
+
+void bench_backend(const std::string& name, Factory32 make32, Factory64 make64,
+                   const BenchOptions& o, std::vector<BenchRow>& rows, std::ostream& out) {
+  auto fb = make32();
+  // 1 GiB per array: far beyond every cache, like the fields themselves.
+  const std::size_t copy_bytes = name == "cuda" ? (std::size_t{1} << 30) : (std::size_t{1} << 28);
+  const double copy_bw = fb->copy_bandwidth(copy_bytes);
+  out << "# " << name << ": " << fb->device() << ", copy bandwidth " << copy_bw / 1e9
+      << " GB/s (read + write)\n";
+  print_header(out);
+  if (o.precision.empty() || o.precision == "float") bench_precision(*fb, o, copy_bw, rows, out);
+  fb.reset();
+  if (o.precision.empty() || o.precision == "double") {
+    auto db = make64();
+    bench_precision(*db, o, copy_bw, rows, out);
+  }
+}
+
+}  // namespace
+
+std::vector<BenchRow> run_bench(const BenchOptions& options, std::ostream& out) {
+  std::vector<BenchRow> rows;
+  const bool want_cuda = options.backend.empty() || options.backend == "cuda";
+  const bool want_cpu = options.backend.empty() || options.backend == "cpu";
+  if (want_cuda) {
+    if (cuda_device_count() > 0)
+      bench_backend(
+          "cuda", [] { return make_cuda_backend<float>(0); },
+          [] { return make_cuda_backend<double>(0); }, options, rows, out);
+    else
+      out << "# cuda: skipped: " << cuda_unavailable_reason() << "\n";
+  }
+  if (want_cpu)
+    bench_backend(
+        "cpu", [] { return make_cpu_backend<float>(); }, [] { return make_cpu_backend<double>(); },
+        options, rows, out);
+  if (!options.json_path.empty()) write_bench_json(rows, options.json_path);
+  return rows;
+}
+
+}  // namespace fdsolve

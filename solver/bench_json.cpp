@@ -1,0 +1,57 @@
+// Writes the bench rows as a JSON array (SPEC.md "Benchmark"), through a temporary file and a
+// rename so that a reader never sees a partial file.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+
+namespace fdsolve {
+
+namespace {
+
+std::string quoted(const std::string& s) {
+  std::string r = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') r += '\\';
+    r += c;
+  }
+  return r + "\"";
+}
+
+std::string number(double v) {
+  if (!std::isfinite(v)) return "null";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+
+}  // namespace
+
+void write_bench_json(const std::vector<BenchRow>& rows, const std::string& path) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp);
+    if (!f) throw std::runtime_error("cannot write " + tmp);
+    f << "[\n";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const BenchRow& r = rows[i];
+      f << "  {\"backend\": " << quoted(r.backend) << ", \"kernel\": " << quoted(r.kernel)
+        << ", \"dims\": " << r.dims << ", \"precision\": " << quoted(r.precision)
+        << ", \"size\": " << r.size << ", \"iterations\": " << r.iterations
+        << ", \"Gcell/s\": " << number(r.gcells_per_s) << ", \"GB/s\": " << number(r.gb_per_s)
+        << ", \"%copy\": " << number(r.pct_copy) << ", \"norm_every\": " << r.norm_every
+        << ", \"copy_GB/s\": " << number(r.copy_gb_per_s) << "}"
+        << (i + 1 < rows.size() ? ",\n" : "\n");
+    }
+    f << "]\n";
+    if (!f.flush()) throw std::runtime_error("cannot write " + tmp);
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+}  // namespace fdsolve

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Builds fdsolve with CUDA on the device machine, runs every test (GPU tests must pass, not
+# skip), compute-sanitizer memcheck + racecheck, and `fdsolve bench`; logs go to $OUT.
+# Run from the repository root. Knobs (environment):
+#   DEVICE_TEST_TARGETS  build only these targets (default: all)
+#   CTEST_ARGS           extra ctest arguments (e.g. "-L gpu")
+#   BENCH_ARGS           extra `fdsolve bench` arguments (e.g. "--dims 3 --precision float")
+#   SKIP_SANITIZERS=1    skip compute-sanitizer;  SKIP_BENCH=1  skip the bench
+#   SANITIZER_TIMEOUT    seconds per sanitizer run (default 200)
+set -euo pipefail
+SECONDS=0
+
+OUT=${OUT:-$PWD/device-out}
+mkdir -p "$OUT"
+BUILD=build-device
+failures=()
+
+# muparser is not in the device image: its .deb files travel in .deps (named in `carry`).
+if compgen -G ".deps/*.deb" > /dev/null; then
+  mkdir -p .deps/prefix
+  for f in .deps/*.deb; do dpkg -x "$f" .deps/prefix; done
+  export CMAKE_PREFIX_PATH="$PWD/.deps/prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+  export LD_LIBRARY_PATH="$PWD/.deps/prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+
+{
+  echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  nvidia-smi -q | head -40 || true
+  nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,clocks.max.sm,power.limit --format=csv || true
+  nvcc --version | tail -2
+  cmake --version | head -1
+} > "$OUT/env.log" 2>&1
+
+# --- build -----------------------------------------------------------------------------------
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DFDSOLVE_ENABLE_CUDA=ON -DFDSOLVE_CUDA_PTXAS_VERBOSE=ON 2>&1 | tee "$OUT/build.log"
+targets=()
+for t in ${DEVICE_TEST_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}" 2>&1 | tee -a "$OUT/build.log"
+# Registers, shared memory and spills of every kernel, as ptxas reported them.
+grep -E "ptxas info *: (Compiling entry|Used)|spill" "$OUT/build.log" \
+  | sed -E 's/_ZN7fdsolve4cuda[0-9]+_GLOBAL__N__[0-9a-f_]+cu_[0-9a-f]+_[0-9]+//' \
+  > "$OUT/ptxas.log" || true
+
+# --- tests -----------------------------------------------------------------------------------
+set +e
+(cd "$BUILD" && ctest --output-on-failure --timeout 600 ${CTEST_ARGS:-}) 2>&1 | tee "$OUT/ctest.log"
+ctest_rc=${PIPESTATUS[0]}
+set -e
+[[ $ctest_rc -eq 0 ]] || failures+=("ctest (rc $ctest_rc)")
+if ! grep -Eq "Test +#[0-9]+: gpu \.+ +Passed" "$OUT/ctest.log"; then
+  failures+=("gpu tests did not pass (skipped or failed)")
+fi
+
+# --- bench -----------------------------------------------------------------------------------
+if [[ "${SKIP_BENCH:-0}" != 1 ]]; then
+  set +e
+  # shellcheck disable=SC2086
+  "$BUILD/solver/fdsolve" bench --json "$OUT/bench.json" ${BENCH_ARGS:-} 2>&1 \
+    | tee "$OUT/bench.log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  [[ $rc -eq 0 ]] || failures+=("bench (rc $rc)")
+fi
+
+# --- sanitizers ------------------------------------------------------------------------------
+gpu_tests="$BUILD/tests/fdsolve_gpu_tests"
+if [[ "${SKIP_SANITIZERS:-0}" != 1 ]]; then
+  for tool in memcheck racecheck; do
+    set +e
+    # The out-of-memory test is left out: a refused cudaMalloc is the point there, not a bug.
+    FDSOLVE_GPU_TEST_QUICK=1 timeout "${SANITIZER_TIMEOUT:-200}" compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      "$gpu_tests" --test-case-exclude="*out of device memory*" 2>&1 | tail -n 60 \
+      | sed "s/^/[$tool] /" | tee -a "$OUT/sanitizer.log"
+    rc=${PIPESTATUS[0]}
+    set -e
+    [[ $rc -eq 0 ]] || failures+=("compute-sanitizer $tool (rc $rc)")
+  done
+fi
+
+# --- summary (last, so that the reply's tail carries it) -------------------------------------
+echo "===================== summary ($SECONDS s) ====================="
+head -1 "$OUT/env.log"
+grep -m1 "Product Name" "$OUT/env.log" || true
+grep -E "tests passed|tests failed|\*\*\*|Skipped|Failed  " "$OUT/ctest.log" | tail -n 15 || true
+grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases" "$OUT/sanitizer.log" 2>/dev/null || true
+[[ -f "$OUT/bench.log" ]] && cat "$OUT/bench.log"
+if ((${#failures[@]})); then
+  printf 'FAILED: %s\n' "${failures[@]}"
+  exit 1
+fi
+echo "ALL PASSED"
