@@ -142,7 +142,7 @@ std::string to_yaml(const Case& c) {
   out << YAML::Key << "checkpoint" << YAML::Value << YAML::Flow << YAML::BeginMap;
   out << YAML::Key << "every" << YAML::Value << 0 << YAML::EndMap;
 
-  out << YAML::Key << "tuning" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "tuning" << YAML::Value << YAML::Flow << YAML::BeginMap;
   if (!c.tuning.kernel.empty()) out << YAML::Key << "kernel" << YAML::Value << c.tuning.kernel;
   out << YAML::EndMap;
   out << YAML::EndMap;

@@ -7,6 +7,8 @@
 
 namespace fdsolve {
 
+/// Evaluation writes the variables into the compiled parser, so one Expression must not be
+/// evaluated from several threads at once: give each thread its own copy (compile it again).
 class Expression {
  public:
   /// Compiles `text`; throws std::invalid_argument with muparser's reason on a syntax error

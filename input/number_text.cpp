@@ -2,6 +2,7 @@
 // integer is expected are errors rather than silently truncated.
 #include "number_text.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -50,7 +51,18 @@ std::string format_number(double value) {
   // to_chars without a precision gives the shortest text that round-trips exactly.
   std::array<char, 64> buffer{};
   const auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
-  return std::string(buffer.data(), ec == std::errc{} ? end : buffer.data());
+  std::string text(buffer.data(), ec == std::errc{} ? end : buffer.data());
+  // to_chars writes exponents printf-style ("1e-06", "1e+06"); "1e-6" and "1e6" read better
+  // and parse to the same value.
+  const auto e = text.find('e');
+  if (e != std::string::npos) {
+    std::string exponent = text.substr(e + 1);
+    const bool negative = !exponent.empty() && exponent[0] == '-';
+    if (!exponent.empty() && (exponent[0] == '-' || exponent[0] == '+')) exponent.erase(0, 1);
+    exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+    text = text.substr(0, e + 1) + (negative ? "-" : "") + exponent;
+  }
+  return text;
 }
 
 }  // namespace fdsolve

@@ -29,7 +29,11 @@ const std::string& scalar_or_fail(const Field& field, const char* expected) {
 std::int64_t read_integer(const Field& field, std::int64_t min) {
   const std::string& text = scalar_or_fail(field, "an integer");
   const auto value = parse_integer_text(text);
-  if (!value) field.fail("expected an integer, got " + describe(field.value));
+  if (!value) {
+    const bool digits_only = text.find_first_not_of("+-0123456789") == std::string::npos;
+    field.fail(digits_only ? "integer out of range, got '" + text + "'"
+                           : "expected an integer, got " + describe(field.value));
+  }
   if (*value < min) {
     field.fail("must be at least " + std::to_string(min) + ", got " + std::to_string(*value));
   }

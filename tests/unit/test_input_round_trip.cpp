@@ -2,8 +2,13 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
 
 #include "case_reader.hpp"
+#include "number_text.hpp"
 
 namespace {
 // Equal in every field but locations and source_path, which describe where the text came from.
@@ -85,4 +90,38 @@ TEST_CASE("input: to_yaml keeps doubles exact and lists every key") {
   }
   // A 2D case lists no z faces: they would be errors on reading.
   CHECK(yaml.find("z_min") == std::string::npos);
+}
+
+TEST_CASE("input: number text is the shortest that reads back exactly") {
+  CHECK(fdsolve::format_number(1e-6) == "1e-6");
+  CHECK(fdsolve::format_number(1e6) == "1e6");
+  CHECK(fdsolve::format_number(0.1) == "0.1");
+  CHECK(fdsolve::format_number(-2.5) == "-2.5");
+  std::vector<double> values{0.0,
+                             -0.0,
+                             1.0 / 3.0,
+                             std::numeric_limits<double>::max(),
+                             std::numeric_limits<double>::min(),
+                             std::numeric_limits<double>::denorm_min(),
+                             123456789012345678.0};
+  // Random bit patterns cover every exponent; non-finite ones are not case values.
+  std::mt19937_64 bits(20240601);
+  while (values.size() < 2000) {
+    const std::uint64_t word = bits();
+    double v;
+    std::memcpy(&v, &word, sizeof v);
+    if (std::isfinite(v)) values.push_back(v);
+  }
+  for (const double v : values) {
+    const std::string text = fdsolve::format_number(v);
+    CAPTURE(text);
+    const auto back = fdsolve::parse_number_text(text);
+    REQUIRE(back.has_value());
+    CHECK(std::memcmp(&*back, &v, sizeof v) == 0);
+  }
+  CHECK_FALSE(fdsolve::parse_number_text("nan").has_value());
+  CHECK_FALSE(fdsolve::parse_number_text("1e999").has_value());
+  CHECK_FALSE(fdsolve::parse_number_text("5abc").has_value());
+  CHECK(fdsolve::parse_integer_text("+12") == 12);
+  CHECK_FALSE(fdsolve::parse_integer_text("1e3").has_value());
 }
