@@ -1,2 +1,120 @@
-// Placeholder entry point while the CLI is being written.
-int main() { return 0; }
+// fdsolve's command line: parses arguments, runs one sub-command, and reports any error once
+// with the exit code of SPEC.md.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "backend.hpp"
+#include "bench.hpp"
+#include "case_reader.hpp"
+#include "commands.hpp"
+#include "compare.hpp"
+#include "exit_codes.hpp"
+
+namespace {
+
+void setup_logging(bool quiet, const std::string& level) {
+  auto logger = spdlog::stderr_color_mt("fdsolve");
+  spdlog::set_default_logger(logger);
+  spdlog::set_pattern("[%H:%M:%S] %^%l%$: %v");
+  spdlog::set_level(quiet ? spdlog::level::err : spdlog::level::from_str(level));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace fdsolve;
+  CLI::App app{"fdsolve: finite-difference Laplace/Poisson solver for CUDA GPUs and CPUs"};
+  app.set_version_flag("--version", [] { return version_text(); });
+  app.require_subcommand(1);
+  bool quiet = false;
+  std::string log_level = "info";
+  app.add_flag("--quiet,-q", quiet, "Errors only");
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
+
+  RunOptions run;
+  auto* run_cmd = app.add_subcommand("run", "Run a case");
+  run_cmd->add_option("case", run.case_path, "Case file (YAML)")->required();
+  run_cmd->add_option("--set", run.overrides, "Override a key: KEY=VALUE (YAML value)");
+  run_cmd->add_option("--backend", run.backend, "auto, cuda or cpu")
+      ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
+  run_cmd->add_option("--output", run.output_directory, "Output directory");
+  bool resume = false;
+  run_cmd->add_flag("--resume", resume, "Continue from checkpoint.h5 (not in this version)");
+
+  std::string check_path;
+  std::vector<std::string> check_sets;
+  auto* check_cmd = app.add_subcommand("check", "Validate a case and print it resolved");
+  check_cmd->add_option("case", check_path, "Case file (YAML)")->required();
+  check_cmd->add_option("--set", check_sets, "Override a key: KEY=VALUE (YAML value)");
+
+  BenchOptions bench;
+  auto* bench_cmd = app.add_subcommand("bench", "Measure kernel throughput");
+  bench_cmd->add_option("--backend", bench.backend, "cuda or cpu (default: both)")
+      ->check(CLI::IsMember({"cuda", "cpu"}));
+  bench_cmd->add_option("--dims", bench.dims, "2 or 3 (default: both)")
+      ->check(CLI::IsMember({2, 3}));
+  bench_cmd->add_option("--size", bench.size, "Nodes per axis")->check(CLI::Range(3, 1 << 20));
+  bench_cmd->add_option("--precision", bench.precision, "float or double (default: both)")
+      ->check(CLI::IsMember({"float", "double"}));
+  bench_cmd->add_option("--kernel", bench.kernel, "One kernel variant");
+  bench_cmd->add_option("--iterations", bench.iterations, "Sweeps per row")
+      ->check(CLI::Range(1, 1 << 20));
+  bench_cmd->add_option("--norm-every", bench.norm_every, "Sweeps between norms; 0 = none")
+      ->check(CLI::Range(0, 1 << 20));
+  bench_cmd->add_option("--json", bench.json_path, "Write the rows as JSON");
+
+  std::string cmp_a, cmp_b;
+  double rtol = 1e-12, atol = 0;
+  auto* cmp_cmd = app.add_subcommand("compare", "Compare two snapshots or output directories");
+  cmp_cmd->add_option("a", cmp_a, "Snapshot file or output directory")->required();
+  cmp_cmd->add_option("b", cmp_b, "Snapshot file or output directory")->required();
+  cmp_cmd->add_option("--rtol", rtol, "Relative tolerance")->check(CLI::NonNegativeNumber);
+  cmp_cmd->add_option("--atol", atol, "Absolute tolerance")->check(CLI::NonNegativeNumber);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitBadInput;
+  }
+  setup_logging(quiet, log_level);
+
+  try {
+    if (*run_cmd) {
+      if (resume) {
+        spdlog::error("--resume: checkpoints are not supported in this version");
+        return kExitBadInput;
+      }
+      run.live_progress = !quiet && isatty(STDERR_FILENO);
+      return run_command(run);
+    }
+    if (*check_cmd) return check_command(check_path, check_sets, std::cout);
+    if (*bench_cmd) {
+      run_bench(bench, std::cout);
+      return kExitOk;
+    }
+    if (*cmp_cmd) {
+      try {
+        return compare_command(cmp_a, cmp_b, rtol, atol, std::cout);
+      } catch (const std::exception& e) {
+        spdlog::error("{}", e.what());
+        return kExitBadInput;  // SPEC: compare exits 2 on error, 1 on difference
+      }
+    }
+  } catch (const InputError& e) {
+    spdlog::error("{}", e.what());
+    return kExitBadInput;
+  } catch (const std::invalid_argument& e) {
+    spdlog::error("{}", e.what());
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return kExitRuntime;
+  }
+  return kExitOk;
+}

@@ -1,0 +1,31 @@
+// The sub-commands of the fdsolve CLI, each returning its exit code (SPEC.md's table). They
+// throw InputError / BackendError / OutputError; main() reports those once.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace fdsolve {
+
+struct RunOptions {
+  std::string case_path;
+  std::vector<std::string> overrides;  // --set KEY=VALUE
+  std::string backend;                 // --backend, empty: the case's
+  std::string output_directory;        // --output, empty: the case's
+  bool live_progress = false;
+};
+
+int run_command(const RunOptions& options);
+
+/// Validates the case and prints the resolved case and the memory it needs to `out`.
+int check_command(const std::string& case_path, const std::vector<std::string>& overrides,
+                  std::ostream& out);
+
+int compare_command(const std::string& a, const std::string& b, double rtol, double atol,
+                    std::ostream& out);
+
+/// `fdsolve --version`: version, build options, detected devices.
+std::string version_text();
+
+}  // namespace fdsolve

@@ -1,0 +1,14 @@
+// Process exit codes of SPEC.md's command table.
+#pragma once
+
+namespace fdsolve {
+
+enum ExitCode : int {
+  kExitOk = 0,             // converged / reached end / valid
+  kExitRuntime = 1,        // device or I/O failure
+  kExitBadInput = 2,       // bad input or usage
+  kExitMaxIterations = 3,  // stopped at max_iterations without converging (results written)
+  kExitDiverged = 4,       // non-finite values or blow-up (last state written)
+};
+
+}  // namespace fdsolve

@@ -1,0 +1,95 @@
+// `fdsolve run`: validate, pick the backend, check memory, then solve and write the results.
+// Nothing is written before every check has passed.
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+
+#include "backend_select.hpp"
+#include "case_reader.hpp"
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "jacobi.hpp"
+#include "problem_setup.hpp"
+
+namespace fdsolve {
+namespace {
+
+/// A YAML single-quoted scalar, so that any path survives the --set route.
+std::string yaml_quote(const std::string& s) {
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("''") : std::string(1, ch);
+  return q + "'";
+}
+
+std::string gib(std::size_t bytes) {
+  return fmt::format("{} bytes ({:.2f} GiB)", bytes, static_cast<double>(bytes) / (1 << 30));
+}
+
+template <typename T>
+int run_typed(const Case& c, bool cuda, const RunOptions& options) {
+  auto backend = make_backend<T>(cuda);
+  choose_kernel(c, *backend);  // an unknown tuning.kernel is bad input: fail before writing
+  const std::size_t needed = required_memory(c);
+  const std::size_t free = backend->free_memory();
+  if (needed > free)
+    throw BackendError("out of " + backend->name() + " memory: the case needs " + gib(needed) +
+                       ", " + gib(free) + " free");
+
+  output::RunOutput out(c.output.directory, c.name, grid_meta(c), to_yaml(c));
+  spdlog::info("case {}: {}D grid {}, {} on {} ({})", c.name, c.grid.dims,
+               fmt::join(c.grid.points.begin(), c.grid.points.begin() + c.grid.dims, "x"),
+               sizeof(T) == 4 ? "float" : "double", backend->name(), backend->device());
+  SolveOptions so;
+  so.live_progress = options.live_progress;
+  const SolveResult r = solve_jacobi<T>(c, *backend, out, so);
+
+  output::Summary s;
+  s.name = c.name;
+  s.case_file = c.source_path;
+  s.backend = backend->name();
+  s.device = backend->device();
+  s.precision = sizeof(T) == 4 ? "float" : "double";
+  s.kernel = r.kernel;
+  s.grid = grid_meta(c);
+  s.iterations = r.iterations;
+  s.converged = r.status == SolveStatus::Converged;
+  s.status = to_string(r.status);
+  s.norm_l2 = r.norm_l2;
+  s.norm_linf = r.norm_linf;
+  s.first_norm = r.first_norm;
+  s.wall_seconds = r.seconds;
+  s.cells_per_second = r.cells_per_second;
+  s.config_yaml = to_yaml(c);
+  out.write_summary(s);
+
+  spdlog::info("{} after {} iterations: l2 {:.3e}, linf {:.3e}; {:.3f} s, {:.3g} cells/s; "
+               "results in {}",
+               to_string(r.status), r.iterations, r.norm_l2, r.norm_linf, r.seconds,
+               r.cells_per_second, c.output.directory);
+  switch (r.status) {
+    case SolveStatus::Converged: return kExitOk;
+    case SolveStatus::Diverged:
+      spdlog::error("diverged at iteration {} (non-finite values or norm above "
+                    "divergence_factor x first norm); last state written",
+                    r.iterations);
+      return kExitDiverged;
+    default:
+      spdlog::warn("not converged after max_iterations = {}", c.solve.max_iterations);
+      return kExitMaxIterations;
+  }
+}
+
+}  // namespace
+
+int run_command(const RunOptions& options) {
+  std::vector<std::string> overrides = options.overrides;
+  if (!options.backend.empty()) overrides.push_back("backend=" + options.backend);
+  if (!options.output_directory.empty())
+    overrides.push_back("output.directory=" + yaml_quote(options.output_directory));
+  const Case c = read_case_file(options.case_path, overrides);
+  const bool cuda = use_cuda(c.backend);
+  return c.precision == Precision::Float ? run_typed<float>(c, cuda, options)
+                                         : run_typed<double>(c, cuda, options);
+}
+
+}  // namespace fdsolve

@@ -1,0 +1,67 @@
+// Helpers of the CLI-level tests: run the binary, find and read its output.
+#include "cli_runner.hpp"
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+namespace fdsolve::testing {
+namespace fs = std::filesystem;
+
+TempDir::TempDir() {
+  std::random_device rd;
+  path = fs::temp_directory_path() / ("fdsolve-cli-" + std::to_string(rd()) + "-" +
+                                      std::to_string(rd()));
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path, ec);
+}
+
+CliResult run_fdsolve(const std::string& args) {
+  const std::string cmd = std::string(FDSOLVE_BINARY) + " " + args + " 2>&1";
+  CliResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) throw std::runtime_error("cannot run " + cmd);
+  std::array<char, 4096> buf;
+  while (std::fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string example(const std::string& name) {
+  return std::string(FDSOLVE_SOURCE_DIR) + "/examples/" + name;
+}
+
+output::SnapshotData last_snapshot(const fs::path& directory) {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(directory))
+    if (e.path().extension() == ".h5" && e.path().filename() != "checkpoint.h5")
+      files.push_back(e.path());
+  if (files.empty()) throw std::runtime_error("no snapshot in " + directory.string());
+  std::sort(files.begin(), files.end());  // names carry the zero-padded iteration
+  return output::read_snapshot(files.back().string());
+}
+
+const std::vector<double>& field(const output::SnapshotData& s, const std::string& name) {
+  const auto it = std::find(s.names.begin(), s.names.end(), name);
+  if (it == s.names.end()) throw std::runtime_error("snapshot has no field " + name);
+  return s.fields[static_cast<std::size_t>(it - s.names.begin())];
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace fdsolve::testing

@@ -1,0 +1,3 @@
+// Entry point of the CLI regression tests.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>

@@ -1,0 +1,81 @@
+// The command line's contract: exit codes, nothing written on bad input, check, version,
+// compare, and deterministic results.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "cli_runner.hpp"
+
+using namespace fdsolve::testing;
+namespace fs = std::filesystem;
+
+TEST_CASE("regression: a bad case exits 2 with one located line and writes nothing") {
+  TempDir dir;
+  fs::create_directories(dir.path);
+  const fs::path bad = dir.path / "bad.yaml";
+  std::ofstream(bad) << "grid:\n  points: [9, 9]\nsolve:\n  tolerence: 1e-6\n";
+  const fs::path out = dir.path / "out";
+  const auto r = run_fdsolve("run " + bad.string() + " --output " + out.string());
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find(bad.string() + ":4:3: solve.tolerence:") != std::string::npos);
+  CHECK(r.output.find("tolerance") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+  CHECK(run_fdsolve("check " + bad.string()).exit_code == 2);
+  CHECK(run_fdsolve("run " + (dir.path / "missing.yaml").string()).exit_code == 2);
+  CHECK(run_fdsolve("run").exit_code == 2);
+  CHECK(run_fdsolve("frobnicate").exit_code == 2);
+}
+
+TEST_CASE("regression: check prints the resolved case and writes nothing") {
+  const auto r = run_fdsolve("check " + example("plate.yaml") + " --set solve.check_every=7");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("check_every: 7") != std::string::npos);
+  CHECK(r.output.find("max_iterations: 1000000") != std::string::npos);
+  CHECK(r.output.find("# memory:") != std::string::npos);
+}
+
+TEST_CASE("regression: max_iterations exits 3 with results written") {
+  TempDir out;
+  const auto r = run_fdsolve("run " + example("plate.yaml") +
+                             " --backend cpu --set solve.max_iterations=250 --output " +
+                             out.path.string());
+  CHECK(r.exit_code == 3);
+  CHECK(last_snapshot(out.path).info.iteration == 250);
+  CHECK(read_text(out.path / "summary.json").find("\"max_iterations\"") != std::string::npos);
+}
+
+TEST_CASE("regression: a blow-up exits 4 with the last state written") {
+  TempDir out;
+  const auto r = run_fdsolve(
+      "run " + example("study_5pt.yaml") +
+      " --backend cpu --set 'stencil={points: 5, weights: {center: 0.9, x: 0.2, y: 0.2}}'"
+      " --output " + out.path.string());
+  INFO(r.output);
+  CHECK(r.exit_code == 4);
+  CHECK(fs::exists(out.path / "summary.json"));
+  CHECK(read_text(out.path / "summary.json").find("\"diverged\"") != std::string::npos);
+}
+
+TEST_CASE("regression: the same case gives bit-identical results; compare sees a change") {
+  TempDir a, b, c;
+  const std::string args = "run " + example("plate.yaml") +
+                           " --backend cpu --set grid.points=[41,33] --output ";
+  REQUIRE(run_fdsolve(args + a.path.string()).exit_code == 0);
+  REQUIRE(run_fdsolve(args + b.path.string()).exit_code == 0);
+  const auto same = run_fdsolve("compare " + a.path.string() + " " + b.path.string() +
+                                " --rtol 0 --atol 0");
+  INFO(same.output);
+  CHECK(same.exit_code == 0);
+  REQUIRE(run_fdsolve(args + c.path.string() + " --set boundary.y_max.value=1.001").exit_code ==
+          0);
+  CHECK(run_fdsolve("compare " + a.path.string() + " " + c.path.string()).exit_code == 1);
+  CHECK(run_fdsolve("compare " + a.path.string() + " /nonexistent/x.h5").exit_code == 2);
+}
+
+TEST_CASE("regression: --version names the build options") {
+  const auto r = run_fdsolve("--version");
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("fdsolve ") != std::string::npos);
+  CHECK(r.output.find("CUDA: ") != std::string::npos);
+}

@@ -1,0 +1,66 @@
+// Stencil weights against SPEC.md's formulas, computed by hand here.
+#include <doctest/doctest.h>
+
+#include "case_reader.hpp"
+#include "weights.hpp"
+
+using namespace fdsolve;
+
+namespace {
+Case make_case(const std::string& yaml) { return parse_case(yaml, "w.yaml"); }
+}  // namespace
+
+TEST_CASE("solver: 5-point Laplace weights are 1/4 on a uniform grid") {
+  const auto e = equation_weights(make_case("grid: {points: [5, 5]}"));
+  CHECK(e.weights.points == 5);
+  CHECK(e.weights.center == 0);
+  CHECK(e.weights.face[0] == doctest::Approx(0.25));
+  CHECK(e.weights.face[1] == doctest::Approx(0.25));
+  CHECK(e.weights.source == 0);
+}
+
+TEST_CASE("solver: 5-point weights follow per-axis spacing") {
+  // hx = 1/4, hy = 1/2: 1/hx^2 = 16, 1/hy^2 = 4, denominator 2*(16+4) = 40.
+  const auto e = equation_weights(
+      make_case("grid: {points: [5, 3], extent: [1.0, 1.0]}\nproblem: {equation: poisson, "
+                "source: 2}"));
+  CHECK(e.weights.face[0] == doctest::Approx(16.0 / 40));
+  CHECK(e.weights.face[1] == doctest::Approx(4.0 / 40));
+  CHECK(e.source_scale == doctest::Approx(1.0 / 40));
+  CHECK(e.weights.source == doctest::Approx(2.0 / 40));
+}
+
+TEST_CASE("solver: 7, 19 and 27-point Poisson weights") {
+  // h = 0.5 on every axis (extent 2, 5 points).
+  const std::string grid = "grid: {points: [5, 5, 5], extent: [2, 2, 2]}\n"
+                           "problem: {equation: poisson, source: 3}\n";
+  const auto e7 = equation_weights(make_case(grid + "stencil: 7"));
+  CHECK(e7.weights.face[2] == doctest::Approx(1.0 / 6));
+  CHECK(e7.weights.source == doctest::Approx(0.25 * 3 / 6));
+  const auto e19 = equation_weights(make_case(grid + "stencil: 19"));
+  CHECK(e19.weights.face[0] == doctest::Approx(2.0 / 24));
+  CHECK(e19.weights.edge == doctest::Approx(1.0 / 24));
+  CHECK(e19.weights.corner == 0);
+  CHECK(e19.weights.source == doctest::Approx(6 * 0.25 * 3 / 24));
+  const auto e27 = equation_weights(make_case(grid + "stencil: 27"));
+  CHECK(e27.weights.face[1] == doctest::Approx(14.0 / 128));
+  CHECK(e27.weights.edge == doctest::Approx(3.0 / 128));
+  CHECK(e27.weights.corner == doctest::Approx(1.0 / 128));
+  CHECK(e27.weights.source == doctest::Approx(30 * 0.25 * 3 / 128));
+  // Consistency: the neighbour weights of a Laplace stencil sum to 1.
+  CHECK(6 * e27.weights.face[0] + 12 * e27.weights.edge + 8 * e27.weights.corner ==
+        doctest::Approx(1.0));
+  CHECK(6 * e19.weights.face[0] + 12 * e19.weights.edge == doctest::Approx(1.0));
+}
+
+TEST_CASE("solver: custom weights are taken as given with no source") {
+  const auto e = equation_weights(make_case(
+      "grid: {points: [4, 4, 4]}\nproblem: {equation: custom}\n"
+      "stencil: {points: 27, weights: {center: 0.5, face: 0.1, edge: 0.01, corner: 0.001}}"));
+  CHECK(e.weights.points == 27);
+  CHECK(e.weights.center == 0.5);
+  CHECK(e.weights.face[2] == 0.1);
+  CHECK(e.weights.edge == 0.01);
+  CHECK(e.weights.corner == 0.001);
+  CHECK(e.weights.source == 0);
+}
