@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <new>
 
 #include "../backend.hpp"
@@ -44,6 +45,11 @@ class CpuBackend final : public Backend<T> {
     std::memcpy(dst, src.data(), static_cast<std::size_t>(n) * sizeof(T));
   }
   std::size_t free_memory() const override {
+    // MemAvailable counts reclaimable page cache, which free pages alone would not.
+    std::ifstream meminfo("/proc/meminfo");
+    std::string line;
+    while (std::getline(meminfo, line))
+      if (line.rfind("MemAvailable:", 0) == 0) return std::stoull(line.substr(13)) * 1024;
     const long pages = sysconf(_SC_AVPHYS_PAGES);
     const long page = sysconf(_SC_PAGESIZE);
     return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * page : 0;
