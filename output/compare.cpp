@@ -18,7 +18,10 @@ namespace fs = std::filesystem;
 
 std::string shape_text(const GridMeta& grid) {
   std::string text = std::to_string(grid.points[0]);
-  for (int axis = 1; axis < grid.dims; ++axis) text += "x" + std::to_string(grid.points[axis]);
+  for (int axis = 1; axis < grid.dims; ++axis) {
+    text += 'x';  // appended separately: "x" + to_string trips GCC 12's -Wrestrict false positive
+    text += std::to_string(grid.points[axis]);
+  }
   return text;
 }
 

@@ -8,6 +8,7 @@
 # Exits 1 when a check fails, 2 when the file cannot be read.
 import argparse
 import math
+import os
 import re
 import sys
 
@@ -45,6 +46,9 @@ def close(a, b, tolerance):
 
 def main():
     args = parse_args()
+    if not os.path.isfile(args.xmf):
+        print("error: no such file:", args.xmf)
+        return 2
     if args.reader == "xdmf3":
         reader = simple.Xdmf3ReaderS(registrationName="fdsolve", FileName=[args.xmf])
     else:
