@@ -47,7 +47,8 @@ std::string slowest_first(const Array& per_axis, Format format) {
 // a single z layer at z = 0: x and y then keep their physical coordinates. The legacy reader
 // also needs the attribute's Dimensions to match the topology ("1 ny nx"), even though the
 // HDF5 dataset is [ny][nx]; both readers accept that, as the element count is the same.
-void write_grid(std::ostringstream& xml, const GridMeta& grid, const XdmfEntry& entry) {
+void write_grid(std::ostringstream& xml, const GridMeta& grid, const XdmfEntry& entry,
+                double time) {
   GridMeta mesh = grid;
   if (grid.dims == 2) {
     mesh.points[2] = 1;
@@ -59,7 +60,7 @@ void write_grid(std::ostringstream& xml, const GridMeta& grid, const XdmfEntry& 
   const std::string vector_item =
       "<DataItem Format=\"XML\" NumberType=\"Float\" Precision=\"8\" Dimensions=\"3\">";
   xml << "      <Grid Name=\"it" << entry.iteration << "\" GridType=\"Uniform\">\n"
-      << "        <Time Value=\"" << format_double(entry.time) << "\"/>\n"
+      << "        <Time Value=\"" << format_double(time) << "\"/>\n"
       << "        <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"" << dims_text << "\"/>\n"
       << "        <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
       << "          " << vector_item << slowest_first(mesh.origin, format_double) << "</DataItem>\n"
@@ -88,7 +89,15 @@ std::string make_xdmf(const std::string& name, const GridMeta& grid,
       << "  <Domain>\n"
       << "    <Grid Name=\"" << escape_xml(name)
       << "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
-  for (const XdmfEntry& entry : entries) write_grid(xml, grid, entry);
+  // ParaView merges snapshots with equal times into one step, so when the times do not
+  // increase (a steady solve may pass 0 for all) the iterations serve as time instead.
+  bool increasing = true;
+  for (size_t i = 1; i < entries.size(); ++i) {
+    increasing = increasing && entries[i].time > entries[i - 1].time;
+  }
+  for (const XdmfEntry& entry : entries) {
+    write_grid(xml, grid, entry, increasing ? entry.time : static_cast<double>(entry.iteration));
+  }
   xml << "    </Grid>\n"
       << "  </Domain>\n"
       << "</Xdmf>\n";

@@ -19,7 +19,8 @@ struct XdmfEntry {
   int precision_bytes = 8;  // 4 for float, 8 for double
 };
 
-/// The whole .xmf text for `entries`, in the order given.
+/// The whole .xmf text for `entries`, in the order given. Each grid's Time is its time, or its
+/// iteration for all of them when the times do not strictly increase (e.g. all 0).
 std::string make_xdmf(const std::string& name, const GridMeta& grid,
                       const std::vector<XdmfEntry>& entries);
 

@@ -53,7 +53,9 @@ def main():
         reader = simple.Xdmf3ReaderS(registrationName="fdsolve", FileName=[args.xmf])
     else:
         reader = simple.XDMFReader(registrationName="fdsolve", FileNames=[args.xmf])
-    times = list(reader.TimestepValues) if reader.TimestepValues else []
+    # ParaView gives a bare float for a single time step, a list for several.
+    steps = reader.TimestepValues
+    times = [steps] if isinstance(steps, (int, float)) else list(steps or [])
     time = args.time if args.time is not None else (times[0] if times else 0.0)
     reader.UpdatePipeline(time)
     # Merge in case the reader hands back a multiblock; a uniform grid is one block.

@@ -57,6 +57,18 @@ TEST_CASE("output: xdmf lists complete snapshots with x-y-z reversed into XDMF o
   }
 }
 
+TEST_CASE("output: xdmf uses iterations as times when the times do not increase") {
+  TempDir dir;
+  out::RunOutput run(dir.path().string(), "steady", out::test::make_grid(2, 2, 2), "");
+  const std::vector<double> u(4, 0.0);
+  run.snapshot<double>(0, 0.0, {{"u", u.data()}});
+  CHECK(read_text(dir.path() / "steady.xmf").find("<Time Value=\"0\"/>") != std::string::npos);
+  run.snapshot<double>(500, 0.0, {{"u", u.data()}});  // ParaView would merge two t = 0 steps
+  const std::string xmf = read_text(dir.path() / "steady.xmf");
+  CHECK(xmf.find("<Time Value=\"0\"/>") < xmf.find("<Time Value=\"500\"/>"));
+  CHECK(xmf.find("<Time Value=\"500\"/>") != std::string::npos);
+}
+
 TEST_CASE("output: history.csv has the header and round-trip numbers") {
   TempDir dir;
   out::RunOutput run(dir.path().string(), "h", out::test::make_grid(2, 3, 3), "");
