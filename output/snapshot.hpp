@@ -19,7 +19,7 @@ struct GridMeta {
 
 struct SnapshotInfo {
   std::int64_t iteration = 0;
-  double time = 0;  // physical time (heat) or 0 for steady problems
+  double time = 0;  // physical time (heat); steady solves store the iteration number
   GridMeta grid;
   std::string config_yaml;  // the resolved case, stored as /config
 };
