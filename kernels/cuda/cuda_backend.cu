@@ -52,8 +52,10 @@ class CudaBackend final : public Backend<T> {
     FDSOLVE_CUDA_CHECK(cudaMallocHost(&host_stats_, sizeof(StatsPartial)));
     add_plain_variants<T>(2, table_[0]);
     add_tile2d_variants<T>(table_[0]);
+    add_rows2d_variants<T>(table_[0]);
     add_plain_variants<T>(3, table_[1]);
     add_march3d_variants<T>(table_[1]);
+    add_vmarch3d_variants<T>(table_[1]);
   }
   ~CudaBackend() override {
     cudaStreamSynchronize(stream_);

@@ -32,6 +32,10 @@ void add_plain_variants(int dims, std::vector<Variant<T>>& table);
 template <typename T>
 void add_tile2d_variants(std::vector<Variant<T>>& table);
 template <typename T>
+void add_rows2d_variants(std::vector<Variant<T>>& table);
+template <typename T>
+void add_vmarch3d_variants(std::vector<Variant<T>>& table);
+template <typename T>
 void add_march3d_variants(std::vector<Variant<T>>& table);
 
 /// Reduces `count` partials at `a` in a fixed order (fixed blocks, fixed thread-to-element

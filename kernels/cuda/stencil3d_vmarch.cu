@@ -1,0 +1,169 @@
+// 3D 27-point sweep (7/19 as weight subsets) marching through z with 16-byte vectors and the
+// next plane's loads in flight while the current one is computed: the overlapped x-y tile of
+// stencil3d_march.cu, software-pipelined so that memory never waits on a barrier.
+#include <algorithm>
+
+#include "cuda_check.cuh"
+#include "variants.cuh"
+#include "vector_access.cuh"
+
+namespace fdsolve::cuda {
+namespace {
+
+/// One plane's share of a thread, held in registers between load and shared-memory store.
+template <typename T>
+struct Staged {
+  T body[Vec16<T>::n];  // this thread's vector of its row
+  T halo[Vec16<T>::n];  // threads ty < 2: the vector of row y0-1 (ty 0) or y0+BY (ty 1)
+  T side;               // threads tid < 2*(BY+2): one left/right halo column value
+};
+
+/// Block 32 x BY threads over a tile 32*VEC wide and BY rows high, marching over output planes
+/// [z0, z0 + chunk); P planes are prefetched into registers ahead of the one computed.
+/// Arithmetic as in stencil3d_march.cu: u'_p = R_p + Q_{p-1} + Q_{p+1} + s.
+template <typename T, int BY, int P, bool Stats>
+__global__ void __launch_bounds__(32 * BY)
+    vmarch3d_kernel(const DevArgs<T> a, long long chunk, StatsPartial* __restrict__ partials) {
+  constexpr int N = Vec16<T>::n;
+  constexpr int TW = 32 * N;      // tile width in nodes
+  constexpr int RS = TW + 2 * N;  // shared row: pad, left halo at N-1, TW nodes, right halo
+  __shared__ __align__(16) T sh[(BY + 2) * RS];
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = tx + 32 * ty;
+  const long long xa = a.lo[0] - a.lo[0] % N;
+  const long long x0 = xa + static_cast<long long>(blockIdx.x) * TW;
+  const long long y0 = a.lo[1] + static_cast<long long>(blockIdx.y) * BY;
+  const long long z0 = a.lo[2] + static_cast<long long>(blockIdx.z) * chunk;
+  const long long z1 = min(z0 + chunk, a.hi[2]);
+  const long long x = x0 + tx * N, y = y0 + ty;
+  const unsigned mask = y < a.hi[1] ? lane_mask<N>(x, a.lo[0], a.hi[0]) : 0u;
+  const TypedWeights<T> w = a.w;
+
+  // What this thread loads of every plane (fixed for the whole march).
+  const bool body_ok = x <= a.hi[0] && y <= a.hi[1];
+  const long long hy = ty == 0 ? y0 - 1 : y0 + BY;
+  const bool halo_ok = ty < 2 && x <= a.hi[0] && hy <= a.hi[1];
+  const int side_row = tid >> 1, side_right = tid & 1;
+  const long long sx = side_right ? x0 + TW : x0 - 1;
+  const bool side_ok = tid < 2 * (BY + 2) && y0 - 1 + side_row <= a.hi[1] && sx <= a.hi[0];
+  const long long body_off = y * a.pitch + x, halo_off = hy * a.pitch + x;
+  const long long side_off = (y0 - 1 + side_row) * a.pitch + sx;
+  const int body_sh = (ty + 1) * RS + N + tx * N,
+            halo_sh = (ty == 0 ? 0 : BY + 1) * RS + N + tx * N;
+  const int side_sh = side_row * RS + (side_right ? N + TW : N - 1);
+
+  auto load = [&](long long p, Staged<T>& s) {
+    if (p > z1) return;
+    const T* pl = a.in + p * a.plane;
+    if (body_ok) load_vec(pl + body_off, s.body);
+    if (halo_ok) load_vec(pl + halo_off, s.halo);
+    if (side_ok) s.side = __ldg(pl + side_off);
+  };
+  auto stage = [&](const Staged<T>& s) {
+#pragma unroll
+    for (int e = 0; e < N; ++e) {
+      if (body_ok) sh[body_sh + e] = s.body[e];
+      if (halo_ok) sh[halo_sh + e] = s.halo[e];
+    }
+    if (side_ok) sh[side_sh] = s.side;
+  };
+
+  Staged<T> staged[P];
+#pragma unroll
+  for (int q = 0; q < P; ++q) load(z0 - 1 + q, staged[q]);
+
+  T q_prev2[N], q_prev[N], r_prev[N], u_prev[N];
+#pragma unroll
+  for (int e = 0; e < N; ++e) q_prev2[e] = q_prev[e] = r_prev[e] = u_prev[e] = T(0);
+  StatsPartial mine;
+  if constexpr (Stats) mine = stats_identity();
+
+  for (long long base = z0 - 1; base <= z1; base += P) {
+#pragma unroll
+    for (int q = 0; q < P; ++q) {
+      const long long p = base + q;
+      if (p > z1) break;  // uniform across the block
+      __syncthreads();    // the previous plane is no longer read
+      stage(staged[q]);
+      __syncthreads();
+      load(p + P, staged[q]);  // in flight while this plane is computed
+      if (mask) {
+        const int t = (ty + 1) * RS + N + tx * N;
+        T rm[N + 2], r0[N + 2], rp[N + 2];  // rows y-1, y, y+1 at x-1 .. x+N
+#pragma unroll
+        for (int e = 0; e < N + 2; ++e) {
+          rm[e] = sh[t - RS - 1 + e];
+          r0[e] = sh[t - 1 + e];
+          rp[e] = sh[t + RS - 1 + e];
+        }
+        const long long o = (p - 1) * a.plane + y * a.pitch + x;
+        T v[N];
+#pragma unroll
+        for (int e = 0; e < N; ++e) {
+          const T c = r0[e + 1];
+          const T xs = r0[e] + r0[e + 2];
+          const T ys = rm[e + 1] + rp[e + 1];
+          const T ds = (rm[e] + rm[e + 2]) + (rp[e] + rp[e + 2]);
+          const T r_p = w.center * c + w.fx * xs + w.fy * ys + w.edge * ds;
+          const T q_p = w.fz * c + w.edge * (xs + ys) + w.corner * ds;
+          const T src = a.src ? a.src[o + e] : w.source;
+          v[e] = r_prev[e] + q_prev2[e] + q_p + src;
+          if constexpr (Stats)
+            if (p - 1 >= z0 && (mask & (1u << e))) stats_add(mine, u_prev[e], v[e]);
+          q_prev2[e] = q_prev[e];
+          q_prev[e] = q_p;
+          r_prev[e] = r_p;
+          u_prev[e] = c;
+        }
+        if (p - 1 >= z0) store_vec(a.out + o, v, mask);
+      }
+    }
+  }
+  if constexpr (Stats) block_stats_store<32, BY>(mine, partials, block_index());
+}
+
+template <typename T, int BY>
+dim3 vmarch3d_grid(const DevArgs<T>& a, int sm_count) {
+  constexpr int N = Vec16<T>::n;
+  const long long xa = a.lo[0] - a.lo[0] % N;
+  const long long gx = ceil_div(a.hi[0] - xa, 32 * N), gy = ceil_div(a.hi[1] - a.lo[1], BY);
+  const long long nz = a.hi[2] - a.lo[2];
+  // Chunks long enough that the 2 extra planes per chunk cost little, numerous enough to give
+  // every SM several blocks.
+  const long long chunks = std::max(1LL, std::min(nz, ceil_div(16LL * sm_count, gx * gy)));
+  const long long chunk = std::max(ceil_div(nz, chunks), std::min(nz, 32LL));
+  return dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy),
+              static_cast<unsigned>(ceil_div(nz, chunk)));
+}
+
+template <typename T, int BY, int P>
+void vmarch3d_launch(const DevArgs<T>& a, dim3 grid, StatsPartial* partials, cudaStream_t s) {
+  const long long chunk = ceil_div(a.hi[2] - a.lo[2], grid.z);
+  const dim3 block(32, BY);
+  if (partials)
+    vmarch3d_kernel<T, BY, P, true><<<grid, block, 0, s>>>(a, chunk, partials);
+  else
+    vmarch3d_kernel<T, BY, P, false><<<grid, block, 0, s>>>(a, chunk, nullptr);
+  FDSOLVE_CUDA_CHECK_LAUNCH();
+}
+
+template <typename T, int BY, int P>
+Variant<T> vmarch3d(const char* name) {
+  return {name, &vmarch3d_grid<T, BY>, &vmarch3d_launch<T, BY, P>};
+}
+
+}  // namespace
+
+template <typename T>
+void add_vmarch3d_variants(std::vector<Variant<T>>& table) {
+  // Names: vmarch<BY>p<P>: 32 x BY threads of 16-byte vectors, P planes prefetched.
+  table.push_back(vmarch3d<T, 4, 1>("vmarch4p1"));
+  table.push_back(vmarch3d<T, 8, 1>("vmarch8p1"));
+  table.push_back(vmarch3d<T, 8, 2>("vmarch8p2"));
+  table.push_back(vmarch3d<T, 16, 1>("vmarch16p1"));
+  table.push_back(vmarch3d<T, 16, 2>("vmarch16p2"));
+}
+
+template void add_vmarch3d_variants<float>(std::vector<Variant<float>>&);
+template void add_vmarch3d_variants<double>(std::vector<Variant<double>>&);
+
+}  // namespace fdsolve::cuda
