@@ -47,14 +47,19 @@ double residual_27(const std::vector<double>& u, long n, double c, double f, dou
   return r;
 }
 
+/// Runs an example on the CPU into `out` and requires that it converged.
+void run_converged(const std::string& name, const TempDir& out) {
+  const auto r = run_fdsolve("run " + example(name) + " --backend cpu --output " +
+                             out.path.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+}
+
 }  // namespace
 
 TEST_CASE("regression: plate converges within the Jacobi iteration estimate, 0 <= u <= 1") {
   TempDir out;
-  const auto r = run_fdsolve("run " + example("plate.yaml") + " --backend cpu --output " +
-                             out.path.string());
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
+  run_converged("plate.yaml", out);
   for (const char* f : {"plate.xmf", "history.csv", "summary.json", "plate_00005000.h5"})
     CHECK(fs::exists(out.path / f));
   // The update norm decays like rho^k with rho = cos(pi/128) for the 129x129 5-point
@@ -78,10 +83,7 @@ TEST_CASE("regression: plate converges within the Jacobi iteration estimate, 0 <
 
 TEST_CASE("regression: poisson_box matches the analytic solution") {
   TempDir out;
-  const auto r = run_fdsolve("run " + example("poisson_box.yaml") + " --backend cpu --output " +
-                             out.path.string());
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
+  run_converged("poisson_box.yaml", out);
   const auto s = last_snapshot(out.path);
   const auto& u = field(s, "u");
   const auto& f = field(s, "source");
@@ -103,10 +105,7 @@ TEST_CASE("regression: poisson_box matches the analytic solution") {
 
 TEST_CASE("regression: the 5-point study stencil reaches its fixed point") {
   TempDir out;
-  const auto r = run_fdsolve("run " + example("study_5pt.yaml") + " --backend cpu --output " +
-                             out.path.string());
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
+  run_converged("study_5pt.yaml", out);
   const auto s = last_snapshot(out.path);
   CHECK(s.single_precision);
   const auto& u = field(s, "u");
@@ -117,10 +116,7 @@ TEST_CASE("regression: the 5-point study stencil reaches its fixed point") {
 
 TEST_CASE("regression: the 27-point study stencil reaches its fixed point") {
   TempDir out;
-  const auto r = run_fdsolve("run " + example("study_27pt.yaml") + " --backend cpu --output " +
-                             out.path.string());
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
+  run_converged("study_27pt.yaml", out);
   const auto s = last_snapshot(out.path);
   CHECK(residual_27(field(s, "u"), 33, 0.4, 0.06, 0.015, 0.0075) < 1e-4);
 }
