@@ -28,8 +28,7 @@ TypedWeights<T> typed(const StencilWeights& w) {
 template <typename T>
 FDSOLVE_HOST_DEVICE T update_5pt(const T* u, index_t c, index_t pitch, const TypedWeights<T>& w,
                                  T s) {
-  return w.center * u[c] + w.fx * (u[c - 1] + u[c + 1]) + w.fy * (u[c - pitch] + u[c + pitch]) +
-         s;
+  return w.center * u[c] + w.fx * (u[c - 1] + u[c + 1]) + w.fy * (u[c - pitch] + u[c + pitch]) + s;
 }
 
 /// Sum of the 4 in-plane diagonal neighbours of element `c` (edges in-plane, corners off-plane).
@@ -46,8 +45,7 @@ FDSOLVE_HOST_DEVICE T update_3d(const T* u, index_t c, index_t pitch, index_t pl
   T r = w.center * u[c] + w.fx * (u[c - 1] + u[c + 1]) + w.fy * (u[c - pitch] + u[c + pitch]) +
         w.fz * (u[c - plane] + u[c + plane]);
   if constexpr (Points >= 19) {
-    const T edges = diagonal_sum(u, c, pitch) +
-                    (u[c - plane - 1] + u[c - plane + 1]) +
+    const T edges = diagonal_sum(u, c, pitch) + (u[c - plane - 1] + u[c - plane + 1]) +
                     (u[c - plane - pitch] + u[c - plane + pitch]) +
                     (u[c + plane - 1] + u[c + plane + 1]) +
                     (u[c + plane - pitch] + u[c + plane + pitch]);

@@ -41,9 +41,9 @@ struct SweepArgs {
 /// What one checked sweep reports: the norms of d = u' - u and the range and sum of u', all
 /// over the updated nodes and accumulated in double.
 struct SweepStats {
-  double sum_sq = 0;   // sum of d^2
-  double max_abs = 0;  // max |d|; NaN when any update was NaN
-  index_t count = 0;   // updated nodes
+  double sum_sq = 0;                                      // sum of d^2
+  double max_abs = 0;                                     // max |d|; NaN when any update was NaN
+  index_t count = 0;                                      // updated nodes
   double min = std::numeric_limits<double>::infinity();   // min of u'
   double max = -std::numeric_limits<double>::infinity();  // max of u'
   double sum = 0;                                         // sum of u'

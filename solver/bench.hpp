@@ -10,14 +10,14 @@
 namespace fdsolve {
 
 struct BenchOptions {
-  std::string backend;      // "cuda", "cpu", or empty: every backend available
-  int dims = 0;             // 2, 3, or 0: both
-  std::int64_t size = 0;    // nodes per axis; 0: the backend's default for the dimension
-  std::string precision;    // "float", "double", or empty: both
-  std::string kernel;       // one variant name, or empty: all
-  int iterations = 0;       // sweeps timed per row; 0: chosen from the size
-  int norm_every = -1;      // sweeps between checked sweeps; 0 = none; -1: rows for 0 and 1
-  std::string json_path;    // write the rows as a JSON array here when not empty
+  std::string backend;    // "cuda", "cpu", or empty: every backend available
+  int dims = 0;           // 2, 3, or 0: both
+  std::int64_t size = 0;  // nodes per axis; 0: the backend's default for the dimension
+  std::string precision;  // "float", "double", or empty: both
+  std::string kernel;     // one variant name, or empty: all
+  int iterations = 0;     // sweeps timed per row; 0: chosen from the size
+  int norm_every = -1;    // sweeps between checked sweeps; 0 = none; -1: rows for 0 and 1
+  std::string json_path;  // write the rows as a JSON array here when not empty
 };
 
 struct BenchRow {

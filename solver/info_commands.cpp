@@ -29,8 +29,7 @@ int compare_command(const std::string& a, const std::string& b, double rtol, dou
   const output::CompareReport r = output::compare_paths(a, b, rtol, atol);
   for (const auto& d : r.differences) out << d << "\n";
   out << fmt::format("{}: max abs diff {:.3e}, max rel diff {:.3e} (rtol {}, atol {})\n",
-                     r.equal ? "equal" : "different", r.max_abs_diff, r.max_rel_diff, rtol,
-                     atol);
+                     r.equal ? "equal" : "different", r.max_abs_diff, r.max_rel_diff, rtol, atol);
   return r.equal ? kExitOk : kExitRuntime;
 }
 

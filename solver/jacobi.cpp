@@ -20,7 +20,6 @@ bool needs_source_field(const Case& c) {
   return c.problem.equation == Equation::Poisson && !c.problem.source.is_constant();
 }
 
-
 /// Downloads the state and writes one snapshot with the fields the case asks for.
 template <typename T>
 void write_snapshot(const Case& c, Backend<T>& backend, const Layout& L, const Buffer<T>& cur,
@@ -55,8 +54,8 @@ SweepStats fixed_node_stats(const std::vector<T>& field, const Layout& L, const 
   for (index_t k = 0; k < L.n[2]; ++k)
     for (index_t j = 0; j < L.n[1]; ++j)
       for (index_t i = 0; i < L.n[0]; ++i) {
-        const bool inside = i >= box.lo[0] && i < box.hi[0] && j >= box.lo[1] &&
-                            j < box.hi[1] && k >= box.lo[2] && k < box.hi[2];
+        const bool inside = i >= box.lo[0] && i < box.hi[0] && j >= box.lo[1] && j < box.hi[1] &&
+                            k >= box.lo[2] && k < box.hi[2];
         if (!inside) {
           const double v = field[L.at(i, j, k)];
           s.add(v, v);
@@ -69,9 +68,12 @@ SweepStats fixed_node_stats(const std::vector<T>& field, const Layout& L, const 
 
 const char* to_string(SolveStatus s) {
   switch (s) {
-    case SolveStatus::Converged: return "converged";
-    case SolveStatus::Diverged: return "diverged";
-    default: return "max_iterations";
+    case SolveStatus::Converged:
+      return "converged";
+    case SolveStatus::Diverged:
+      return "diverged";
+    default:
+      return "max_iterations";
   }
 }
 
@@ -132,8 +134,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
     halo.exchange(cur);
     args.in = cur.data();
     args.out = next.data();
-    const bool check =
-        it == 1 || it % c.solve.check_every == 0 || it == c.solve.max_iterations;
+    const bool check = it == 1 || it % c.solve.check_every == 0 || it == c.solve.max_iterations;
     SweepStats stats;
     if (check)
       stats = backend.sweep_with_stats(args, kernel);
@@ -154,8 +155,8 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
       whole.merge(fixed);
       const double wall =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      out.add_history({it, static_cast<double>(it), r.norm_l2, r.norm_linf, whole.min,
-                       whole.max, (stats.sum + fixed.sum) / all_nodes, wall});
+      out.add_history({it, static_cast<double>(it), r.norm_l2, r.norm_linf, whole.min, whole.max,
+                       (stats.sum + fixed.sum) / all_nodes, wall});
       progress.check(it, norm, target);
       if (!std::isfinite(norm) || !std::isfinite(stats.sum) ||
           norm > c.solve.divergence_factor * r.first_norm) {

@@ -38,7 +38,8 @@ std::string Progress::line(std::int64_t it, double norm, double target, double s
     eta = buf;
   }
   char buf[160];
-  std::snprintf(buf, sizeof buf, "iteration %lld/%lld  norm %.3e (target %.2e)  %.3g cells/s  ETA %s",
+  std::snprintf(buf, sizeof buf,
+                "iteration %lld/%lld  norm %.3e (target %.2e)  %.3g cells/s  ETA %s",
                 static_cast<long long>(it), static_cast<long long>(max_iterations_), norm, target,
                 rate, eta.c_str());
   return buf;

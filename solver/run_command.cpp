@@ -62,16 +62,19 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options) {
   s.config_yaml = to_yaml(c);
   out.write_summary(s);
 
-  spdlog::info("{} after {} iterations: l2 {:.3e}, linf {:.3e}; {:.3f} s, {:.3g} cells/s; "
-               "results in {}",
-               to_string(r.status), r.iterations, r.norm_l2, r.norm_linf, r.seconds,
-               r.cells_per_second, c.output.directory);
+  spdlog::info(
+      "{} after {} iterations: l2 {:.3e}, linf {:.3e}; {:.3f} s, {:.3g} cells/s; "
+      "results in {}",
+      to_string(r.status), r.iterations, r.norm_l2, r.norm_linf, r.seconds, r.cells_per_second,
+      c.output.directory);
   switch (r.status) {
-    case SolveStatus::Converged: return kExitOk;
+    case SolveStatus::Converged:
+      return kExitOk;
     case SolveStatus::Diverged:
-      spdlog::error("diverged at iteration {} (non-finite values or norm above "
-                    "divergence_factor x first norm); last state written",
-                    r.iterations);
+      spdlog::error(
+          "diverged at iteration {} (non-finite values or norm above "
+          "divergence_factor x first norm); last state written",
+          r.iterations);
       return kExitDiverged;
     default:
       spdlog::warn("not converged after max_iterations = {}", c.solve.max_iterations);

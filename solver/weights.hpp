@@ -7,8 +7,8 @@
 namespace fdsolve {
 
 struct EquationWeights {
-  StencilWeights weights;     // weights.source is source_scale times a constant source
-  double source_scale = 0;    // s = source_scale * f for a source f given node by node
+  StencilWeights weights;   // weights.source is source_scale times a constant source
+  double source_scale = 0;  // s = source_scale * f for a source f given node by node
 };
 
 /// The Jacobi weights of the case's equation and stencil. The constant source (if any) is

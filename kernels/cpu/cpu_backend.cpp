@@ -33,7 +33,7 @@ class CpuBackend final : public Backend<T> {
     if (!p)
       throw BackendError("out of host memory: " + std::to_string(bytes) + " bytes needed, " +
                          std::to_string(free_memory()) + " available");
-    // First touch in parallel so that pages land near the threads that sweep them.
+      // First touch in parallel so that pages land near the threads that sweep them.
 #pragma omp parallel for schedule(static)
     for (index_t i = 0; i < n; ++i) p[i] = T(0);
     return Buffer<T>(p, n, &free_host<T>);
@@ -74,8 +74,7 @@ class CpuBackend final : public Backend<T> {
     for (int rep = 0; rep < 5; ++rep) {
       const auto t0 = std::chrono::steady_clock::now();
       cpu::copy(b.data(), a.data(), n);
-      const double s =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       best = std::max(best, 2.0 * static_cast<double>(n) * sizeof(T) / s);
     }
     return best;

@@ -61,9 +61,12 @@ template <typename T>
 void sweep(const SweepArgs<T>& args, SweepStats* stats) {
   if (args.layout.dims == 2) return sweep_box<5>(args, stats);
   switch (args.weights.points) {
-    case 7: return sweep_box<7>(args, stats);
-    case 19: return sweep_box<19>(args, stats);
-    default: return sweep_box<27>(args, stats);
+    case 7:
+      return sweep_box<7>(args, stats);
+    case 19:
+      return sweep_box<19>(args, stats);
+    default:
+      return sweep_box<27>(args, stats);
   }
 }
 

@@ -16,8 +16,8 @@ namespace fs = std::filesystem;
 
 TempDir::TempDir() {
   std::random_device rd;
-  path = fs::temp_directory_path() / ("fdsolve-cli-" + std::to_string(rd()) + "-" +
-                                      std::to_string(rd()));
+  path = fs::temp_directory_path() /
+         ("fdsolve-cli-" + std::to_string(rd()) + "-" + std::to_string(rd()));
 }
 
 TempDir::~TempDir() {

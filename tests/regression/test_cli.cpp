@@ -37,9 +37,9 @@ TEST_CASE("regression: check prints the resolved case and writes nothing") {
 
 TEST_CASE("regression: max_iterations exits 3 with results written") {
   TempDir out;
-  const auto r = run_fdsolve("run " + example("plate.yaml") +
-                             " --backend cpu --set solve.max_iterations=250 --output " +
-                             out.path.string());
+  const auto r =
+      run_fdsolve("run " + example("plate.yaml") +
+                  " --backend cpu --set solve.max_iterations=250 --output " + out.path.string());
   CHECK(r.exit_code == 3);
   CHECK(last_snapshot(out.path).info.iteration == 250);
   CHECK(read_text(out.path / "summary.json").find("\"max_iterations\"") != std::string::npos);
@@ -50,7 +50,8 @@ TEST_CASE("regression: a blow-up exits 4 with the last state written") {
   const auto r = run_fdsolve(
       "run " + example("study_5pt.yaml") +
       " --backend cpu --set 'stencil={points: 5, weights: {center: 0.9, x: 0.2, y: 0.2}}'"
-      " --output " + out.path.string());
+      " --output " +
+      out.path.string());
   INFO(r.output);
   CHECK(r.exit_code == 4);
   CHECK(fs::exists(out.path / "summary.json"));
@@ -59,16 +60,15 @@ TEST_CASE("regression: a blow-up exits 4 with the last state written") {
 
 TEST_CASE("regression: the same case gives bit-identical results; compare sees a change") {
   TempDir a, b, c;
-  const std::string args = "run " + example("plate.yaml") +
-                           " --backend cpu --set grid.points=[41,33] --output ";
+  const std::string args =
+      "run " + example("plate.yaml") + " --backend cpu --set grid.points=[41,33] --output ";
   REQUIRE(run_fdsolve(args + a.path.string()).exit_code == 0);
   REQUIRE(run_fdsolve(args + b.path.string()).exit_code == 0);
-  const auto same = run_fdsolve("compare " + a.path.string() + " " + b.path.string() +
-                                " --rtol 0 --atol 0");
+  const auto same =
+      run_fdsolve("compare " + a.path.string() + " " + b.path.string() + " --rtol 0 --atol 0");
   INFO(same.output);
   CHECK(same.exit_code == 0);
-  REQUIRE(run_fdsolve(args + c.path.string() + " --set boundary.y_max.value=1.001").exit_code ==
-          0);
+  REQUIRE(run_fdsolve(args + c.path.string() + " --set boundary.y_max.value=1.001").exit_code == 0);
   CHECK(run_fdsolve("compare " + a.path.string() + " " + c.path.string()).exit_code == 1);
   CHECK(run_fdsolve("compare " + a.path.string() + " /nonexistent/x.h5").exit_code == 2);
 }

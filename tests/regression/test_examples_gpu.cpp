@@ -14,10 +14,10 @@ namespace {
 void compare_backends(const std::string& name, double tolerance) {
   TempDir cpu, gpu;
   const std::string fixed = " --set solve.tolerance=0 --set solve.max_iterations=1500";
-  const auto rc = run_fdsolve("run " + example(name) + fixed + " --backend cpu --output " +
-                              cpu.path.string());
-  const auto rg = run_fdsolve("run " + example(name) + fixed + " --backend cuda --output " +
-                              gpu.path.string());
+  const auto rc =
+      run_fdsolve("run " + example(name) + fixed + " --backend cpu --output " + cpu.path.string());
+  const auto rg =
+      run_fdsolve("run " + example(name) + fixed + " --backend cuda --output " + gpu.path.string());
   INFO(name, "\n", rc.output, rg.output);
   REQUIRE(rc.exit_code == 3);
   REQUIRE(rg.exit_code == 3);

@@ -75,10 +75,10 @@ TEST_CASE("solver: Laplace with u = x on the boundary converges to u = x") {
 TEST_CASE("solver: 2D 5-point Poisson is second-order accurate") {
   std::vector<double> errors;
   for (int n : {17, 33, 65}) {
-    const Solved s = solve(
-        "grid: {points: [" + std::to_string(n) + ", " + std::to_string(n) +
-        "], extent: [1, 1]}\nproblem: {equation: poisson, source: "
-        "\"2*pi^2*sin(pi*x)*sin(pi*y)\"}\nsolve: {tolerance: 1.0e-11, check_every: 50}");
+    const Solved s =
+        solve("grid: {points: [" + std::to_string(n) + ", " + std::to_string(n) +
+              "], extent: [1, 1]}\nproblem: {equation: poisson, source: "
+              "\"2*pi^2*sin(pi*x)*sin(pi*y)\"}\nsolve: {tolerance: 1.0e-11, check_every: 50}");
     REQUIRE(s.result.status == SolveStatus::Converged);
     errors.push_back(max_error(s.final, [](double x, double y, double) {
       return std::sin(M_PI * x) * std::sin(M_PI * y);
@@ -94,10 +94,11 @@ TEST_CASE("solver: 3D 27-point Poisson is second-order accurate") {
   std::vector<double> errors;
   for (int n : {9, 17, 33}) {
     const std::string p = std::to_string(n);
-    const Solved s = solve(
-        "grid: {points: [" + p + ", " + p + ", " + p + "], extent: [1, 1, 1]}\nstencil: 27\n"
-        "problem: {equation: poisson, source: \"3*pi^2*sin(pi*x)*sin(pi*y)*sin(pi*z)\"}\n"
-        "solve: {tolerance: 1.0e-10, check_every: 50}");
+    const Solved s =
+        solve("grid: {points: [" + p + ", " + p + ", " + p +
+              "], extent: [1, 1, 1]}\nstencil: 27\n"
+              "problem: {equation: poisson, source: \"3*pi^2*sin(pi*x)*sin(pi*y)*sin(pi*z)\"}\n"
+              "solve: {tolerance: 1.0e-10, check_every: 50}");
     REQUIRE(s.result.status == SolveStatus::Converged);
     errors.push_back(max_error(s.final, [](double x, double y, double z) {
       return std::sin(M_PI * x) * std::sin(M_PI * y) * std::sin(M_PI * z);

@@ -32,8 +32,9 @@ TEST_CASE("solver: 5-point weights follow per-axis spacing") {
 
 TEST_CASE("solver: 7, 19 and 27-point Poisson weights") {
   // h = 0.5 on every axis (extent 2, 5 points).
-  const std::string grid = "grid: {points: [5, 5, 5], extent: [2, 2, 2]}\n"
-                           "problem: {equation: poisson, source: 3}\n";
+  const std::string grid =
+      "grid: {points: [5, 5, 5], extent: [2, 2, 2]}\n"
+      "problem: {equation: poisson, source: 3}\n";
   const auto e7 = equation_weights(make_case(grid + "stencil: 7"));
   CHECK(e7.weights.face[2] == doctest::Approx(1.0 / 6));
   CHECK(e7.weights.source == doctest::Approx(0.25 * 3 / 6));
