@@ -103,7 +103,7 @@ class CudaBackend final : public Backend<T> {
     if (args.box.empty()) return;
     const Variant<T>& v = variant(args, kernel);
     const DevArgs<T> a = dev_args(args);
-    v.launch(a, v.grid(a, props_.multiProcessorCount), nullptr, stream_);
+    v.launch(a, v.grid(a, props_.multiProcessorCount, false), nullptr, stream_);
   }
 
   SweepStats sweep_with_stats(const SweepArgs<T>& args, KernelId kernel) override {
@@ -111,7 +111,7 @@ class CudaBackend final : public Backend<T> {
     if (args.box.empty()) return stats;
     const Variant<T>& v = variant(args, kernel);
     const DevArgs<T> a = dev_args(args);
-    const dim3 grid = v.grid(a, props_.multiProcessorCount);
+    const dim3 grid = v.grid(a, props_.multiProcessorCount, true);
     const long long blocks = static_cast<long long>(grid.x) * grid.y * grid.z;
     reserve_partials(blocks);
     v.launch(a, grid, partials_, stream_);

@@ -8,19 +8,17 @@
 namespace fdsolve::cuda {
 namespace {
 
-constexpr int kChunkRows = 64;  // rows per block: the 2 extra halo rows cost 3%
-
 /// BX threads per block along x, each VEC values wide; G rows are loaded per step so that G
 /// vector loads are in flight per thread.
 template <typename T, int BX, int G, bool Stats>
 __global__ void __launch_bounds__(BX)
-    rows2d_kernel(const DevArgs<T> a, StatsPartial* __restrict__ partials) {
+    rows2d_kernel(const DevArgs<T> a, long long chunk, StatsPartial* __restrict__ partials) {
   constexpr int N = Vec16<T>::n;
   const unsigned lane = threadIdx.x & 31;
   const long long xa = a.lo[0] - a.lo[0] % N;  // vectors start on 16-byte boundaries
   const long long x = xa + (static_cast<long long>(blockIdx.x) * BX + threadIdx.x) * N;
-  const long long y0 = a.lo[1] + static_cast<long long>(blockIdx.y) * kChunkRows;
-  const long long y1 = min(y0 + kChunkRows, a.hi[1]);
+  const long long y0 = a.lo[1] + static_cast<long long>(blockIdx.y) * chunk;
+  const long long y1 = min(y0 + chunk, a.hi[1]);
   const unsigned mask = lane_mask<N>(x, a.lo[0], a.hi[0]);
   const bool loads = x <= a.hi[0];  // vector holds a node or the right halo: inside the row
   const T* __restrict__ in = a.in + a.lo[2] * a.plane + x;
@@ -54,7 +52,7 @@ __global__ void __launch_bounds__(BX)
         for (int e = 0; e < N; ++e) {
           const T xm = e == 0 ? left : mid[e - 1];
           const T xp = e == N - 1 ? right : mid[e + 1];
-          const T s = src ? src[row + e] : w.source;
+          const T s = src && (mask >> e & 1) ? src[row + e] : w.source;
           v[e] = w.center * mid[e] + w.fx * (xm + xp) + w.fy * (up[e] + next[g][e]) + s;
           if constexpr (Stats)
             if (mask & (1u << e)) stats_add(mine, mid[e], v[e]);
@@ -71,26 +69,32 @@ __global__ void __launch_bounds__(BX)
   if constexpr (Stats) block_stats_store<BX, 1>(mine, partials, block_index());
 }
 
-template <typename T, int BX>
-dim3 rows2d_grid(const DevArgs<T>& a, int) {
+template <typename T, int BX, int G>
+dim3 rows2d_grid(const DevArgs<T>& a, int sm_count, bool stats) {
   constexpr int N = Vec16<T>::n;
   const long long xa = a.lo[0] - a.lo[0] % N;
-  return dim3(static_cast<unsigned>(ceil_div(a.hi[0] - xa, static_cast<long long>(BX) * N)),
-              static_cast<unsigned>(ceil_div(a.hi[1] - a.lo[1], kChunkRows)), 1);
+  const long long gx = ceil_div(a.hi[0] - xa, static_cast<long long>(BX) * N);
+  const int per_sm = stats ? resident_blocks<rows2d_kernel<T, BX, G, true>>(BX)
+                           : resident_blocks<rows2d_kernel<T, BX, G, false>>(BX);
+  const long long ny = a.hi[1] - a.lo[1];
+  const long long chunks = chunk_count(ny, gx, static_cast<long long>(per_sm) * sm_count);
+  return dim3(static_cast<unsigned>(gx), static_cast<unsigned>(ceil_div(ny, ceil_div(ny, chunks))),
+              1);
 }
 
 template <typename T, int BX, int G>
 void rows2d_launch(const DevArgs<T>& a, dim3 grid, StatsPartial* partials, cudaStream_t s) {
+  const long long chunk = ceil_div(a.hi[1] - a.lo[1], grid.y);
   if (partials)
-    rows2d_kernel<T, BX, G, true><<<grid, BX, 0, s>>>(a, partials);
+    rows2d_kernel<T, BX, G, true><<<grid, BX, 0, s>>>(a, chunk, partials);
   else
-    rows2d_kernel<T, BX, G, false><<<grid, BX, 0, s>>>(a, nullptr);
+    rows2d_kernel<T, BX, G, false><<<grid, BX, 0, s>>>(a, chunk, nullptr);
   FDSOLVE_CUDA_CHECK_LAUNCH();
 }
 
 template <typename T, int BX, int G>
 Variant<T> rows2d(const char* name) {
-  return {name, &rows2d_grid<T, BX>, &rows2d_launch<T, BX, G>};
+  return {name, &rows2d_grid<T, BX, G>, &rows2d_launch<T, BX, G>};
 }
 
 }  // namespace
@@ -101,7 +105,8 @@ void add_rows2d_variants(std::vector<Variant<T>>& table) {
   table.push_back(rows2d<T, 128, 4>("rows128g4"));
   table.push_back(rows2d<T, 128, 8>("rows128g8"));
   table.push_back(rows2d<T, 256, 4>("rows256g4"));
-  table.push_back(rows2d<T, 64, 8>("rows64g8"));
+  table.push_back(rows2d<T, 256, 2>("rows256g2"));
+  table.push_back(rows2d<T, 512, 4>("rows512g4"));
 }
 
 template void add_rows2d_variants<float>(std::vector<Variant<float>>&);

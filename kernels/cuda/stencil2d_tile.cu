@@ -55,7 +55,7 @@ __global__ void __launch_bounds__(BX* BY)
 }
 
 template <typename T, int BX, int BY, int RY>
-dim3 tile2d_grid(const DevArgs<T>& a, int) {
+dim3 tile2d_grid(const DevArgs<T>& a, int, bool) {
   return dim3(static_cast<unsigned>(ceil_div(a.hi[0] - a.lo[0], BX)),
               static_cast<unsigned>(ceil_div(a.hi[1] - a.lo[1], BY * RY)),
               static_cast<unsigned>(a.hi[2] - a.lo[2]));

@@ -93,7 +93,7 @@ long long chunk_for(long long nz, long long xy_tiles, int sm_count) {
 }
 
 template <typename T, int BX, int BY>
-dim3 march3d_grid(const DevArgs<T>& a, int sm_count) {
+dim3 march3d_grid(const DevArgs<T>& a, int sm_count, bool) {
   const long long gx = ceil_div(a.hi[0] - a.lo[0], BX), gy = ceil_div(a.hi[1] - a.lo[1], BY);
   const long long nz = a.hi[2] - a.lo[2];
   const long long chunk = chunk_for(nz, gx * gy, sm_count);

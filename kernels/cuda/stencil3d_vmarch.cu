@@ -18,6 +18,22 @@ struct Staged {
   T side;               // threads tid < 2*(BY+2): one left/right halo column value
 };
 
+/// Reads the N values at `s` (16-byte aligned shared memory) with one vector access and their
+/// left and right neighbours: r = s[-1 .. N].
+template <typename T>
+__device__ __forceinline__ void shared_row(const T* s, T (&r)[Vec16<T>::n + 2]) {
+  constexpr int N = Vec16<T>::n;
+  using V = typename Vec16<T>::type;
+  const V v = *reinterpret_cast<const V*>(s);
+  r[0] = s[-1];
+  if constexpr (N == 4) {
+    r[1] = v.x, r[2] = v.y, r[3] = v.z, r[4] = v.w;
+  } else {
+    r[1] = v.x, r[2] = v.y;
+  }
+  r[N + 1] = s[N];
+}
+
 /// Block 32 x BY threads over a tile 32*VEC wide and BY rows high, marching over output planes
 /// [z0, z0 + chunk); P planes are prefetched into registers ahead of the one computed.
 /// Arithmetic as in stencil3d_march.cu: u'_p = R_p + Q_{p-1} + Q_{p+1} + s.
@@ -59,11 +75,8 @@ __global__ void __launch_bounds__(32 * BY)
     if (side_ok) s.side = __ldg(pl + side_off);
   };
   auto stage = [&](const Staged<T>& s) {
-#pragma unroll
-    for (int e = 0; e < N; ++e) {
-      if (body_ok) sh[body_sh + e] = s.body[e];
-      if (halo_ok) sh[halo_sh + e] = s.halo[e];
-    }
+    if (body_ok) store_vec(sh + body_sh, s.body, (1u << N) - 1);
+    if (halo_ok) store_vec(sh + halo_sh, s.halo, (1u << N) - 1);
     if (side_ok) sh[side_sh] = s.side;
   };
 
@@ -89,13 +102,11 @@ __global__ void __launch_bounds__(32 * BY)
       if (mask) {
         const int t = (ty + 1) * RS + N + tx * N;
         T rm[N + 2], r0[N + 2], rp[N + 2];  // rows y-1, y, y+1 at x-1 .. x+N
-#pragma unroll
-        for (int e = 0; e < N + 2; ++e) {
-          rm[e] = sh[t - RS - 1 + e];
-          r0[e] = sh[t - 1 + e];
-          rp[e] = sh[t + RS - 1 + e];
-        }
+        shared_row(sh + t - RS, rm);
+        shared_row(sh + t, r0);
+        shared_row(sh + t + RS, rp);
         const long long o = (p - 1) * a.plane + y * a.pitch + x;
+        const bool emit = p - 1 >= z0;
         T v[N];
 #pragma unroll
         for (int e = 0; e < N; ++e) {
@@ -105,34 +116,33 @@ __global__ void __launch_bounds__(32 * BY)
           const T ds = (rm[e] + rm[e + 2]) + (rp[e] + rp[e + 2]);
           const T r_p = w.center * c + w.fx * xs + w.fy * ys + w.edge * ds;
           const T q_p = w.fz * c + w.edge * (xs + ys) + w.corner * ds;
-          const T src = a.src ? a.src[o + e] : w.source;
+          const T src = a.src && emit && (mask >> e & 1) ? a.src[o + e] : w.source;
           v[e] = r_prev[e] + q_prev2[e] + q_p + src;
           if constexpr (Stats)
-            if (p - 1 >= z0 && (mask & (1u << e))) stats_add(mine, u_prev[e], v[e]);
+            if (emit && (mask & (1u << e))) stats_add(mine, u_prev[e], v[e]);
           q_prev2[e] = q_prev[e];
           q_prev[e] = q_p;
           r_prev[e] = r_p;
           u_prev[e] = c;
         }
-        if (p - 1 >= z0) store_vec(a.out + o, v, mask);
+        if (emit) store_vec(a.out + o, v, mask);
       }
     }
   }
   if constexpr (Stats) block_stats_store<32, BY>(mine, partials, block_index());
 }
 
-template <typename T, int BY>
-dim3 vmarch3d_grid(const DevArgs<T>& a, int sm_count) {
+template <typename T, int BY, int P>
+dim3 vmarch3d_grid(const DevArgs<T>& a, int sm_count, bool stats) {
   constexpr int N = Vec16<T>::n;
   const long long xa = a.lo[0] - a.lo[0] % N;
   const long long gx = ceil_div(a.hi[0] - xa, 32 * N), gy = ceil_div(a.hi[1] - a.lo[1], BY);
   const long long nz = a.hi[2] - a.lo[2];
-  // Chunks long enough that the 2 extra planes per chunk cost little, numerous enough to give
-  // every SM several blocks.
-  const long long chunks = std::max(1LL, std::min(nz, ceil_div(16LL * sm_count, gx * gy)));
-  const long long chunk = std::max(ceil_div(nz, chunks), std::min(nz, 32LL));
+  const int per_sm = stats ? resident_blocks<vmarch3d_kernel<T, BY, P, true>>(32 * BY)
+                           : resident_blocks<vmarch3d_kernel<T, BY, P, false>>(32 * BY);
+  const long long chunks = chunk_count(nz, gx * gy, static_cast<long long>(per_sm) * sm_count);
   return dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy),
-              static_cast<unsigned>(ceil_div(nz, chunk)));
+              static_cast<unsigned>(ceil_div(nz, ceil_div(nz, chunks))));
 }
 
 template <typename T, int BY, int P>
@@ -148,7 +158,7 @@ void vmarch3d_launch(const DevArgs<T>& a, dim3 grid, StatsPartial* partials, cud
 
 template <typename T, int BY, int P>
 Variant<T> vmarch3d(const char* name) {
-  return {name, &vmarch3d_grid<T, BY>, &vmarch3d_launch<T, BY, P>};
+  return {name, &vmarch3d_grid<T, BY, P>, &vmarch3d_launch<T, BY, P>};
 }
 
 }  // namespace
@@ -159,8 +169,7 @@ void add_vmarch3d_variants(std::vector<Variant<T>>& table) {
   table.push_back(vmarch3d<T, 4, 1>("vmarch4p1"));
   table.push_back(vmarch3d<T, 8, 1>("vmarch8p1"));
   table.push_back(vmarch3d<T, 8, 2>("vmarch8p2"));
-  table.push_back(vmarch3d<T, 16, 1>("vmarch16p1"));
-  table.push_back(vmarch3d<T, 16, 2>("vmarch16p2"));
+  table.push_back(vmarch3d<T, 4, 2>("vmarch4p2"));
 }
 
 template void add_vmarch3d_variants<float>(std::vector<Variant<float>>&);

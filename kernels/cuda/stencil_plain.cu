@@ -32,7 +32,7 @@ __global__ void __launch_bounds__(kBX* kBY)
 }
 
 template <typename T>
-dim3 plain_grid(const DevArgs<T>& a, int) {
+dim3 plain_grid(const DevArgs<T>& a, int, bool) {
   return dim3(static_cast<unsigned>(ceil_div(a.hi[0] - a.lo[0], kBX)),
               static_cast<unsigned>(ceil_div(a.hi[1] - a.lo[1], kBY)),
               static_cast<unsigned>(a.hi[2] - a.lo[2]));

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "sweep_common.cuh"
@@ -15,9 +16,10 @@ namespace fdsolve::cuda {
 template <typename T>
 using LaunchFn = void (*)(const DevArgs<T>& args, dim3 grid, StatsPartial* partials,
                           cudaStream_t stream);
-/// The grid a variant launches for a sweep (its block count sizes the partials buffer).
+/// The grid a variant launches for a sweep, checked (`stats`) or not; its block count sizes the
+/// partials buffer.
 template <typename T>
-using GridFn = dim3 (*)(const DevArgs<T>& args, int sm_count);
+using GridFn = dim3 (*)(const DevArgs<T>& args, int sm_count, bool stats);
 
 template <typename T>
 struct Variant {
@@ -47,5 +49,27 @@ long long reduce_scratch_size(long long count);
 
 /// ceil(a / b) for positive values.
 inline long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+/// Blocks of `Kernel` (with `threads` threads) resident per SM, asked once per kernel.
+template <auto Kernel>
+int resident_blocks(int threads) {
+  static const int blocks = [&] {
+    int n = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, Kernel, threads, 0) != cudaSuccess) {
+      cudaGetLastError();
+      n = 1;
+    }
+    return n > 0 ? n : 1;
+  }();
+  return blocks;
+}
+
+/// Splits `n` rows or planes into chunks so that `tiles * chunks` blocks fill the resident
+/// slots of `capacity` blocks once: equal blocks in one wave leave no tail, and long chunks
+/// re-read few boundary rows. Chunks keep at least 8 rows.
+inline long long chunk_count(long long n, long long tiles, long long capacity) {
+  const long long chunks = std::max(1LL, capacity / std::max(1LL, tiles));
+  return std::min(chunks, std::max(1LL, ceil_div(n, 8)));
+}
 
 }  // namespace fdsolve::cuda
