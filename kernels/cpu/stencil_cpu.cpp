@@ -1,6 +1,8 @@
 // OpenMP sweeps over the rows of the update box; each row is a vectorisable loop in x.
 #include "stencil_cpu.hpp"
 
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "../point_update.hpp"
@@ -8,28 +10,77 @@
 namespace fdsolve::cpu {
 namespace {
 
+/// Running statistics of a row, kept as plain doubles so that the update loop can reduce them
+/// as vector lanes. NaNs are counted rather than folded into the max.
+struct RowAccumulator {
+  double sum_sq = 0, sum = 0, max_abs = 0;
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  index_t nans = 0;
+
+  SweepStats stats(index_t count) const {
+    SweepStats s;
+    s.sum_sq = sum_sq;
+    s.max_abs = nans ? std::numeric_limits<double>::quiet_NaN() : max_abs;
+    s.count = count;
+    s.min = lo;
+    s.max = hi;
+    s.sum = sum;
+    return s;
+  }
+};
+
+/// Updates `count` nodes of one row starting at element `first`, accumulating the statistics
+/// when `Stats`. The pointers do not alias (Jacobi reads one buffer and writes the other),
+/// which lets the loop vectorise.
+template <int Points, bool SourceField, bool Stats, typename T>
+RowAccumulator update_row(const T* __restrict in, T* __restrict out, const T* __restrict src,
+                          index_t first, index_t count, index_t pitch, index_t plane,
+                          const TypedWeights<T> w) {
+  double sum_sq = 0, sum = 0, max_abs = 0;
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  index_t nans = 0;
+#pragma omp simd reduction(+ : sum_sq, sum, nans) reduction(max : max_abs, hi) reduction(min : lo)
+  for (index_t c = first; c < first + count; ++c) {
+    const T s = SourceField ? src[c] : w.source;
+    T v;
+    if constexpr (Points == 5)
+      v = update_5pt(in, c, pitch, w, s);
+    else
+      v = update_3d<Points>(in, c, pitch, plane, w, s);
+    out[c] = v;
+    if constexpr (Stats) {
+      const double d = static_cast<double>(v) - static_cast<double>(in[c]);
+      const double ad = std::fabs(d);
+      sum_sq += d * d;
+      sum += v;
+      nans += ad != ad;
+      max_abs = ad > max_abs ? ad : max_abs;
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+  }
+  return RowAccumulator{sum_sq, sum, max_abs, lo, hi, nans};
+}
+
 /// Updates row (j, k) of the box and, when `stats` is not null, accumulates its statistics.
 template <int Points, typename T>
 void sweep_row(const SweepArgs<T>& a, const TypedWeights<T>& w, index_t j, index_t k,
                SweepStats* stats) {
   const Layout& L = a.layout;
   const index_t first = L.at(a.box.lo[0], j, k);
-  const index_t last = first + a.box.extent(0);
-  const T* in = a.in;
-  T* out = a.out;
-  const T* src = a.source_field;
-  SweepStats row;
-  for (index_t c = first; c < last; ++c) {
-    const T s = src ? src[c] : w.source;
-    T v;
-    if constexpr (Points == 5)
-      v = update_5pt(in, c, L.pitch, w, s);
-    else
-      v = update_3d<Points>(in, c, L.pitch, L.plane, w, s);
-    out[c] = v;
-    if (stats) row.add(static_cast<double>(in[c]), static_cast<double>(v));
+  const index_t count = a.box.extent(0);
+  const auto row = [&]<bool SourceField, bool Stats>() {
+    return update_row<Points, SourceField, Stats>(a.in, a.out, a.source_field, first, count,
+                                                  L.pitch, L.plane, w);
+  };
+  if (!stats) {
+    a.source_field ? row.template operator()<true, false>()
+                   : row.template operator()<false, false>();
+    return;
   }
-  if (stats) *stats = row;
+  const RowAccumulator acc = a.source_field ? row.template operator()<true, true>()
+                                            : row.template operator()<false, true>();
+  *stats = acc.stats(count);
 }
 
 template <int Points, typename T>
