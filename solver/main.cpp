@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   CLI::App app{"fdsolve: finite-difference Laplace/Poisson solver for CUDA GPUs and CPUs"};
   app.set_version_flag("--version", [] { return version_text(); });
   app.require_subcommand(1);
+  app.fallthrough();  // --quiet and --log-level may follow the sub-command (fdsolve run X --quiet)
   bool quiet = false;
   std::string log_level = "info";
   app.add_flag("--quiet,-q", quiet, "Errors only");

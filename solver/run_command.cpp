@@ -25,6 +25,23 @@ std::string gib(std::size_t bytes) {
   return fmt::format("{} bytes ({:.2f} GiB)", bytes, static_cast<double>(bytes) / (1 << 30));
 }
 
+/// Snapshots of the same case left in the output directory by an earlier run: they stay on
+/// disk but are not part of this run's index, which a user comparing directories must know.
+void warn_about_earlier_snapshots(const Case& c) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  int stale = 0;
+  for (fs::directory_iterator it(c.output.directory, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string f = it->path().filename().string();
+    if (f.rfind(c.name + "_", 0) == 0 && it->path().extension() == ".h5") ++stale;
+  }
+  if (stale > 0)
+    spdlog::warn(
+        "{} already holds {} snapshot file(s) of '{}': those of the iterations this run "
+        "writes are replaced, the others stay but are not listed in {}.xmf",
+        c.output.directory, stale, c.name, c.name);
+}
+
 template <typename T>
 int run_typed(const Case& c, bool cuda, const RunOptions& options) {
   auto backend = make_backend<T>(cuda);
@@ -35,6 +52,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options) {
     throw BackendError("out of " + backend->name() + " memory: the case needs " + gib(needed) +
                        ", " + gib(free) + " free");
 
+  warn_about_earlier_snapshots(c);
   output::RunOutput out(c.output.directory, c.name, grid_meta(c), to_yaml(c));
   spdlog::info("case {}: {}D grid {}, {} on {} ({})", c.name, c.grid.dims,
                fmt::join(c.grid.points.begin(), c.grid.points.begin() + c.grid.dims, "x"),

@@ -73,6 +73,19 @@ TEST_CASE("regression: the same case gives bit-identical results; compare sees a
   CHECK(run_fdsolve("compare " + a.path.string() + " /nonexistent/x.h5").exit_code == 2);
 }
 
+TEST_CASE("regression: --quiet after the sub-command leaves errors only") {
+  TempDir out;
+  const auto r = run_fdsolve("run " + example("study_5pt.yaml") +
+                             " --backend cpu --quiet --output " + out.path.string());
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.empty());
+  const auto again = run_fdsolve("run " + example("study_5pt.yaml") +
+                                 " --backend cpu --log-level warn --output " + out.path.string());
+  CHECK(again.exit_code == 0);
+  CHECK(again.output.find("earlier run") == std::string::npos);
+  CHECK(again.output.find("already holds 1 snapshot") != std::string::npos);
+}
+
 TEST_CASE("regression: --version names the build options") {
   const auto r = run_fdsolve("--version");
   CHECK(r.exit_code == 0);
