@@ -6,36 +6,18 @@
 #include <vector>
 
 #include "../point_update.hpp"
+#include "row_stats.hpp"
 
 namespace fdsolve::cpu {
 namespace {
-
-/// Running statistics of a row, kept as plain doubles so that the update loop can reduce them
-/// as vector lanes. NaNs are counted rather than folded into the max.
-struct RowAccumulator {
-  double sum_sq = 0, sum = 0, max_abs = 0;
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  index_t nans = 0;
-
-  SweepStats stats(index_t count) const {
-    SweepStats s;
-    s.sum_sq = sum_sq;
-    s.max_abs = nans ? std::numeric_limits<double>::quiet_NaN() : max_abs;
-    s.count = count;
-    s.min = lo;
-    s.max = hi;
-    s.sum = sum;
-    return s;
-  }
-};
 
 /// Updates `count` nodes of one row starting at element `first`, accumulating the statistics
 /// when `Stats`. The pointers do not alias (Jacobi reads one buffer and writes the other),
 /// which lets the loop vectorise.
 template <int Points, bool SourceField, bool Stats, typename T>
-RowAccumulator update_row(const T* __restrict in, T* __restrict out, const T* __restrict src,
-                          index_t first, index_t count, index_t pitch, index_t plane,
-                          const TypedWeights<T> w) {
+RowStats update_row(const T* __restrict in, T* __restrict out, const T* __restrict src,
+                    index_t first, index_t count, index_t pitch, index_t plane,
+                    const TypedWeights<T> w) {
   double sum_sq = 0, sum = 0, max_abs = 0;
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   index_t nans = 0;
@@ -48,18 +30,9 @@ RowAccumulator update_row(const T* __restrict in, T* __restrict out, const T* __
     else
       v = update_3d<Points>(in, c, pitch, plane, w, s);
     out[c] = v;
-    if constexpr (Stats) {
-      const double d = static_cast<double>(v) - static_cast<double>(in[c]);
-      const double ad = std::fabs(d);
-      sum_sq += d * d;
-      sum += v;
-      nans += ad != ad;
-      max_abs = ad > max_abs ? ad : max_abs;
-      lo = v < lo ? v : lo;
-      hi = v > hi ? v : hi;
-    }
+    if constexpr (Stats) accumulate(in[c], v, sum_sq, sum, max_abs, lo, hi, nans);
   }
-  return RowAccumulator{sum_sq, sum, max_abs, lo, hi, nans};
+  return RowStats{sum_sq, sum, max_abs, lo, hi, nans};
 }
 
 /// Updates row (j, k) of the box and, when `stats` is not null, accumulates its statistics.
@@ -78,8 +51,8 @@ void sweep_row(const SweepArgs<T>& a, const TypedWeights<T>& w, index_t j, index
                    : row.template operator()<false, false>();
     return;
   }
-  const RowAccumulator acc = a.source_field ? row.template operator()<true, true>()
-                                            : row.template operator()<false, true>();
+  const RowStats acc = a.source_field ? row.template operator()<true, true>()
+                                      : row.template operator()<false, true>();
   *stats = acc.stats(count);
 }
 
@@ -111,14 +84,8 @@ void sweep_box(const SweepArgs<T>& a, SweepStats* stats) {
 template <typename T>
 void sweep(const SweepArgs<T>& args, SweepStats* stats) {
   if (args.layout.dims == 2) return sweep_box<5>(args, stats);
-  switch (args.weights.points) {
-    case 7:
-      return sweep_box<7>(args, stats);
-    case 19:
-      return sweep_box<19>(args, stats);
-    default:
-      return sweep_box<27>(args, stats);
-  }
+  if (args.weights.points == 7) return sweep_box<7>(args, stats);
+  sweep_3d_march(args, stats);  // 19 and 27 points: plane sums shared between output planes
 }
 
 template <typename T>

@@ -10,6 +10,11 @@ namespace fdsolve::cpu {
 template <typename T>
 void sweep(const SweepArgs<T>& args, SweepStats* stats);
 
+/// The 19- and 27-point sweep that marches blocks of rows through z, computing each input
+/// plane's in-plane sums once for the three output planes they feed (stencil3d_cpu.cpp).
+template <typename T>
+void sweep_3d_march(const SweepArgs<T>& args, SweepStats* stats);
+
 /// STREAM-style copy of `n` values, used as the CPU bandwidth yardstick.
 template <typename T>
 void copy(T* dst, const T* src, index_t n);
