@@ -1,4 +1,5 @@
-// Fixed-order reduction of the per-block stats partials: every pass assigns each block a fixed
+// Fixed-order reduction of the per-block stats partials of grids with too many blocks for the
+// fused last-block reduction: every pass assigns each block a fixed
 // range and each thread fixed elements of it, so checked sweeps are bit-identical run to run.
 #include "cuda_check.cuh"
 #include "variants.cuh"

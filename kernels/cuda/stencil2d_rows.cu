@@ -10,9 +10,11 @@ namespace {
 
 /// BX threads per block along x, each VEC values wide; G rows are loaded per step so that G
 /// vector loads are in flight per thread.
+/// The stats instantiations of G <= 4 are capped at 64 registers (1024 threads per SM, as
+/// without stats): uncapped they took 72-74 and lost a block per SM.
 template <typename T, int BX, int G, bool Stats>
-__global__ void __launch_bounds__(BX)
-    rows2d_kernel(const DevArgs<T> a, long long chunk, StatsPartial* __restrict__ partials) {
+__global__ void __launch_bounds__(BX, Stats&& G <= 4 ? 1024 / BX : 1)
+    rows2d_kernel(const DevArgs<T> a, long long chunk, const StatsSink partials) {
   constexpr int N = Vec16<T>::n;
   const unsigned lane = threadIdx.x & 31;
   const long long xa = a.lo[0] - a.lo[0] % N;  // vectors start on 16-byte boundaries
@@ -31,8 +33,8 @@ __global__ void __launch_bounds__(BX)
     load_vec(in + (y0 - 1) * a.pitch, up);
     load_vec(in + y0 * a.pitch, mid);
   }
-  StatsPartial mine;
-  if constexpr (Stats) mine = stats_identity();
+  StatsAcc<T> mine;
+  if constexpr (Stats) mine = stats_acc_identity<T>();
   for (long long y = y0; y < y1; y += G) {
 #pragma unroll
     for (int g = 0; g < G; ++g)
@@ -54,9 +56,8 @@ __global__ void __launch_bounds__(BX)
           const T xp = e == N - 1 ? right : mid[e + 1];
           const T s = src && (mask >> e & 1) ? src[row + e] : w.source;
           v[e] = w.center * mid[e] + w.fx * (xm + xp) + w.fy * (up[e] + next[g][e]) + s;
-          if constexpr (Stats)
-            if (mask & (1u << e)) stats_add(mine, mid[e], v[e]);
         }
+        if constexpr (Stats) stats_add_vec(mine, mid, v, mask);
         store_vec(out + row, v, mask);
       }
 #pragma unroll
@@ -66,7 +67,7 @@ __global__ void __launch_bounds__(BX)
       }
     }
   }
-  if constexpr (Stats) block_stats_store<BX, 1>(mine, partials, block_index());
+  if constexpr (Stats) block_stats_finish<BX, 1>(mine, partials);
 }
 
 template <typename T, int BX, int G>
@@ -83,7 +84,7 @@ dim3 rows2d_grid(const DevArgs<T>& a, int, bool) {
 }
 
 template <typename T, int BX, int G>
-void rows2d_launch(const DevArgs<T>& a, dim3 grid, StatsPartial* partials, cudaStream_t s) {
+void rows2d_launch(const DevArgs<T>& a, dim3 grid, StatsSink partials, cudaStream_t s) {
   const long long chunk = ceil_div(a.hi[1] - a.lo[1], grid.y);
   if (partials)
     rows2d_kernel<T, BX, G, true><<<grid, BX, 0, s>>>(a, chunk, partials);

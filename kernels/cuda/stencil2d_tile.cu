@@ -10,7 +10,7 @@ namespace {
 /// is one coalesced warp-wide access and each thread has RY loads in flight.
 template <typename T, int BX, int BY, int RY, bool Stats>
 __global__ void __launch_bounds__(BX* BY)
-    tile2d_kernel(const DevArgs<T> a, StatsPartial* __restrict__ partials) {
+    tile2d_kernel(const DevArgs<T> a, const StatsSink partials) {
   constexpr int TY = BY * RY;
   constexpr int W = BX + 2;  // shared row: left halo, BX nodes, right halo
   __shared__ T tile[(TY + 2) * W];
@@ -34,8 +34,8 @@ __global__ void __launch_bounds__(BX* BY)
   }
   __syncthreads();
 
-  StatsPartial mine;
-  if constexpr (Stats) mine = stats_identity();
+  StatsAcc<T> mine;
+  if constexpr (Stats) mine = stats_acc_identity<T>();
   if (x < a.hi[0]) {
 #pragma unroll
     for (int q = 0; q < RY; ++q) {
@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(BX* BY)
       }
     }
   }
-  if constexpr (Stats) block_stats_store<BX, BY>(mine, partials, block_index());
+  if constexpr (Stats) block_stats_finish<BX, BY>(mine, partials);
 }
 
 template <typename T, int BX, int BY, int RY>
@@ -62,7 +62,7 @@ dim3 tile2d_grid(const DevArgs<T>& a, int, bool) {
 }
 
 template <typename T, int BX, int BY, int RY>
-void tile2d_launch(const DevArgs<T>& a, dim3 grid, StatsPartial* partials, cudaStream_t s) {
+void tile2d_launch(const DevArgs<T>& a, dim3 grid, StatsSink partials, cudaStream_t s) {
   const dim3 block(BX, BY);
   if (partials)
     tile2d_kernel<T, BX, BY, RY, true><<<grid, block, 0, s>>>(a, partials);

@@ -16,7 +16,7 @@ namespace {
 /// so u'_p = R_p + Q_{p-1} + Q_{p+1} + s. U planes are staged per barrier, U loads in flight.
 template <typename T, int BX, int BY, int U, bool Stats>
 __global__ void __launch_bounds__(BX* BY)
-    march3d_kernel(const DevArgs<T> a, long long chunk, StatsPartial* __restrict__ partials) {
+    march3d_kernel(const DevArgs<T> a, long long chunk, const StatsSink partials) {
   constexpr int W = BX + 2;
   constexpr int H = BY + 2;
   __shared__ T planes[U][H * W];
@@ -31,8 +31,8 @@ __global__ void __launch_bounds__(BX* BY)
   const int t = (ty + 1) * W + tx + 1;  // this thread's node in a staged plane
 
   T q_prev2 = T(0), q_prev = T(0), r_prev = T(0), u_prev = T(0);  // Q_{p-2}, Q_{p-1}, R_{p-1}
-  StatsPartial mine;
-  if constexpr (Stats) mine = stats_identity();
+  StatsAcc<T> mine;
+  if constexpr (Stats) mine = stats_acc_identity<T>();
 
   for (long long base = z0 - 1; base <= z1; base += U) {
     __syncthreads();  // the previous group's planes are no longer read
@@ -80,7 +80,7 @@ __global__ void __launch_bounds__(BX* BY)
       }
     }
   }
-  if constexpr (Stats) block_stats_store<BX, BY>(mine, partials, block_index());
+  if constexpr (Stats) block_stats_finish<BX, BY>(mine, partials);
 }
 
 /// Output planes per block: long chunks re-read fewer boundary planes, short ones give enough
@@ -102,7 +102,7 @@ dim3 march3d_grid(const DevArgs<T>& a, int sm_count, bool) {
 }
 
 template <typename T, int BX, int BY, int U>
-void march3d_launch(const DevArgs<T>& a, dim3 grid, StatsPartial* partials, cudaStream_t s) {
+void march3d_launch(const DevArgs<T>& a, dim3 grid, StatsSink partials, cudaStream_t s) {
   const long long nz = a.hi[2] - a.lo[2];
   const long long chunk = ceil_div(nz, grid.z);
   const dim3 block(BX, BY);

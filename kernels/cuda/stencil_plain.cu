@@ -12,11 +12,11 @@ constexpr int kBY = 4;
 
 template <int Points, typename T, bool Stats>
 __global__ void __launch_bounds__(kBX* kBY)
-    plain_kernel(const DevArgs<T> a, StatsPartial* __restrict__ partials) {
+    plain_kernel(const DevArgs<T> a, const StatsSink partials) {
   const long long i = a.lo[0] + blockIdx.x * static_cast<long long>(kBX) + threadIdx.x;
   const long long j = a.lo[1] + blockIdx.y * static_cast<long long>(kBY) + threadIdx.y;
   const long long k = a.lo[2] + blockIdx.z;
-  StatsPartial mine = stats_identity();
+  StatsAcc<T> mine = stats_acc_identity<T>();
   if (i < a.hi[0] && j < a.hi[1]) {
     const long long c = k * a.plane + j * a.pitch + i;
     const T s = a.src ? a.src[c] : a.w.source;
@@ -28,7 +28,7 @@ __global__ void __launch_bounds__(kBX* kBY)
     a.out[c] = v;
     if constexpr (Stats) stats_add(mine, a.in[c], v);
   }
-  if constexpr (Stats) block_stats_store<kBX, kBY>(mine, partials, block_index());
+  if constexpr (Stats) block_stats_finish<kBX, kBY>(mine, partials);
 }
 
 template <typename T>
@@ -39,7 +39,7 @@ dim3 plain_grid(const DevArgs<T>& a, int, bool) {
 }
 
 template <int Points, typename T>
-void launch_points(const DevArgs<T>& a, dim3 grid, StatsPartial* partials, cudaStream_t s) {
+void launch_points(const DevArgs<T>& a, dim3 grid, StatsSink partials, cudaStream_t s) {
   const dim3 block(kBX, kBY);
   if (partials)
     plain_kernel<Points, T, true><<<grid, block, 0, s>>>(a, partials);
@@ -49,14 +49,14 @@ void launch_points(const DevArgs<T>& a, dim3 grid, StatsPartial* partials, cudaS
 }
 
 template <typename T>
-void launch_plain_2d(const DevArgs<T>& a, dim3 grid, StatsPartial* partials, cudaStream_t s) {
+void launch_plain_2d(const DevArgs<T>& a, dim3 grid, StatsSink partials, cudaStream_t s) {
   launch_points<5>(a, grid, partials, s);
 }
 
 /// The 3D plain kernel drops the zero-by-definition terms of the 7- and 19-point stencils,
 /// exactly as the CPU does.
 template <typename T>
-void launch_plain_3d(const DevArgs<T>& a, dim3 grid, StatsPartial* partials, cudaStream_t s) {
+void launch_plain_3d(const DevArgs<T>& a, dim3 grid, StatsSink partials, cudaStream_t s) {
   switch (a.points) {
     case 7:
       return launch_points<7>(a, grid, partials, s);

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cub/block/block_reduce.cuh>
 
 #include "point_update.hpp"
@@ -22,6 +23,11 @@ struct DevArgs {
   TypedWeights<T> w;
   int points;  // 5, 7, 19 or 27
 };
+
+/// The block's linear index, also its slot in the partials array.
+__device__ __forceinline__ unsigned block_index_of() {
+  return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+}
 
 /// One block's share of SweepStats (count is known on the host: the box's cells).
 struct StatsPartial {
@@ -45,28 +51,136 @@ struct StatsCombine {
   }
 };
 
-/// Adds one update to a thread's partial, as SweepStats::add does.
+/// A thread's running stats: the sums in double; max|d|, min and max of u' in T. min and max
+/// are exact in T (u' is a T). For float, d = u' - u rounded to float differs from the CPU's
+/// double difference by at most half an ulp of |d| (~6e-8 relative), far inside the parity
+/// tolerance; keeping them in T saves 3 registers and the per-node float-to-double conversions
+/// that made the checked sweeps throughput-bound on the FP64 and conversion pipes.
 template <typename T>
-__device__ __forceinline__ void stats_add(StatsPartial& p, T prev, T next) {
-  const double d = static_cast<double>(next) - static_cast<double>(prev);
-  p.sum_sq += d * d;
-  const double ad = fabs(d);
-  if (ad > p.max_abs || isnan(ad)) p.max_abs = ad;
-  p.min = fmin(p.min, static_cast<double>(next));
-  p.max = fmax(p.max, static_cast<double>(next));
-  p.sum += static_cast<double>(next);
+struct StatsAcc {
+  double sum_sq, sum;
+  T max_abs, min, max;
+};
+
+template <typename T>
+__device__ __forceinline__ StatsAcc<T> stats_acc_identity() {
+  return {0.0, 0.0, T(0), T(__builtin_huge_val()), T(-__builtin_huge_val())};
 }
+
+__device__ __forceinline__ StatsPartial to_partial(const StatsPartial& p) { return p; }
+template <typename T>
+__device__ __forceinline__ StatsPartial to_partial(const StatsAcc<T>& a) {
+  return {a.sum_sq, static_cast<double>(a.max_abs), static_cast<double>(a.min),
+          static_cast<double>(a.max), a.sum};
+}
+
+/// Adds the N updates prev[e] -> next[e] whose bit e is set in `mask`: d, d^2 and the sum of
+/// the vector are formed in T and folded into the double sums once per vector, so a float
+/// thread converts 2 values per vector instead of 3 per node. NaN in d reaches max_abs.
+template <typename T, int N>
+__device__ __forceinline__ void stats_add_vec(StatsAcc<T>& p, const T (&prev)[N],
+                                              const T (&next)[N], unsigned mask) {
+  T sq = T(0), sum = T(0);
+#pragma unroll
+  for (int e = 0; e < N; ++e) {
+    if (!(mask & (1u << e))) continue;
+    const T d = next[e] - prev[e];
+    sq += d * d;
+    sum += next[e];
+    const T ad = fabs(d);
+    if (ad > p.max_abs || isnan(ad)) p.max_abs = ad;
+    p.min = fmin(p.min, next[e]);
+    p.max = fmax(p.max, next[e]);
+  }
+  p.sum_sq += static_cast<double>(sq);
+  p.sum += static_cast<double>(sum);
+}
+
+/// Adds one update to a thread's stats (the scalar kernels).
+template <typename T>
+__device__ __forceinline__ void stats_add(StatsAcc<T>& p, T prev, T next) {
+  const T pv[1] = {prev}, nx[1] = {next};
+  stats_add_vec<T, 1>(p, pv, nx, 1u);
+}
+
+/// Where a checked sweep's stats go: every block stores its partial, and the last block to
+/// finish (atomic ticket) reduces all partials in a fixed order and stores the total, so the
+/// sweep needs no second launch and stays bit-deterministic whichever block comes last.
+struct StatsSink {
+  StatsPartial* partials = nullptr;  // one per block, at the linear block index
+  unsigned* ticket = nullptr;        // blocks finished, zero between sweeps (the last resets it);
+                                     // null: only store the partials, the host reduces them
+  StatsPartial* result = nullptr;    // the total (mapped pinned host memory)
+  StatsSink() = default;
+  __host__ __device__ StatsSink(std::nullptr_t) {}
+  StatsSink(StatsPartial* p, unsigned* t, StatsPartial* r) : partials(p), ticket(t), result(r) {}
+  __host__ __device__ explicit operator bool() const { return partials != nullptr; }
+};
 
 /// Reduces the threads' partials of a BX x BY block in CUB's fixed tree order and has thread 0
 /// store the result at `partials[block]`. Every thread of the block must call it.
-template <int BX, int BY>
-__device__ __forceinline__ void block_stats_store(const StatsPartial& mine, StatsPartial* partials,
+template <int BX, int BY, typename Acc>
+__device__ __forceinline__ void block_stats_store(const Acc& mine, StatsPartial* partials,
                                                   long long block) {
   using Reduce = cub::BlockReduce<StatsPartial, BX, cub::BLOCK_REDUCE_WARP_REDUCTIONS, BY>;
   __shared__ typename Reduce::TempStorage temp;
   const int tid = threadIdx.x + threadIdx.y * blockDim.x;
-  const StatsPartial total = Reduce(temp).Reduce(mine, StatsCombine{});
+  const StatsPartial total = Reduce(temp).Reduce(to_partial(mine), StatsCombine{});
   if (tid == 0) partials[block] = total;
+}
+
+__device__ __forceinline__ StatsPartial load_partial_cg(const StatsPartial* p) {
+  // L2 loads: other blocks wrote these, and L1 is not coherent with their stores.
+  return {__ldcg(&p->sum_sq), __ldcg(&p->max_abs), __ldcg(&p->min), __ldcg(&p->max),
+          __ldcg(&p->sum)};
+}
+
+/// block_stats_store, then the last block of the grid reduces every block's partial (thread t
+/// takes elements t, t + BX*BY, ... in order, then the same CUB tree) into `sink.result`.
+template <int BX, int BY, typename Acc>
+__device__ __noinline__ void block_stats_finish(const Acc& mine, const StatsSink& sink) {
+  using Reduce = cub::BlockReduce<StatsPartial, BX, cub::BLOCK_REDUCE_WARP_REDUCTIONS, BY>;
+  __shared__ typename Reduce::TempStorage temp;
+  __shared__ bool last;
+  constexpr int kThreads = BX * BY;
+  const int tid = threadIdx.x + threadIdx.y * blockDim.x;
+  const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
+  const StatsPartial total = Reduce(temp).Reduce(to_partial(mine), StatsCombine{});
+  if (tid == 0) {
+    sink.partials[block_index_of()] = total;
+    if (!sink.ticket) return;
+    __threadfence();  // the partial is visible device-wide before the ticket counts it
+    last = atomicAdd(sink.ticket, 1u) == blocks - 1;
+  }
+  if (!sink.ticket) return;  // uniform: the same sink for every block
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  const StatsCombine combine;
+  StatsPartial acc = stats_identity();
+  unsigned e = tid;
+  // Four partials in flight per step; the combine order is still element order.
+  for (; e + 3 * kThreads < blocks; e += 4 * kThreads) {
+    const StatsPartial p0 = load_partial_cg(sink.partials + e);
+    const StatsPartial p1 = load_partial_cg(sink.partials + e + kThreads);
+    const StatsPartial p2 = load_partial_cg(sink.partials + e + 2 * kThreads);
+    const StatsPartial p3 = load_partial_cg(sink.partials + e + 3 * kThreads);
+    acc = combine(combine(combine(combine(acc, p0), p1), p2), p3);
+  }
+  for (; e < blocks; e += kThreads) acc = combine(acc, load_partial_cg(sink.partials + e));
+  __syncthreads();  // temp is reused
+  const StatsPartial grand = Reduce(temp).Reduce(acc, StatsCombine{});
+  if (tid == 0) {
+    *sink.result = grand;
+    *sink.ticket = 0;  // ready for the next checked sweep (launches on one stream serialise)
+  }
+}
+
+/// The sink overload every stencil kernel calls.
+template <int BX, int BY, typename Acc>
+__device__ __forceinline__ void block_stats_store(const Acc& mine, const StatsSink& sink,
+                                                  long long) {
+  block_stats_finish<BX, BY>(mine, sink);
 }
 
 /// The block's linear index, also its slot in the partials array.

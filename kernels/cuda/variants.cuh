@@ -11,10 +11,10 @@
 
 namespace fdsolve::cuda {
 
-/// Launches one sweep on `stream` over `grid`; with `partials` not null each block also stores
-/// its StatsPartial at its linear block index.
+/// Launches one sweep on `stream` over `grid`; with a sink (checked sweep) each block also stores
+/// its StatsPartial and the last block stores the fixed-order total.
 template <typename T>
-using LaunchFn = void (*)(const DevArgs<T>& args, dim3 grid, StatsPartial* partials,
+using LaunchFn = void (*)(const DevArgs<T>& args, dim3 grid, StatsSink partials,
                           cudaStream_t stream);
 /// The grid a variant launches for a sweep, checked (`stats`) or not; its block count sizes the
 /// partials buffer.
@@ -42,6 +42,7 @@ void add_march3d_variants(std::vector<Variant<T>>& table);
 
 /// Reduces `count` partials at `a` in a fixed order (fixed blocks, fixed thread-to-element
 /// assignment), ping-ponging through `b`; returns the buffer whose element 0 holds the total.
+/// Used for grids too large for one last block to reduce (see kFusedStatsMaxBlocks).
 StatsPartial* reduce_partials(StatsPartial* a, StatsPartial* b, long long count,
                               cudaStream_t stream);
 /// Elements the second buffer of reduce_partials needs for `count` partials.
