@@ -34,12 +34,13 @@ namespace cuda {
 namespace {
 
 // Defaults: the measured best per dimension, same for float and double (docs/performance.md).
-// Measured 2026-11-21 on an NVIDIA H200 (no H100 was lent), `fdsolve bench`, copy 4.2 TB/s:
-//   2D 16384^2: rows128g4 81.7% (float) / 86.4% (double) of copy, 73.3% / 82.8% with a norm
-//     every sweep; rows256g4 82.3% / 87.0% but 69.6% / 79.6% with norms; best tile 54% / 78%.
-//   3D 512^3 27-point: vmarch4p1 71.8% / 71.5%; vmarch8p1 71.6% / 69.4%; best march 40% / 54%.
+// Measured 2026-11-21 on an NVIDIA H200 (no H100 was lent), `fdsolve bench`, copy 4.23 TB/s:
+//   2D 16384^2: rows128g4 81.8% (float) / 84.2-87.6% (double, two runs) of copy, 75.0% / 79.1%
+//     with a norm every sweep; rows256g2 79.8-83.9% / 87.5-88.2%, 75.2% / 75.9% with norms.
+//   3D 512^3 27-point: vring16s3 72.1% / 71.3%, 61.3% / 62.3% with norms; vmarch4p1 69.3% /
+//     70.2%, 55.2% / 52.0% with norms; best march 40% / 54%.
 constexpr const char* kDefault2d = "rows128g4";
-constexpr const char* kDefault3d = "vmarch4p1";
+constexpr const char* kDefault3d = "vring16s3";
 
 // Grids up to this many blocks reduce their stats in their last block (one launch, no copy);
 // larger ones (the plain kernels: ~1M blocks in 2D) would leave one block reducing megabytes,
