@@ -153,28 +153,46 @@ __global__ void __launch_bounds__(32 * BY)
   if constexpr (Stats) block_stats_finish<32, BY>(mine, partials);
 }
 
-template <typename T, int BY, int P>
-dim3 vmarch3d_grid(const DevArgs<T>& a, int sm_count, bool stats) {
+/// Grid of a vector march: tiles of 32 vectors by BY rows, z cut into as many chunks as keep
+/// all blocks resident in one wave, `per_sm` blocks fitting on each of `sm_count` SMs.
+template <typename T, int BY>
+dim3 march_grid(const DevArgs<T>& a, int sm_count, int per_sm) {
   constexpr int N = Vec16<T>::n;
   const long long xa = a.lo[0] - a.lo[0] % N;
   const long long gx = ceil_div(a.hi[0] - xa, 32 * N), gy = ceil_div(a.hi[1] - a.lo[1], BY);
   const long long nz = a.hi[2] - a.lo[2];
-  const int per_sm = stats ? resident_blocks<vmarch3d_kernel<T, BY, P, true>>(32 * BY)
-                           : resident_blocks<vmarch3d_kernel<T, BY, P, false>>(32 * BY);
   const long long chunks = chunk_count(nz, gx * gy, static_cast<long long>(per_sm) * sm_count);
   return dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy),
               static_cast<unsigned>(ceil_div(nz, ceil_div(nz, chunks))));
 }
 
-template <typename T, int BY, int P>
-void vmarch3d_launch(const DevArgs<T>& a, dim3 grid, StatsSink partials, cudaStream_t s) {
+template <typename T>
+using MarchKernel = void (*)(DevArgs<T>, long long, StatsSink);
+
+/// Launches the stats or the plain instantiation of a vector march on `grid`.
+template <typename T, int BY>
+void march_launch(MarchKernel<T> with_stats, MarchKernel<T> plain, const DevArgs<T>& a, dim3 grid,
+                  StatsSink partials, cudaStream_t s) {
   const long long chunk = ceil_div(a.hi[2] - a.lo[2], grid.z);
   const dim3 block(32, BY);
   if (partials)
-    vmarch3d_kernel<T, BY, P, true><<<grid, block, 0, s>>>(a, chunk, partials);
+    with_stats<<<grid, block, 0, s>>>(a, chunk, partials);
   else
-    vmarch3d_kernel<T, BY, P, false><<<grid, block, 0, s>>>(a, chunk, nullptr);
+    plain<<<grid, block, 0, s>>>(a, chunk, nullptr);
   FDSOLVE_CUDA_CHECK_LAUNCH();
+}
+
+template <typename T, int BY, int P>
+dim3 vmarch3d_grid(const DevArgs<T>& a, int sm_count, bool stats) {
+  return march_grid<T, BY>(a, sm_count,
+                           stats ? resident_blocks<vmarch3d_kernel<T, BY, P, true>>(32 * BY)
+                                 : resident_blocks<vmarch3d_kernel<T, BY, P, false>>(32 * BY));
+}
+
+template <typename T, int BY, int P>
+void vmarch3d_launch(const DevArgs<T>& a, dim3 grid, StatsSink partials, cudaStream_t s) {
+  march_launch<T, BY>(&vmarch3d_kernel<T, BY, P, true>, &vmarch3d_kernel<T, BY, P, false>, a, grid,
+                      partials, s);
 }
 
 template <typename T, int BY, int P>
@@ -286,28 +304,17 @@ constexpr long long kMaxPlane32 = (1LL << 31) - 1;
 
 template <typename T, int BY, int S>
 dim3 vring3d_grid(const DevArgs<T>& a, int sm_count, bool stats) {
-  constexpr int N = Vec16<T>::n;
-  const long long xa = a.lo[0] - a.lo[0] % N;
-  const long long gx = ceil_div(a.hi[0] - xa, 32 * N), gy = ceil_div(a.hi[1] - a.lo[1], BY);
   if (a.plane >= kMaxPlane32) return vmarch3d_grid<T, BY, 1>(a, sm_count, stats);
-  const long long nz = a.hi[2] - a.lo[2];
-  const int per_sm = stats ? resident_blocks<vring3d_kernel<T, BY, S, true>>(32 * BY)
-                           : resident_blocks<vring3d_kernel<T, BY, S, false>>(32 * BY);
-  const long long chunks = chunk_count(nz, gx * gy, static_cast<long long>(per_sm) * sm_count);
-  return dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy),
-              static_cast<unsigned>(ceil_div(nz, ceil_div(nz, chunks))));
+  return march_grid<T, BY>(a, sm_count,
+                           stats ? resident_blocks<vring3d_kernel<T, BY, S, true>>(32 * BY)
+                                 : resident_blocks<vring3d_kernel<T, BY, S, false>>(32 * BY));
 }
 
 template <typename T, int BY, int S>
 void vring3d_launch(const DevArgs<T>& a, dim3 grid, StatsSink partials, cudaStream_t s) {
   if (a.plane >= kMaxPlane32) return vmarch3d_launch<T, BY, 1>(a, grid, partials, s);
-  const long long chunk = ceil_div(a.hi[2] - a.lo[2], grid.z);
-  const dim3 block(32, BY);
-  if (partials)
-    vring3d_kernel<T, BY, S, true><<<grid, block, 0, s>>>(a, chunk, partials);
-  else
-    vring3d_kernel<T, BY, S, false><<<grid, block, 0, s>>>(a, chunk, nullptr);
-  FDSOLVE_CUDA_CHECK_LAUNCH();
+  march_launch<T, BY>(&vring3d_kernel<T, BY, S, true>, &vring3d_kernel<T, BY, S, false>, a, grid,
+                      partials, s);
 }
 
 template <typename T, int BY, int S>
