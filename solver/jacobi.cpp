@@ -20,31 +20,47 @@ bool needs_source_field(const Case& c) {
   return c.problem.equation == Equation::Poisson && !c.problem.source.is_constant();
 }
 
-/// Downloads the state and writes one snapshot with the fields the case asks for.
+/// Writes snapshots with the fields the case asks for. The source never changes, so its
+/// dense copy is made once.
 template <typename T>
-void write_snapshot(const Case& c, Backend<T>& backend, const Layout& L, const Buffer<T>& cur,
-                    const Buffer<T>& prev, std::int64_t iteration, output::RunOutput& out) {
-  std::vector<T> host(static_cast<std::size_t>(L.size));
-  backend.download(host.data(), cur, L.size);
-  const std::vector<T> u = owned_dense(host, L);
-  std::vector<T> update, source;
-  std::vector<output::FieldRef<T>> fields;
-  for (const auto& name : c.output.fields) {
-    if (name == "u") {
-      fields.push_back({"u", u.data()});
-    } else if (name == "update") {
-      backend.download(host.data(), prev, L.size);
-      update = owned_dense(host, L);
-      for (std::size_t i = 0; i < update.size(); ++i) update[i] = u[i] - update[i];
-      fields.push_back({"update", update.data()});
-    } else if (name == "source") {
-      source = owned_dense(source_values<T>(c, L), L);
-      fields.push_back({"source", source.data()});
-    }
+class SnapshotWriter {
+ public:
+  SnapshotWriter(const Case& c, Backend<T>& backend, const Layout& L, output::RunOutput& out)
+      : c_(c), backend_(backend), L_(L), out_(out), host_(static_cast<std::size_t>(L.size)) {
+    for (const auto& name : c.output.fields)
+      if (name == "source") source_ = owned_dense(source_values<T>(c, L), L);
   }
-  // Steady solves have no physical time: the iteration stands in so ParaView can step.
-  out.snapshot<T>(iteration, static_cast<double>(iteration), fields);
-}
+
+  /// Downloads `cur` (and `prev` for the update field) and writes snapshot `iteration`.
+  void write(const Buffer<T>& cur, const Buffer<T>& prev, std::int64_t iteration) {
+    backend_.download(host_.data(), cur, L_.size);
+    const std::vector<T> u = owned_dense(host_, L_);
+    std::vector<T> update;
+    std::vector<output::FieldRef<T>> fields;
+    for (const auto& name : c_.output.fields) {
+      if (name == "u") {
+        fields.push_back({"u", u.data()});
+      } else if (name == "update") {
+        backend_.download(host_.data(), prev, L_.size);
+        update = owned_dense(host_, L_);
+        for (std::size_t i = 0; i < update.size(); ++i) update[i] = u[i] - update[i];
+        fields.push_back({"update", update.data()});
+      } else if (name == "source") {
+        fields.push_back({"source", source_.data()});
+      }
+    }
+    // Steady solves have no physical time: the iteration stands in so ParaView can step.
+    out_.snapshot<T>(iteration, static_cast<double>(iteration), fields);
+  }
+
+ private:
+  const Case& c_;
+  Backend<T>& backend_;
+  const Layout& L_;
+  output::RunOutput& out_;
+  std::vector<T> host_;    // staging buffer for downloads, allocated once
+  std::vector<T> source_;  // dense source, when the case writes it
+};
 
 /// Min, max and sum of the nodes a sweep never updates (the Dirichlet faces), so the history
 /// can report the whole field from the sweep's statistics of the updated nodes alone.
@@ -123,6 +139,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   args.source_field = source.data();
 
   HaloExchange<T> halo(L);
+  SnapshotWriter<T> snapshots(c, backend, L, out);
   Progress progress(options.live_progress, c.solve.max_iterations, box.cells());
   SolveResult r;
   r.kernel = backend.kernels(c.grid.dims)[kernel.index];
@@ -169,7 +186,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
       }
     }
     if (c.output.every > 0 && it % c.output.every == 0) {
-      write_snapshot(c, backend, L, cur, next, it, out);
+      snapshots.write(cur, next, it);
       out.flush_history();
       last_snapshot = it;
     }
@@ -179,7 +196,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.cells_per_second =
       r.seconds > 0 ? static_cast<double>(box.cells()) * r.iterations / r.seconds : 0;
-  if (last_snapshot != r.iterations) write_snapshot(c, backend, L, cur, next, r.iterations, out);
+  if (last_snapshot != r.iterations) snapshots.write(cur, next, r.iterations);
   out.flush_history();
   return r;
 }
