@@ -80,6 +80,27 @@ __device__ __forceinline__ void march_step(const T* s, const TypedWeights<T>& w,
 /// [z0, z0 + chunk); P planes are prefetched into registers ahead of the one computed.
 /// Arithmetic as in stencil3d_march.cu: u'_p = R_p + Q_{p-1} + Q_{p+1} + s.
 /// (A 64-register cap on the stats instantiations spilled 28-84 bytes: vring is the capped one.)
+/// Where a block of a vector march sits: tile origin (x0, y0), output planes [z0, z1), this
+/// thread's first node (x, y) and the mask of its vector lanes inside the box. One definition
+/// for vmarch and vring, which share the tile.
+template <typename T, int BY>
+struct MarchTile {
+  long long x0, y0, z0, z1, x, y;
+  unsigned mask;
+
+  __device__ MarchTile(const DevArgs<T>& a, long long chunk) {
+    constexpr int N = Vec16<T>::n;
+    const long long xa = a.lo[0] - a.lo[0] % N;  // vectors start on 16-byte boundaries
+    x0 = xa + static_cast<long long>(blockIdx.x) * 32 * N;
+    y0 = a.lo[1] + static_cast<long long>(blockIdx.y) * BY;
+    z0 = a.lo[2] + static_cast<long long>(blockIdx.z) * chunk;
+    z1 = min(z0 + chunk, a.hi[2]);
+    x = x0 + static_cast<long long>(threadIdx.x) * N;
+    y = y0 + threadIdx.y;
+    mask = y < a.hi[1] ? lane_mask<N>(x, a.lo[0], a.hi[0]) : 0u;
+  }
+};
+
 template <typename T, int BY, int P, bool Stats>
 __global__ void __launch_bounds__(32 * BY)
     vmarch3d_kernel(const DevArgs<T> a, long long chunk, const StatsSink partials) {
@@ -88,13 +109,9 @@ __global__ void __launch_bounds__(32 * BY)
   constexpr int RS = TW + 2 * N;  // shared row: pad, left halo at N-1, TW nodes, right halo
   __shared__ __align__(16) T sh[(BY + 2) * RS];
   const int tx = threadIdx.x, ty = threadIdx.y, tid = tx + 32 * ty;
-  const long long xa = a.lo[0] - a.lo[0] % N;
-  const long long x0 = xa + static_cast<long long>(blockIdx.x) * TW;
-  const long long y0 = a.lo[1] + static_cast<long long>(blockIdx.y) * BY;
-  const long long z0 = a.lo[2] + static_cast<long long>(blockIdx.z) * chunk;
-  const long long z1 = min(z0 + chunk, a.hi[2]);
-  const long long x = x0 + tx * N, y = y0 + ty;
-  const unsigned mask = y < a.hi[1] ? lane_mask<N>(x, a.lo[0], a.hi[0]) : 0u;
+  const MarchTile<T, BY> tile(a, chunk);
+  const long long x0 = tile.x0, y0 = tile.y0, z0 = tile.z0, z1 = tile.z1, x = tile.x, y = tile.y;
+  const unsigned mask = tile.mask;
   const TypedWeights<T> w = a.w;
 
   // What this thread loads of every plane (fixed for the whole march).
@@ -237,13 +254,9 @@ __global__ void __launch_bounds__(32 * BY, 1024 / (32 * BY))
   constexpr int TILE = (BY + 2) * RS;
   __shared__ __align__(16) T sh[S * TILE];
   const int tx = threadIdx.x, ty = threadIdx.y, tid = tx + 32 * ty;
-  const long long xa = a.lo[0] - a.lo[0] % N;
-  const long long x0 = xa + static_cast<long long>(blockIdx.x) * TW;
-  const long long y0 = a.lo[1] + static_cast<long long>(blockIdx.y) * BY;
-  const long long z0 = a.lo[2] + static_cast<long long>(blockIdx.z) * chunk;
-  const long long z1 = min(z0 + chunk, a.hi[2]);
-  const long long x = x0 + tx * N, y = y0 + ty;
-  const unsigned mask = y < a.hi[1] ? lane_mask<N>(x, a.lo[0], a.hi[0]) : 0u;
+  const MarchTile<T, BY> tile(a, chunk);
+  const long long x0 = tile.x0, y0 = tile.y0, z0 = tile.z0, z1 = tile.z1, x = tile.x, y = tile.y;
+  const unsigned mask = tile.mask;
   const TypedWeights<T> w = a.w;
   const int pitch = static_cast<int>(a.pitch);
 
