@@ -12,18 +12,28 @@ namespace fdsolve {
 
 enum class Precision { Float, Double };
 enum class BackendChoice { Auto, Cuda, Cpu };
-enum class Equation { Laplace, Poisson, Custom };
-enum class BoundaryType { Dirichlet };
+enum class Equation { Laplace, Poisson, Heat, Custom };
+enum class BoundaryType { Dirichlet, Neumann, Periodic };
 enum class NormKind { L2, Linf };
 
-/// A value given as a number or as an expression in x, y, z (muparser syntax).
-/// `expression` is empty for a plain number, which is then `constant`.
+/// A value given as a number, an expression in x, y, z, t (muparser syntax), or a dataset of
+/// an HDF5 file (`initial` and `problem.source` only). Exactly one form is set: `expression`
+/// and `file` are empty for a plain number, which is then `constant`.
 struct Value {
   double constant = 0;
   std::string expression;
+  std::string file;          // as written in the case file
+  std::string file_path;     // resolved against the case file's directory (not written back)
+  std::string dataset;       // absolute path inside the file, e.g. /u
+  bool uses_time = false;    // the expression mentions t (re-evaluated as heat steps advance)
 
-  bool is_constant() const { return expression.empty(); }
-  bool operator==(const Value&) const = default;
+  bool is_constant() const { return expression.empty() && file.empty(); }
+  bool is_expression() const { return !expression.empty(); }
+  bool is_file() const { return !file.empty(); }
+  bool operator==(const Value& o) const {
+    return constant == o.constant && expression == o.expression && file == o.file &&
+           dataset == o.dataset;
+  }
 };
 
 /// The six faces in SPEC.md's order, which is also the order in which Dirichlet values of
@@ -34,7 +44,8 @@ inline constexpr std::array<const char*, 6> kFaceNames{"x_min", "x_max", "y_min"
 
 struct BoundaryCondition {
   BoundaryType type = BoundaryType::Dirichlet;
-  Value value;  // dirichlet
+  Value value;     // dirichlet: the node values
+  Value gradient;  // neumann: the outward normal derivative du/dn
 
   bool operator==(const BoundaryCondition&) const = default;
 };
@@ -44,16 +55,21 @@ struct GridSpec {
   std::array<std::int64_t, 3> points{1, 1, 1};  // nodes per axis, boundary nodes included
   std::array<double, 3> extent{0, 0, 0};        // physical size (default points - 1)
   std::array<double, 3> origin{0, 0, 0};
+  std::array<bool, 3> periodic{false, false, false};  // set from the boundary section
 
+  /// extent/(points-1), or extent/points on a periodic axis (its last node's right neighbour
+  /// is node 0, one spacing further on).
   double spacing(int axis) const {
-    return points[axis] > 1 ? extent[axis] / static_cast<double>(points[axis] - 1) : 1.0;
+    const auto intervals = periodic[axis] ? points[axis] : points[axis] - 1;
+    return intervals > 0 ? extent[axis] / static_cast<double>(intervals) : 1.0;
   }
   bool operator==(const GridSpec&) const = default;
 };
 
 struct ProblemSpec {
   Equation equation = Equation::Laplace;
-  Value source;  // poisson: f of -lap u = f
+  Value source;             // poisson: f of -lap u = f; heat: q of u_t = k lap u + q
+  double diffusivity = 1.0;  // heat: k
 
   bool operator==(const ProblemSpec&) const = default;
 };
@@ -91,6 +107,22 @@ struct OutputSpec {
   bool operator==(const OutputSpec&) const = default;
 };
 
+/// Heat only: explicit steps from t = 0 to `end`.
+struct TimeSpec {
+  double end = 1.0;
+  bool dt_auto = true;  // dt = safety * stability limit
+  double dt = 0;        // the given dt when !dt_auto
+  double safety = 0.9;
+
+  bool operator==(const TimeSpec&) const = default;
+};
+
+struct CheckpointSpec {
+  std::int64_t every = 0;  // iterations (or steps) between checkpoints; 0 = none
+
+  bool operator==(const CheckpointSpec&) const = default;
+};
+
 /// Optional kernel choice by variant name (as `fdsolve bench` lists them); empty means the
 /// backend's measured default. Checked against the backend when the run starts.
 struct TuningSpec {
@@ -110,7 +142,9 @@ struct Case {
   std::array<BoundaryCondition, 6> boundary;  // indexed by Face; z faces unused in 2D
   Value initial;
   SolveSpec solve;
+  TimeSpec time;
   OutputSpec output;
+  CheckpointSpec checkpoint;
   TuningSpec tuning;
 
   /// "file:line:col" of every key read from the file (or the --set that gave it), by key
