@@ -27,7 +27,8 @@ int check_command(const std::string& case_path, const std::vector<std::string>& 
 int compare_command(const std::string& a, const std::string& b, double rtol, double atol,
                     std::ostream& out) {
   const output::CompareReport r = output::compare_paths(a, b, rtol, atol);
-  for (const auto& d : r.differences) out << d << "\n";
+  for (const auto& f : r.fields) out << output::describe(f) << "\n";
+  for (const auto& d : r.differences) out << "difference: " << d << "\n";
   out << fmt::format("{}: max abs diff {:.3e}, max rel diff {:.3e} (rtol {}, atol {})\n",
                      r.equal ? "equal" : "different", r.max_abs_diff, r.max_rel_diff, rtol, atol);
   return r.equal ? kExitOk : kExitRuntime;
