@@ -1,5 +1,6 @@
 // The grid, problem and initial sections: sizes, the equation and its source term.
 #include <cmath>
+#include <cstdio>
 
 #include "number_text.hpp"
 #include "parse_sections.hpp"
@@ -25,6 +26,31 @@ std::vector<double> read_axis_numbers(const Field& field, int dims, bool positiv
   }
   return values;
 }
+// An input-level bound, whatever the machine: 2^40 nodes of two double fields are 16 TiB, more
+// than any device or host holds, and it keeps the index and byte arithmetic (nodes x padding x
+// fields x bytes) far from 64-bit overflow, so an absurd grid is bad input, not a crash.
+void check_node_count(const Field& points, const GridSpec& g) {
+  constexpr std::int64_t kMaxNodes = std::int64_t{1} << 40;
+  std::int64_t nodes = 1;
+  double product = 1;
+  std::string factors;
+  for (int axis = 0; axis < g.dims; ++axis) {
+    nodes = g.points[axis] > kMaxNodes / nodes ? kMaxNodes + 1 : nodes * g.points[axis];
+    product *= static_cast<double>(g.points[axis]);
+    factors += (axis > 0 ? " x " : "") + std::to_string(g.points[axis]);
+  }
+  if (nodes <= kMaxNodes) return;
+  char total[32];
+  if (product < 1e18) {  // exact below 2^63
+    std::int64_t exact = 1;
+    for (int axis = 0; axis < g.dims; ++axis) exact *= g.points[axis];
+    std::snprintf(total, sizeof total, "%lld", static_cast<long long>(exact));
+  } else {
+    std::snprintf(total, sizeof total, "%.3g", product);
+  }
+  points.fail(factors + " = " + total + " nodes, more than the limit of 2^40 = " +
+              std::to_string(kMaxNodes) + " nodes per case");
+}
 }  // namespace
 
 void parse_grid(const FieldMap& root, Case& c) {
@@ -38,6 +64,7 @@ void parse_grid(const FieldMap& root, Case& c) {
     g.points[axis] = read_integer(entries[axis], 3);
     g.extent[axis] = static_cast<double>(g.points[axis] - 1);
   }
+  check_node_count(points, g);
   if (const auto extent = grid.get("extent")) {
     const auto values = read_axis_numbers(*extent, g.dims, true);
     for (int axis = 0; axis < g.dims; ++axis) g.extent[axis] = values[axis];
