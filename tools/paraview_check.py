@@ -1,10 +1,11 @@
 #!/usr/bin/env pvpython
 # Opens an fdsolve .xmf with ParaView's XDMF reader and checks what ParaView sees: the time
-# steps, the point bounds, the range of a field, and optionally its values at every point.
+# steps and their values, the grid's node dimensions, the point bounds, the range of a field,
+# and optionally its values at every point or at probe points.
 #
 #   xvfb-run -a pvpython tools/paraview_check.py OUT.xmf --bounds x0 x1 y0 y1 z0 z1 \
-#       [--reader xdmf3|xdmf] [--field u] [--timesteps N] [--expect "x + 10*y + 100*z"] \
-#       [--probe X Y Z VALUE]...
+#       [--reader xdmf3|xdmf] [--field u] [--timesteps N] [--times T...] [--time T] \
+#       [--dimensions NX NY NZ] [--expect "x + 10*y + 100*z"] [--probe X Y Z VALUE]...
 # Exits 1 when a check fails, 2 when the file cannot be read.
 import argparse
 import math
@@ -26,6 +27,10 @@ def parse_args():
     parser.add_argument("--bounds", type=float, nargs=6, metavar="B",
                         help="expected x0 x1 y0 y1 z0 z1 of the points")
     parser.add_argument("--timesteps", type=int, help="expected number of time steps")
+    parser.add_argument("--times", type=float, nargs="+", metavar="T",
+                        help="expected time values, in order")
+    parser.add_argument("--dimensions", type=int, nargs=3, metavar=("NX", "NY", "NZ"),
+                        help="expected nodes per axis of the reader's structured grid (NZ 1 in 2D)")
     parser.add_argument("--time", type=float, help="time step to check (default: the first)")
     parser.add_argument("--expect", help="expression in x, y, z the field must equal at every "
                         "point (numpy syntax)")
@@ -44,6 +49,15 @@ def close(a, b, tolerance):
     return abs(a - b) <= tolerance * max(1.0, abs(a), abs(b))
 
 
+def structured_dimensions(data):
+    """Nodes per axis of the (first) structured block the reader produced, or None."""
+    if data is not None and data.IsA("vtkMultiBlockDataSet") and data.GetNumberOfBlocks() > 0:
+        data = data.GetBlock(0)
+    if data is None or not hasattr(data, "GetDimensions"):
+        return None
+    return tuple(data.GetDimensions())
+
+
 def main():
     args = parse_args()
     if not os.path.isfile(args.xmf):
@@ -58,6 +72,7 @@ def main():
     times = [steps] if isinstance(steps, (int, float)) else list(steps or [])
     time = args.time if args.time is not None else (times[0] if times else 0.0)
     reader.UpdatePipeline(time)
+    dimensions = structured_dimensions(servermanager.Fetch(reader))
     # Merge in case the reader hands back a multiblock; a uniform grid is one block.
     merged = simple.MergeBlocks(Input=reader)
     merged.UpdatePipeline(time)
@@ -75,12 +90,19 @@ def main():
     print("reader:", args.reader)
     print("timesteps:", len(times), times)
     print("points:", data.GetNumberOfPoints(), "class:", data.GetClassName())
+    print("dimensions:", dimensions)
     print("bounds: x %g %g  y %g %g  z %g %g" % bounds)
     print("range of %s at t=%g: %.9g %.9g" % (args.field, time, value_range[0], value_range[1]))
 
     failures = []
     if args.timesteps is not None and len(times) != args.timesteps:
         failures.append("expected %d timesteps, got %d" % (args.timesteps, len(times)))
+    if args.times is not None and (len(times) != len(args.times) or
+                                   not all(close(a, b, args.tolerance)
+                                           for a, b in zip(times, args.times))):
+        failures.append("expected times %s, got %s" % (args.times, times))
+    if args.dimensions is not None and dimensions != tuple(args.dimensions):
+        failures.append("expected dimensions %s, got %s" % (tuple(args.dimensions), dimensions))
     if args.bounds is not None:
         for got, want, name in zip(bounds, args.bounds, ["x0", "x1", "y0", "y1", "z0", "z1"]):
             if not close(got, want, args.tolerance):
@@ -105,6 +127,11 @@ def main():
         probed = servermanager.Fetch(probe)
         got_array = probed.GetPointData().GetArray(args.field)
         got = got_array.GetValue(0) if got_array is not None else math.nan
+        # ProbeLocation gives 0 for a point outside the data; say so instead of comparing it.
+        mask = probed.GetPointData().GetArray("vtkValidPointMask")
+        if mask is not None and mask.GetTuple1(0) == 0:
+            failures.append("probe at (%g, %g, %g) is outside the data" % (x, y, z))
+            continue
         print("probe (%g, %g, %g): %s = %.9g (expected %.9g)" % (x, y, z, args.field, got, want))
         if not close(got, want, args.tolerance):
             failures.append("probe at (%g, %g, %g): expected %g, got %g" % (x, y, z, want, got))
