@@ -81,8 +81,8 @@ Case parse_case(const std::string& text, const std::string& file_label,
   parse_top_level_values(top, c);
   parse_grid(top, c);
   parse_problem(top, c);
-  parse_stencil(top, c);
   parse_boundary(top, c);
+  parse_stencil(top, c);
   parse_run_settings(top, c);
   return c;
 }

@@ -28,4 +28,7 @@ Case parse_case(const std::string& text, const std::string& file_label,
 /// this text gives back an equal Case.
 std::string to_yaml(const Case& c);
 
+/// The name of `e` in case files: "laplace", "poisson", "heat" or "custom".
+const char* equation_name(Equation e);
+
 }  // namespace fdsolve

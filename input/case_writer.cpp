@@ -13,7 +13,13 @@ namespace {
 void emit_number(YAML::Emitter& out, double value) { out << format_number(value); }
 
 void emit_value(YAML::Emitter& out, const Value& value) {
-  if (value.is_constant()) {
+  if (value.is_file()) {
+    // The file as the case gave it: the reader resolves it against the case file again.
+    out << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "file" << YAML::Value << YAML::DoubleQuoted << value.file;
+    out << YAML::Key << "dataset" << YAML::Value << YAML::DoubleQuoted << value.dataset;
+    out << YAML::EndMap;
+  } else if (value.is_constant()) {
     emit_number(out, value.constant);
   } else {
     out << YAML::DoubleQuoted << value.expression;
@@ -57,29 +63,62 @@ void emit_stencil(YAML::Emitter& out, const StencilSpec& s) {
   out << YAML::EndMap << YAML::EndMap;
 }
 
+// Heat runs to time.end: the stopping keys of a Jacobi solve are not written (they are errors
+// there), so that the text reads back.
+void emit_solve(YAML::Emitter& out, const SolveSpec& s, bool heat) {
+  out << YAML::Key << "solve" << YAML::Value << YAML::BeginMap;
+  if (!heat) {
+    out << YAML::Key << "max_iterations" << YAML::Value << s.max_iterations;
+    out << YAML::Key << "tolerance" << YAML::Value;
+    emit_number(out, s.tolerance);
+    out << YAML::Key << "absolute_tolerance" << YAML::Value;
+    emit_number(out, s.absolute_tolerance);
+  }
+  out << YAML::Key << "norm" << YAML::Value << (s.norm == NormKind::L2 ? "l2" : "linf");
+  out << YAML::Key << "check_every" << YAML::Value << s.check_every;
+  out << YAML::Key << "divergence_factor" << YAML::Value;
+  emit_number(out, s.divergence_factor);
+  out << YAML::EndMap;
+}
+
+void emit_time(YAML::Emitter& out, const TimeSpec& t) {
+  out << YAML::Key << "time" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "end" << YAML::Value;
+  emit_number(out, t.end);
+  out << YAML::Key << "dt" << YAML::Value;
+  if (t.dt_auto) {
+    out << "auto";
+  } else {
+    emit_number(out, t.dt);
+  }
+  out << YAML::Key << "safety" << YAML::Value;
+  emit_number(out, t.safety);
+  out << YAML::EndMap;
+}
+
 void emit_boundary(YAML::Emitter& out, const Case& c) {
   out << YAML::Key << "boundary" << YAML::Value << YAML::BeginMap;
   const int faces = 2 * c.grid.dims;  // a 2D case has no z faces to list
   for (int face = 0; face < faces; ++face) {
+    const BoundaryCondition& bc = c.boundary[face];
     out << YAML::Key << kFaceNames[face] << YAML::Value << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "type" << YAML::Value << "dirichlet";
-    out << YAML::Key << "value" << YAML::Value;
-    emit_value(out, c.boundary[face].value);
+    out << YAML::Key << "type" << YAML::Value;
+    switch (bc.type) {
+      case BoundaryType::Dirichlet:
+        out << "dirichlet" << YAML::Key << "value" << YAML::Value;
+        emit_value(out, bc.value);
+        break;
+      case BoundaryType::Neumann:
+        out << "neumann" << YAML::Key << "gradient" << YAML::Value;
+        emit_value(out, bc.gradient);
+        break;
+      case BoundaryType::Periodic:
+        out << "periodic";
+        break;
+    }
     out << YAML::EndMap;
   }
   out << YAML::EndMap;
-}
-
-const char* equation_name(Equation e) {
-  switch (e) {
-    case Equation::Laplace:
-      return "laplace";
-    case Equation::Poisson:
-      return "poisson";
-    case Equation::Custom:
-      return "custom";
-  }
-  return "laplace";
 }
 
 const char* backend_name(BackendChoice b) {
@@ -95,6 +134,20 @@ const char* backend_name(BackendChoice b) {
 }
 }  // namespace
 
+const char* equation_name(Equation e) {
+  switch (e) {
+    case Equation::Laplace:
+      return "laplace";
+    case Equation::Poisson:
+      return "poisson";
+    case Equation::Heat:
+      return "heat";
+    case Equation::Custom:
+      return "custom";
+  }
+  return "laplace";
+}
+
 std::string to_yaml(const Case& c) {
   YAML::Emitter out;
   out << YAML::BeginMap;
@@ -109,10 +162,17 @@ std::string to_yaml(const Case& c) {
   emit_axes(out, "origin", c.grid.origin, c.grid.dims);
   out << YAML::EndMap;
 
+  const Equation eq = c.problem.equation;
   out << YAML::Key << "problem" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "equation" << YAML::Value << equation_name(c.problem.equation);
-  out << YAML::Key << "source" << YAML::Value;
-  emit_value(out, c.problem.source);
+  out << YAML::Key << "equation" << YAML::Value << equation_name(eq);
+  if (eq == Equation::Poisson || eq == Equation::Heat) {
+    out << YAML::Key << "source" << YAML::Value;
+    emit_value(out, c.problem.source);
+  }
+  if (eq == Equation::Heat) {
+    out << YAML::Key << "diffusivity" << YAML::Value;
+    emit_number(out, c.problem.diffusivity);
+  }
   out << YAML::EndMap;
 
   emit_stencil(out, c.stencil);
@@ -120,18 +180,8 @@ std::string to_yaml(const Case& c) {
   out << YAML::Key << "initial" << YAML::Value;
   emit_value(out, c.initial);
 
-  const SolveSpec& s = c.solve;
-  out << YAML::Key << "solve" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "max_iterations" << YAML::Value << s.max_iterations;
-  out << YAML::Key << "tolerance" << YAML::Value;
-  emit_number(out, s.tolerance);
-  out << YAML::Key << "absolute_tolerance" << YAML::Value;
-  emit_number(out, s.absolute_tolerance);
-  out << YAML::Key << "norm" << YAML::Value << (s.norm == NormKind::L2 ? "l2" : "linf");
-  out << YAML::Key << "check_every" << YAML::Value << s.check_every;
-  out << YAML::Key << "divergence_factor" << YAML::Value;
-  emit_number(out, s.divergence_factor);
-  out << YAML::EndMap;
+  emit_solve(out, c.solve, eq == Equation::Heat);
+  if (eq == Equation::Heat) emit_time(out, c.time);
 
   out << YAML::Key << "output" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "directory" << YAML::Value << c.output.directory;
@@ -140,7 +190,7 @@ std::string to_yaml(const Case& c) {
   out << YAML::EndMap;
 
   out << YAML::Key << "checkpoint" << YAML::Value << YAML::Flow << YAML::BeginMap;
-  out << YAML::Key << "every" << YAML::Value << 0 << YAML::EndMap;
+  out << YAML::Key << "every" << YAML::Value << c.checkpoint.every << YAML::EndMap;
 
   out << YAML::Key << "tuning" << YAML::Value << YAML::Flow << YAML::BeginMap;
   if (!c.tuning.kernel.empty()) out << YAML::Key << "kernel" << YAML::Value << c.tuning.kernel;

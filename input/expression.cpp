@@ -58,4 +58,15 @@ double Expression::operator()(double x, double y, double z, double t) const {
   }
 }
 
+std::set<std::string> Expression::variables() const {
+  std::set<std::string> names;
+  try {
+    // GetUsedVar re-tokenises the text and leaves the parser to parse again on its next Eval.
+    for (const auto& entry : impl_->parser.GetUsedVar()) names.insert(entry.first);
+  } catch (const mu::Parser::exception_type& e) {
+    throw std::runtime_error(e.GetMsg());
+  }
+  return names;
+}
+
 }  // namespace fdsolve

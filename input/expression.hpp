@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 
 namespace fdsolve {
@@ -19,6 +20,9 @@ class Expression {
   Expression& operator=(Expression&&) noexcept;
 
   double operator()(double x, double y, double z, double t = 0) const;
+
+  /// The variables the text mentions, of x, y, z and t (so {"t"} for "sin(t)", {} for "2*pi").
+  std::set<std::string> variables() const;
 
  private:
   struct Impl;

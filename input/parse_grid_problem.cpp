@@ -1,4 +1,4 @@
-// The grid, problem and initial sections: sizes, the equation and its source term.
+// The grid, problem and initial sections: sizes, the equation, its source term and diffusivity.
 #include <cmath>
 #include <cstdio>
 
@@ -79,37 +79,37 @@ void parse_problem(const FieldMap& root, Case& c) {
   const FieldMap problem(root.get_or_empty("problem"), {"equation", "source", "diffusivity"},
                          c.locations);
   if (const auto equation = problem.get("equation")) {
-    switch (read_choice(*equation, {"laplace", "poisson", "heat", "custom"})) {
-      case 0:
-        c.problem.equation = Equation::Laplace;
-        break;
-      case 1:
-        c.problem.equation = Equation::Poisson;
-        break;
-      case 2:
-        equation->fail("equation 'heat' is not supported in this version");
-      default:
-        c.problem.equation = Equation::Custom;
-        break;
-    }
+    const Equation equations[] = {Equation::Laplace, Equation::Poisson, Equation::Heat,
+                                  Equation::Custom};
+    c.problem.equation =
+        equations[read_choice(*equation, {"laplace", "poisson", "heat", "custom"})];
   }
+  const Equation eq = c.problem.equation;
   if (const auto diffusivity = problem.get("diffusivity")) {
-    diffusivity->fail("only applies to equation heat, which is not supported in this version");
+    if (eq != Equation::Heat) {
+      diffusivity->fail(std::string("equation ") + equation_name(eq) +
+                        " has no diffusivity (it applies to equation heat)");
+    }
+    c.problem.diffusivity = read_number(*diffusivity);
+    if (!(c.problem.diffusivity > 0)) {
+      diffusivity->fail("must be greater than 0, got " + format_number(c.problem.diffusivity));
+    }
   }
   if (const auto source = problem.get("source")) {
-    c.problem.source = read_value(*source);
-    const bool nonzero = !c.problem.source.is_constant() || c.problem.source.constant != 0;
-    if (nonzero && c.problem.equation == Equation::Laplace) {
-      source->fail("equation laplace has no source term (use equation poisson)");
-    }
-    if (nonzero && c.problem.equation == Equation::Custom) {
-      source->fail("equation custom has no source term (its stencil weights define the update)");
+    if (eq == Equation::Poisson || eq == Equation::Heat) {
+      c.problem.source = read_field_value(*source, c);
+    } else {
+      // laplace and custom accept only an explicit 0, which is what they have anyway.
+      const bool zero =
+          source->value.IsScalar() && parse_number_text(source->value.Scalar()) == 0.0;
+      if (!zero && eq == Equation::Laplace) {
+        source->fail("equation laplace has no source term (use equation poisson)");
+      }
+      if (!zero) {
+        source->fail("equation custom has no source term (its stencil weights define the update)");
+      }
     }
   }
-  if (const auto time = root.get("time")) {
-    time->fail("only applies to equation heat, which is not supported in this version");
-  }
-  if (const auto initial = root.get("initial")) c.initial = read_value(*initial);
+  if (const auto initial = root.get("initial")) c.initial = read_field_value(*initial, c);
 }
-
 }  // namespace fdsolve

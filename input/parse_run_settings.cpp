@@ -1,4 +1,5 @@
-// The solve, output, checkpoint and tuning sections: how long to iterate and what to write.
+// The solve, time, output, checkpoint and tuning sections: how long to iterate or step, and
+// what to write.
 #include <algorithm>
 
 #include "number_text.hpp"
@@ -14,11 +15,20 @@ double read_at_least_zero(const Field& field) {
   return value;
 }
 
+// Heat steps to time.end: the stopping keys of a Jacobi solve do not apply, while norm,
+// check_every (steps between checks and log lines) and divergence_factor do.
 void parse_solve(const FieldMap& root, Case& c) {
   const FieldMap solve(root.get_or_empty("solve"),
                        {"max_iterations", "tolerance", "absolute_tolerance", "norm", "check_every",
                         "divergence_factor"},
                        c.locations);
+  if (c.problem.equation == Equation::Heat) {
+    for (const char* key : {"max_iterations", "tolerance", "absolute_tolerance"}) {
+      if (const auto f = solve.get(key)) {
+        f->fail("does not apply to equation heat, which runs to time.end");
+      }
+    }
+  }
   SolveSpec& s = c.solve;
   if (const auto f = solve.get("max_iterations")) s.max_iterations = read_integer(*f, 1);
   if (const auto f = solve.get("tolerance")) s.tolerance = read_at_least_zero(*f);
@@ -31,6 +41,38 @@ void parse_solve(const FieldMap& root, Case& c) {
     s.divergence_factor = read_number(*f);
     if (!(s.divergence_factor > 1)) {
       f->fail("must be greater than 1, got " + format_number(s.divergence_factor));
+    }
+  }
+}
+
+// Heat only: the end time and the step, `auto` (safety times the stability limit, which the
+// solver derives from the stencil) or a number.
+void parse_time(const FieldMap& root, Case& c) {
+  const auto section = root.get("time");
+  if (section && c.problem.equation != Equation::Heat) {
+    section->fail(std::string("only applies to equation heat, not ") +
+                  equation_name(c.problem.equation));
+  }
+  const FieldMap time(root.get_or_empty("time"), {"end", "dt", "safety"}, c.locations);
+  TimeSpec& t = c.time;
+  if (const auto f = time.get("end")) {
+    t.end = read_number(*f);
+    if (!(t.end > 0)) f->fail("must be greater than 0, got " + format_number(t.end));
+  }
+  if (const auto f = time.get("dt")) {
+    const std::string text = read_text(*f);
+    if (text != "auto") {
+      const auto dt = parse_number_text(text);
+      if (!dt) f->fail("expected auto or a number, got '" + text + "'");
+      if (!(*dt > 0)) f->fail("must be greater than 0, got " + format_number(*dt));
+      t.dt_auto = false;
+      t.dt = *dt;
+    }
+  }
+  if (const auto f = time.get("safety")) {
+    t.safety = read_number(*f);
+    if (!(t.safety > 0 && t.safety <= 1)) {
+      f->fail("must be greater than 0 and at most 1, got " + format_number(t.safety));
     }
   }
 }
@@ -62,11 +104,10 @@ void parse_output(const FieldMap& root, Case& c) {
 
 void parse_run_settings(const FieldMap& root, Case& c) {
   parse_solve(root, c);
+  parse_time(root, c);
   parse_output(root, c);
   const FieldMap checkpoint(root.get_or_empty("checkpoint"), {"every"}, c.locations);
-  if (const auto f = checkpoint.get("every")) {
-    if (read_integer(*f, 0) > 0) f->fail("checkpoints are not supported in this version");
-  }
+  if (const auto f = checkpoint.get("every")) c.checkpoint.every = read_integer(*f, 0);
   const FieldMap tuning(root.get_or_empty("tuning"), {"kernel"}, c.locations);
   if (const auto f = tuning.get("kernel")) c.tuning.kernel = read_text(*f);
 }

@@ -1,5 +1,5 @@
 // The per-section readers behind parse_case. Each fills its part of the Case from the checked
-// top-level map; later sections rely on earlier ones (grid before stencil and boundary).
+// top-level map; later sections rely on earlier ones (grid, problem, boundary, stencil, run).
 #pragma once
 
 #include <string>
@@ -11,12 +11,18 @@
 namespace fdsolve {
 
 void parse_grid(const FieldMap& root, Case& c);
-/// problem and initial; also rejects the heat-only `time` section.
+/// problem and initial.
 void parse_problem(const FieldMap& root, Case& c);
-void parse_stencil(const FieldMap& root, Case& c);
+/// The faces; also sets grid.periodic and the default extent of periodic axes.
 void parse_boundary(const FieldMap& root, Case& c);
-/// solve, output, checkpoint and tuning.
+/// After the boundary: 19 and 27 points check the spacing, which periodic axes change.
+void parse_stencil(const FieldMap& root, Case& c);
+/// solve, time, output, checkpoint and tuning.
 void parse_run_settings(const FieldMap& root, Case& c);
+
+/// initial and problem.source: a number, an expression (t only for equation heat), or
+/// {file, dataset}, resolved against the case file's directory and checked against the grid.
+Value read_field_value(const Field& field, Case& c);
 
 /// An error about a combination of keys, placed at `path` as recorded in c.locations (the file
 /// itself when `path` was defaulted).

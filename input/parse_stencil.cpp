@@ -10,15 +10,20 @@
 namespace fdsolve {
 
 namespace {
-// The 19- and 27-point weights of SPEC.md assume one spacing h on all axes.
+// The 19- and 27-point weights of SPEC.md assume one spacing h on all axes (read after the
+// boundary, which makes axes periodic and so changes their spacing).
 void check_equal_spacing(const Field& field, const GridSpec& g, std::int64_t points) {
   const double hx = g.spacing(0), hy = g.spacing(1), hz = g.spacing(2);
   const double largest = std::max({hx, hy, hz});
   const double spread = largest - std::min({hx, hy, hz});
   if (spread > 1e-12 * largest) {
+    const bool periodic = g.periodic[0] || g.periodic[1] || g.periodic[2];
     field.fail("the " + std::to_string(points) +
                "-point stencil needs equal spacing on all axes, got " + format_number(hx) + ", " +
-               format_number(hy) + ", " + format_number(hz) + " (grid.extent / (grid.points - 1))");
+               format_number(hy) + ", " + format_number(hz) +
+               (periodic ? " (grid.extent / grid.points on periodic axes, / (grid.points - 1) "
+                           "on the others)"
+                         : " (grid.extent / (grid.points - 1))"));
   }
 }
 

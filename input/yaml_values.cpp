@@ -57,9 +57,11 @@ std::size_t read_choice(const Field& field, const std::vector<std::string>& choi
   field.fail(unknown_value_reason(text, choices));
 }
 
-Value read_value(const Field& field) {
+Value read_value(const Field& field, bool time_allowed) {
   if (field.value.IsMap() && (field.value["file"] || field.value["dataset"])) {
-    field.fail("reading values from a file ({file, dataset}) is not supported in this version");
+    field.fail(
+        "only initial and problem.source can be read from a file; give a number or an "
+        "expression");
   }
   const std::string& text = scalar_or_fail(field, "a number or an expression");
   Value value;
@@ -71,9 +73,12 @@ Value read_value(const Field& field) {
     field.fail("expected a number or an expression, got " + describe(field.value));
   }
   try {
-    Expression check(text);
-  } catch (const std::invalid_argument& e) {
+    value.uses_time = Expression(text).variables().count("t") > 0;
+  } catch (const std::exception& e) {
     field.fail("invalid expression '" + text + "': " + e.what());
+  }
+  if (value.uses_time && !time_allowed) {
+    field.fail("expression '" + text + "' uses t, which is defined only for equation heat");
   }
   value.expression = text;
   return value;

@@ -1,0 +1,45 @@
+// initial and problem.source: a number, an expression, or {file, dataset} naming an HDF5 dataset
+// of the grid's shape, which is checked now so that `fdsolve check` finds a bad file.
+#include <filesystem>
+
+#include "data_file.hpp"
+#include "parse_sections.hpp"
+#include "yaml_values.hpp"
+
+namespace fdsolve {
+
+namespace {
+// A relative path is taken from the case file's directory, so that a case runs the same from
+// any working directory; one given with --set is taken from the working directory, like any
+// path typed on the command line.
+std::string resolve_path(const std::string& file, const Field& field, const Case& c) {
+  const std::filesystem::path path(file);
+  const bool from_command_line = field.location().rfind("--set ", 0) == 0;
+  if (path.is_absolute() || from_command_line) return file;
+  return (std::filesystem::path(c.source_path).parent_path() / path).string();
+}
+}  // namespace
+
+Value read_field_value(const Field& field, Case& c) {
+  const bool heat = c.problem.equation == Equation::Heat;
+  if (!field.value.IsMap()) return read_value(field, heat);
+
+  const FieldMap map(field, {"file", "dataset"}, c.locations);
+  const Field file = map.require("file");
+  const Field dataset = map.require("dataset");
+  Value v;
+  v.file = read_text(file);
+  if (v.file.empty()) file.fail("must not be empty");
+  v.dataset = read_text(dataset);
+  if (v.dataset.empty()) dataset.fail("must not be empty");
+  // HDF5 reads "u" from the root group too; the leading '/' makes the stored text one form.
+  if (v.dataset.front() != '/') v.dataset = "/" + v.dataset;
+  v.file_path = resolve_path(v.file, file, c);
+
+  const auto problem = check_dataset(v.file_path, v.file, v.dataset, dataset_shape_for(c.grid));
+  if (problem.part == DatasetProblem::Part::File) file.fail(problem.reason);
+  if (problem) dataset.fail(problem.reason);
+  return v;
+}
+
+}  // namespace fdsolve
