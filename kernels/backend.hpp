@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "halo_fill.hpp"
 #include "stencil.hpp"
 
 namespace fdsolve {
@@ -98,6 +99,16 @@ class Backend {
   virtual SweepStats sweep_with_stats(const SweepArgs<T>& args, KernelId kernel) = 0;
   /// Waits for all enqueued work and reports any asynchronous error.
   virtual void synchronize() = 0;
+
+  /// Enqueues filling the halo beyond the faces with a ghost rule (Neumann mirrors, periodic
+  /// wrap-around), ordered before later sweeps.
+  virtual void fill_halo(const HaloFillArgs<T>& args) = 0;
+  /// Copies `values` (dense, C order, x fastest) onto the nodes of `box` of `field`: how
+  /// time-dependent Dirichlet values reach the boundary nodes. Returns when `values` may be
+  /// reused.
+  virtual void write_box(Buffer<T>& field, const Layout& layout, const Box& box,
+                         const T* values) = 0;
+
 
   /// Copy bandwidth in bytes (read + written) per second over arrays of `bytes` bytes:
   /// the yardstick of `fdsolve bench`.

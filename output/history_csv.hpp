@@ -15,4 +15,8 @@ inline constexpr const char* history_header =
 /// The whole file: the header and one line per row.
 std::string format_history_csv(const std::vector<HistoryRow>& rows);
 
+/// Reads back what format_history_csv wrote (bit-identical numbers); throws OutputError when
+/// the header differs (a file of another version) or a line is malformed.
+std::vector<HistoryRow> parse_history_csv(const std::string& text);
+
 }  // namespace fdsolve::output

@@ -41,6 +41,7 @@ RunOutput::RunOutput(std::string directory, std::string name, GridMeta grid,
   if (error) {
     throw OutputError("cannot create output directory '" + directory_ + "': " + error.message());
   }
+  check_directory_writable(directory_);
 }
 
 template <typename T>
@@ -55,32 +56,40 @@ void RunOutput::snapshot(std::int64_t iteration, double time,
   info.config_yaml = config_yaml_;
   write_snapshot(path, info, fields);
 
-  std::vector<std::string> names;
-  for (const auto& field : fields) names.push_back(field.name);
-  single_precision_ = std::is_same_v<T, float>;
+  XdmfEntry entry{file, iteration, time, {}, static_cast<int>(sizeof(T))};
+  for (const auto& field : fields) entry.fields.push_back(field.name);
   const auto found = std::find(snapshots_.begin(), snapshots_.end(), path);
-  const auto index = static_cast<size_t>(found - snapshots_.begin());
   if (found == snapshots_.end()) {
     snapshots_.push_back(path);
-    snapshot_iterations_.push_back(iteration);
-    snapshot_times_.push_back(time);
-    snapshot_fields_.push_back(std::move(names));
-    snapshot_precision_.push_back(static_cast<int>(sizeof(T)));
+    index_.push_back(std::move(entry));
   } else {
-    snapshot_times_[index] = time;
-    snapshot_fields_[index] = std::move(names);
-    snapshot_precision_[index] = static_cast<int>(sizeof(T));
+    index_[static_cast<size_t>(found - snapshots_.begin())] = std::move(entry);
   }
-
   // Only now, with the .h5 renamed into place, may the index mention it.
-  std::vector<XdmfEntry> entries;
-  for (size_t i = 0; i < snapshots_.size(); ++i) {
-    entries.push_back({std::filesystem::path(snapshots_[i]).filename().string(),
-                       snapshot_iterations_[i], snapshot_times_[i], snapshot_fields_[i],
-                       snapshot_precision_[i]});
-  }
+  write_index();
+}
+
+void RunOutput::write_index() const {
   write_text_atomic(std::filesystem::path(directory_) / (name_ + ".xmf"),
-                    make_xdmf(name_, grid_, entries));
+                    make_xdmf(name_, grid_, index_));
+}
+
+void RunOutput::restore(std::vector<XdmfEntry> index, std::vector<HistoryRow> history) {
+  std::vector<std::string> paths;
+  for (const XdmfEntry& entry : index) {
+    const std::string path = (std::filesystem::path(directory_) / entry.file).string();
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error)) {
+      throw OutputError("cannot continue the output in " + directory_ + ": snapshot " + path +
+                        ", listed in the checkpoint, is missing");
+    }
+    paths.push_back(path);
+  }
+  snapshots_ = std::move(paths);
+  index_ = std::move(index);
+  history_ = std::move(history);
+  write_index();
+  flush_history();
 }
 
 template void RunOutput::snapshot<float>(std::int64_t, double, const std::vector<FieldRef<float>>&);

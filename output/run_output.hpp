@@ -8,6 +8,7 @@
 
 #include "output_error.hpp"
 #include "snapshot.hpp"
+#include "xdmf.hpp"
 
 namespace fdsolve::output {
 
@@ -63,18 +64,23 @@ class RunOutput {
   /// Paths of the snapshots written so far, in order.
   const std::vector<std::string>& snapshots() const { return snapshots_; }
 
+  /// The snapshot index and history so far: what a checkpoint stores to continue this output.
+  const std::vector<XdmfEntry>& index() const { return index_; }
+  const std::vector<HistoryRow>& history() const { return history_; }
+  /// Continues an earlier run's output from a checkpoint: its index (every listed snapshot must
+  /// still exist) and history; rewrites the .xmf and history.csv to match.
+  void restore(std::vector<XdmfEntry> index, std::vector<HistoryRow> history);
+
  private:
+  void write_index() const;
+
   std::string directory_;
   std::string name_;
   GridMeta grid_;
   std::string config_yaml_;
-  std::vector<std::string> snapshots_;
-  std::vector<std::int64_t> snapshot_iterations_;
-  std::vector<double> snapshot_times_;
-  std::vector<std::vector<std::string>> snapshot_fields_;
-  std::vector<int> snapshot_precision_;  // bytes per value of each snapshot (4 or 8)
+  std::vector<std::string> snapshots_;  // paths, in the order of index_
+  std::vector<XdmfEntry> index_;
   std::vector<HistoryRow> history_;
-  bool single_precision_ = false;
 };
 
 }  // namespace fdsolve::output

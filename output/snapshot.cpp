@@ -14,7 +14,8 @@ namespace {
 
 using h5::Handle;
 
-void check_request(const std::string& path, const GridMeta& grid, const auto& fields) {
+void check_request(const std::string& path, const SnapshotInfo& info, const auto& fields) {
+  const GridMeta& grid = info.grid;
   if (grid.dims != 2 && grid.dims != 3) {
     throw OutputError(path + ": grid.dims must be 2 or 3, got " + std::to_string(grid.dims));
   }
@@ -26,6 +27,10 @@ void check_request(const std::string& path, const GridMeta& grid, const auto& fi
       throw OutputError(path + ": invalid field name '" + field.name + "'");
     }
     if (field.data == nullptr) throw OutputError(path + ": field '" + field.name + "' has no data");
+  }
+  for (const auto& field : fields) {
+    if (info.texts.count(field.name) != 0)
+      throw OutputError(path + ": field '" + field.name + "' has the name of a text dataset");
   }
 }
 
@@ -47,17 +52,20 @@ void write_attribute(hid_t file, const std::string& path, const char* name, hid_
             ("cannot write attribute " + std::string(name)).c_str());
 }
 
-void write_config(hid_t file, const std::string& path, const std::string& yaml) {
+void write_text(hid_t file, const std::string& path, const std::string& name,
+                const std::string& content) {
   Handle type(H5Tcopy(H5T_C_S1), H5Tclose, path, "cannot create the string type");
   h5::check(H5Tset_size(type.get(), H5T_VARIABLE), path, "cannot size the string type");
   h5::check(H5Tset_cset(type.get(), H5T_CSET_UTF8), path, "cannot set the string encoding");
-  Handle space(H5Screate(H5S_SCALAR), H5Sclose, path, "cannot create the /config dataspace");
+  const std::string what = "cannot write dataset /" + name;
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, path, what.c_str());
   Handle dataset(
-      H5Dcreate2(file, "config", type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-      H5Dclose, path, "cannot create dataset /config");
-  const char* text = yaml.c_str();
+      H5Dcreate2(file, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                 H5P_DEFAULT),
+      H5Dclose, path, what.c_str());
+  const char* text = content.c_str();
   h5::check(H5Dwrite(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &text), path,
-            "cannot write dataset /config");
+            what.c_str());
 }
 
 template <typename T>
@@ -89,7 +97,8 @@ void write_file(const std::filesystem::path& temp, const std::string& path,
   write_attribute(root, path, "origin", H5T_NATIVE_DOUBLE, info.grid.origin.data(), dims);
   write_attribute(root, path, "spacing", H5T_NATIVE_DOUBLE, info.grid.spacing.data(), dims);
   write_attribute(root, path, "dims", H5T_NATIVE_INT, &dims_value, 0);
-  write_config(root, path, info.config_yaml);
+  write_text(root, path, "config", info.config_yaml);
+  for (const auto& [name, text] : info.texts) write_text(root, path, name, text);
 
   space.close(path, "cannot close the field dataspace");
   file.close(path, "cannot flush and close the HDF5 file");
@@ -102,7 +111,7 @@ void write_snapshot(const std::string& path, const SnapshotInfo& info,
                     const std::vector<FieldRef<T>>& fields) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
   h5::silence_errors();
-  check_request(path, info.grid, fields);
+  check_request(path, info, fields);
   write_file_atomic(
       path, [&](const std::filesystem::path& temp) { write_file<T>(temp, path, info, fields); });
 }

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ struct SnapshotInfo {
   double time = 0;  // physical time (heat); steady solves store the iteration number
   GridMeta grid;
   std::string config_yaml;  // the resolved case, stored as /config
+  /// Further text datasets by name (e.g. a checkpoint's loop state); never read as fields.
+  std::map<std::string, std::string> texts;
 };
 
 /// A field to write: dense, C-ordered with x fastest ([ny][nx] or [nz][ny][nx]).

@@ -69,6 +69,13 @@ std::string read_string(hid_t file, const std::string& path, const char* name) {
   return buffer;
 }
 
+bool is_text_dataset(hid_t file, const std::string& path, const std::string& name) {
+  const std::string what = "cannot read dataset /" + name;
+  Handle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT), H5Dclose, path, what.c_str());
+  Handle type(H5Dget_type(dataset.get()), H5Tclose, path, what.c_str());
+  return H5Tget_class(type.get()) == H5T_STRING;
+}
+
 std::vector<std::string> root_datasets(hid_t file, const std::string& path) {
   H5G_info_t group{};
   h5::check(H5Gget_info(file, &group), path, "cannot list the root group");
@@ -83,7 +90,7 @@ std::vector<std::string> root_datasets(hid_t file, const std::string& path) {
     name.resize(static_cast<size_t>(length));
     Handle object(H5Oopen(file, name.c_str(), H5P_DEFAULT), H5Oclose, path,
                   ("cannot open /" + name).c_str());
-    if (H5Iget_type(object.get()) == H5I_DATASET && name != "config") names.push_back(name);
+    if (H5Iget_type(object.get()) == H5I_DATASET) names.push_back(name);
   }
   return names;
 }
@@ -158,7 +165,12 @@ SnapshotData read_snapshot(const std::string& path) {
   if (H5Lexists(file.get(), "config", H5P_DEFAULT) > 0) {
     data.info.config_yaml = read_string(file.get(), path, "config");
   }
-  data.names = root_datasets(file.get(), path);
+  for (const std::string& name : root_datasets(file.get(), path)) {
+    if (!is_text_dataset(file.get(), path, name))
+      data.names.push_back(name);
+    else if (name != "config")
+      data.info.texts[name] = read_string(file.get(), path, name.c_str());
+  }
   data.single_precision = !data.names.empty();
   for (const std::string& name : data.names) {
     const bool first = data.fields.empty();

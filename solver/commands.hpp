@@ -13,12 +13,14 @@ struct RunOptions {
   std::vector<std::string> overrides;  // --set KEY=VALUE
   std::string backend;                 // --backend, empty: the case's
   std::string output_directory;        // --output, empty: the case's
+  bool resume = false;                 // --resume: continue from the checkpoint
   bool live_progress = false;
 };
 
 int run_command(const RunOptions& options);
 
-/// Validates the case and prints the resolved case and the memory it needs to `out`.
+/// Validates the case and prints the resolved case, the memory it needs, and for heat the
+/// stability limit and dt, for Jacobi the estimated iterations, to `out`.
 int check_command(const std::string& case_path, const std::vector<std::string>& overrides,
                   std::ostream& out);
 

@@ -1,6 +1,6 @@
-// The halo-exchange step of the solver loop. On one rank with Dirichlet faces there is
-// nothing to exchange; this is where periodic wrap-around, Neumann ghosts and, later, MPI
-// neighbours fill the one-node halo before each sweep.
+// The halo-exchange step of the solver loop: where, later, neighbouring ranks' faces fill the
+// one-node halo before each sweep. On one rank there is no neighbour, so it does nothing; the
+// physical faces' ghosts (Neumann, periodic) are filled by Boundaries right after it.
 #pragma once
 
 #include "backend.hpp"
@@ -12,8 +12,7 @@ class HaloExchange {
  public:
   explicit HaloExchange(const Layout& layout) : layout_(layout) {}
 
-  /// Fills the halo of `field` from its neighbours. A no-op on a single rank with Dirichlet
-  /// boundaries: the kernels read the boundary nodes, which never change.
+  /// Fills the halo of `field` on the faces shared with other ranks: none on a single rank.
   void exchange(Buffer<T>& /*field*/) {}
 
   const Layout& layout() const { return layout_; }

@@ -1,5 +1,5 @@
 // The time-stepping Jacobi loop on any backend. Only the statistics of checked sweeps cross
-// to the host during a solve; fields cross only for snapshots.
+// to the host during a solve; fields cross only for snapshots and checkpoints.
 #include "jacobi.hpp"
 
 #include <spdlog/spdlog.h>
@@ -7,59 +7,79 @@
 #include <chrono>
 #include <cmath>
 
+#include "boundary_conditions.hpp"
 #include "case_reader.hpp"
+#include "field_io.hpp"
 #include "halo_exchange.hpp"
 #include "problem_setup.hpp"
 #include "progress.hpp"
+#include "stability.hpp"
 #include "weights.hpp"
 
 namespace fdsolve {
 namespace {
 
-bool needs_source_field(const Case& c) {
-  return c.problem.equation == Equation::Poisson && !c.problem.source.is_constant();
+/// What differs between the steady equations and heat: how many sweeps, the weights of each,
+/// and the time each one reaches.
+struct Schedule {
+  bool heat = false;
+  std::int64_t total = 0;  // max_iterations, or the number of heat steps
+  TimePlan plan;
+  EquationWeights step;  // every sweep's weights...
+  EquationWeights last;  // ...but the last heat step's, whose dt may be shorter
+
+  double time_after(std::int64_t it) const {
+    return heat ? plan.time_after(it) : static_cast<double>(it);
+  }
+  const EquationWeights& weights(std::int64_t it) const {
+    return heat && it == total ? last : step;
+  }
+};
+
+Schedule make_schedule(const Case& c, bool allow_unstable) {
+  Schedule s;
+  s.heat = c.problem.equation == Equation::Heat;
+  if (s.heat) {
+    s.plan = heat_time_plan(c, allow_unstable);
+    s.total = s.plan.steps;
+    s.step = heat_step_weights(c, s.plan.dt);
+    s.last = heat_step_weights(c, s.plan.last_dt);
+  } else {
+    s.total = c.solve.max_iterations;
+    s.step = s.last = equation_weights(c);
+  }
+  return s;
 }
 
-/// Writes snapshots with the fields the case asks for. The source never changes, so its
-/// dense copy is made once.
+/// The node-by-node source on the backend, re-evaluated only when what it holds would change:
+/// a source depending on t, or the shorter last heat step's scale.
 template <typename T>
-class SnapshotWriter {
+class SourceField {
  public:
-  SnapshotWriter(const Case& c, Backend<T>& backend, const Layout& L, output::RunOutput& out)
-      : c_(c), backend_(backend), L_(L), out_(out), host_(static_cast<std::size_t>(L.size)) {
-    for (const auto& name : c.output.fields)
-      if (name == "source") source_ = owned_dense(source_values<T>(c, L), L);
+  SourceField(const Case& c, Backend<T>& backend, const Layout& L)
+      : c_(c), backend_(backend), L_(L) {
+    if (has_source_field(c)) field_ = backend.allocate(L.size);
   }
-
-  /// Downloads `cur` (and `prev` for the update field) and writes snapshot `iteration`.
-  void write(const Buffer<T>& cur, const Buffer<T>& prev, std::int64_t iteration) {
-    backend_.download(host_.data(), cur, L_.size);
-    const std::vector<T> u = owned_dense(host_, L_);
-    std::vector<T> update;
-    std::vector<output::FieldRef<T>> fields;
-    for (const auto& name : c_.output.fields) {
-      if (name == "u") {
-        fields.push_back({"u", u.data()});
-      } else if (name == "update") {
-        backend_.download(host_.data(), prev, L_.size);
-        update = owned_dense(host_, L_);
-        for (std::size_t i = 0; i < update.size(); ++i) update[i] = u[i] - update[i];
-        fields.push_back({"update", update.data()});
-      } else if (name == "source") {
-        fields.push_back({"source", source_.data()});
-      }
+  /// The source scaled by `scale` at time t, in backend memory; null when there is none.
+  const T* at(double t, double scale) {
+    if (field_.size() == 0) return nullptr;
+    const bool stale = !loaded_ || scale != scale_ || (c_.problem.source.uses_time && t != t_);
+    if (stale) {
+      backend_.upload(field_, source_values<T>(c_, L_, scale, t).data(), L_.size);
+      loaded_ = true;
+      scale_ = scale;
+      t_ = t;
     }
-    // Steady solves have no physical time: the iteration stands in so ParaView can step.
-    out_.snapshot<T>(iteration, static_cast<double>(iteration), fields);
+    return field_.data();
   }
 
  private:
   const Case& c_;
   Backend<T>& backend_;
   const Layout& L_;
-  output::RunOutput& out_;
-  std::vector<T> host_;    // staging buffer for downloads, allocated once
-  std::vector<T> source_;  // dense source, when the case writes it
+  Buffer<T> field_;
+  bool loaded_ = false;
+  double scale_ = 0, t_ = 0;
 };
 
 /// Min, max and sum of the nodes a sweep never updates (the Dirichlet faces), so the history
@@ -80,14 +100,32 @@ SweepStats fixed_node_stats(const std::vector<T>& field, const Layout& L, const 
   return s;
 }
 
+/// Puts a checkpoint's dense owned nodes into a field of layout L.
+template <typename T>
+void place_owned(const std::vector<double>& dense, const Layout& L, std::vector<T>& field) {
+  const index_t nx = L.n[0], ny = L.n[1];
+  for (index_t k = 0; k < L.n[2]; ++k)
+    for (index_t j = 0; j < ny; ++j)
+      for (index_t i = 0; i < nx; ++i)
+        field[L.at(i, j, k)] = static_cast<T>(dense[(k * ny + j) * nx + i]);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace
 
 const char* to_string(SolveStatus s) {
   switch (s) {
     case SolveStatus::Converged:
       return "converged";
+    case SolveStatus::Completed:
+      return "completed";
     case SolveStatus::Diverged:
       return "diverged";
+    case SolveStatus::Interrupted:
+      return "interrupted";
     default:
       return "max_iterations";
   }
@@ -96,8 +134,23 @@ const char* to_string(SolveStatus s) {
 std::size_t required_memory(const Case& c) {
   const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
   const Layout L = field_layout(c, value);
-  const std::size_t fields = needs_source_field(c) ? 3 : 2;
-  return fields * static_cast<std::size_t>(L.size) * value;
+  const std::size_t fields = has_source_field(c) ? 3 : 2;
+  std::size_t faces = 0;
+  for (int face = 0; face < 2 * c.grid.dims; ++face) {
+    const BoundaryCondition& bc = c.boundary[face];
+    if (bc.type == BoundaryType::Neumann && !bc.gradient.is_constant())
+      faces += static_cast<std::size_t>(halo_axis(L, face / 2).face_size());
+  }
+  return (fields * static_cast<std::size_t>(L.size) + faces) * value;
+}
+
+std::size_t required_host_memory(const Case& c) {
+  // The initial field and the source are built in full on the host, then a staging buffer and
+  // the dense copies of a snapshot's fields are held while it is written.
+  const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
+  const Layout L = field_layout(c, value);
+  const std::size_t dense = static_cast<std::size_t>(L.owned_cells()) * value;
+  return 2 * static_cast<std::size_t>(L.size) * value + 3 * dense;
 }
 
 template <typename T>
@@ -117,48 +170,74 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   const KernelId kernel = choose_kernel(c, backend);
   const Layout L = field_layout(c, sizeof(T));
   const Box box = update_box(c);
-  const EquationWeights eq = equation_weights(c);
+  const Schedule sched = make_schedule(c, options.allow_unstable_dt);
 
-  const std::vector<T> initial = initial_field<T>(c, L);
+  SolveResult r;
+  r.kernel = backend.kernels(c.grid.dims)[kernel.index];
+  r.dt = sched.plan.dt;
+  std::int64_t done = 0;  // iterations before this session
+  double earlier_seconds = 0;
+  std::vector<T> initial = initial_field<T>(c, L);
+  const SweepStats fixed = fixed_node_stats(initial, L, box);
   Buffer<T> cur = backend.allocate(L.size);
   Buffer<T> next = backend.allocate(L.size);
-  backend.upload(cur, initial.data(), L.size);
   backend.upload(next, initial.data(), L.size);  // Dirichlet nodes must hold in both buffers
-  Buffer<T> source;
-  if (needs_source_field(c)) {
-    source = backend.allocate(L.size);
-    backend.upload(source, source_values<T>(c, L, eq.source_scale).data(), L.size);
+  if (const Checkpoint* k = options.resume) {
+    place_owned(k->u, L, initial);
+    done = k->state.iteration;
+    r.first_norm = k->state.first_norm;
+    earlier_seconds = k->state.wall_seconds;
+    out.restore(k->index, k->history);
+    if (k->state.backend != backend.name() || k->state.kernel != r.kernel)
+      spdlog::warn("resuming a state computed on {} ({}) with {} ({}): the result will not be "
+                   "bit-identical to an uninterrupted run",
+                   k->state.backend, k->state.kernel, backend.name(), r.kernel);
+    spdlog::info("resuming from iteration {} (time {})", done, k->state.time);
   }
-  const SweepStats fixed = fixed_node_stats(initial, L, box);
-  const double all_nodes = static_cast<double>(L.owned_cells());
+  backend.upload(cur, initial.data(), L.size);
+  initial = std::vector<T>();  // the host copy is not needed any more
 
+  SourceField<T> source(c, backend, L);
+  Boundaries<T> boundaries(c, backend, L);
+  HaloExchange<T> halo(L);
+  FieldWriter<T> writer(c, backend, L, out);
+  Progress progress(options.live_progress, sched.total, box.cells(), done, sched.heat);
   SweepArgs<T> args;
   args.layout = L;
   args.box = box;
-  args.weights = eq.weights;
-  args.source_field = source.data();
-
-  HaloExchange<T> halo(L);
-  SnapshotWriter<T> snapshots(c, backend, L, out);
-  Progress progress(options.live_progress, c.solve.max_iterations, box.cells());
-  SolveResult r;
-  r.kernel = backend.kernels(c.grid.dims)[kernel.index];
-  const auto start = std::chrono::steady_clock::now();
-  double target = 0;
+  const double all_nodes = static_cast<double>(L.owned_cells());
+  double target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
   std::int64_t last_snapshot = -1;
+  std::int64_t it = done;
+  const auto start = std::chrono::steady_clock::now();
+  const auto state_now = [&] {
+    return LoopState{it, sched.time_after(it), r.first_norm,
+                     earlier_seconds + seconds_since(start), backend.name(), r.kernel};
+  };
 
-  for (std::int64_t it = 1; it <= c.solve.max_iterations; ++it) {
+  while (it < sched.total) {
+    if (options.stop && options.stop->load(std::memory_order_relaxed)) {
+      r.status = SolveStatus::Interrupted;
+      break;
+    }
+    ++it;
+    const double t = sched.time_after(it - 1);
+    const EquationWeights& eq = sched.weights(it);
     halo.exchange(cur);
+    boundaries.before_sweep(cur, next, t, sched.time_after(it));
     args.in = cur.data();
     args.out = next.data();
-    const bool check = it == 1 || it % c.solve.check_every == 0 || it == c.solve.max_iterations;
+    args.weights = eq.weights;
+    args.source_field = source.at(t, eq.source_scale);
+    const bool checkpoint_due = c.checkpoint.every > 0 && it % c.checkpoint.every == 0;
+    const bool check =
+        it == 1 || it % c.solve.check_every == 0 || it == sched.total || checkpoint_due;
     SweepStats stats;
     if (check)
       stats = backend.sweep_with_stats(args, kernel);
     else
       backend.sweep(args, kernel);
     cur.swap(next);
-    r.iterations = it;
 
     if (check) {
       const double norm = c.solve.norm == NormKind::L2 ? stats.l2() : stats.linf();
@@ -170,33 +249,40 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
       r.norm_linf = stats.linf();
       SweepStats whole = stats;
       whole.merge(fixed);
-      const double wall =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      out.add_history({it, static_cast<double>(it), r.norm_l2, r.norm_linf, whole.min, whole.max,
-                       (stats.sum + fixed.sum) / all_nodes, wall});
+      out.add_history({it, sched.time_after(it), r.norm_l2, r.norm_linf, whole.min, whole.max,
+                       (stats.sum + fixed.sum) / all_nodes,
+                       earlier_seconds + seconds_since(start)});
       progress.check(it, norm, target);
       if (!std::isfinite(norm) || !std::isfinite(stats.sum) ||
           norm > c.solve.divergence_factor * r.first_norm) {
         r.status = SolveStatus::Diverged;
         break;
       }
-      if (norm <= target) {
+      if (!sched.heat && norm <= target) {
         r.status = SolveStatus::Converged;
         break;
       }
     }
     if (c.output.every > 0 && it % c.output.every == 0) {
-      snapshots.write(cur, next, it);
+      writer.snapshot(cur, next, it, sched.time_after(it));
       out.flush_history();
       last_snapshot = it;
     }
+    if (checkpoint_due) writer.checkpoint(cur, state_now());
   }
+  if (it == sched.total && r.status == SolveStatus::MaxIterations && sched.heat)
+    r.status = SolveStatus::Completed;
   backend.synchronize();
   progress.finish();
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double session = seconds_since(start);
+  r.iterations = it;
+  r.time = sched.time_after(it);
+  r.seconds = earlier_seconds + session;
   r.cells_per_second =
-      r.seconds > 0 ? static_cast<double>(box.cells()) * r.iterations / r.seconds : 0;
-  if (last_snapshot != r.iterations) snapshots.write(cur, next, r.iterations);
+      session > 0 ? static_cast<double>(box.cells()) * static_cast<double>(it - done) / session
+                  : 0;
+  if (r.status == SolveStatus::Interrupted) writer.checkpoint(cur, state_now());
+  if (last_snapshot != it) writer.snapshot(cur, next, it, sched.time_after(it));
   out.flush_history();
   return r;
 }

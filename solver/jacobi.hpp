@@ -1,42 +1,59 @@
-// The Jacobi loop: sweep, swap, check every check_every iterations, snapshot, stop at
-// convergence, divergence or max_iterations.
+// The time-stepping Jacobi loop: fill the halo, sweep, swap; check every check_every
+// iterations; snapshots and checkpoints; stop at convergence (Laplace, Poisson, custom), at
+// time.end (heat), at divergence, at max_iterations or when interrupted.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
 #include "backend.hpp"
 #include "case.hpp"
+#include "checkpoint.hpp"
 #include "run_output.hpp"
 
 namespace fdsolve {
 
-enum class SolveStatus { Converged, MaxIterations, Diverged };
+enum class SolveStatus { Converged, Completed, MaxIterations, Diverged, Interrupted };
 
+/// converged | completed (heat reached time.end) | max_iterations | diverged | interrupted
 const char* to_string(SolveStatus s);
 
 struct SolveResult {
   SolveStatus status = SolveStatus::MaxIterations;
-  std::int64_t iterations = 0;
-  double first_norm = 0;  // chosen norm of iteration 1
-  double norm_l2 = 0;     // of the last check
+  std::int64_t iterations = 0;  // iterations (heat: steps) done in all, a resumed run's included
+  double time = 0;              // heat: the physical time reached
+  double dt = 0;                // heat: the step (the last may be shorter to end on time.end)
+  double first_norm = 0;        // chosen norm of iteration 1
+  double norm_l2 = 0;           // of the last check
   double norm_linf = 0;
-  double seconds = 0;           // wall time of the loop, snapshots included
-  double cells_per_second = 0;  // updated nodes per second
+  double seconds = 0;           // wall time of the loop, snapshots included (all sessions)
+  double cells_per_second = 0;  // updated nodes per second in this session
   std::string kernel;
 };
 
 struct SolveOptions {
   bool live_progress = false;  // draw a progress line on stderr
+  /// Continue from this checkpoint instead of the initial state (`run --resume`).
+  const Checkpoint* resume = nullptr;
+  /// Set (by a signal handler) to stop after the running iteration, writing a checkpoint.
+  const std::atomic<bool>* stop = nullptr;
+  /// Run a heat case even when its dt is above the stability limit (tests that show the
+  /// limit is real); the CLI never sets it.
+  bool allow_unstable_dt = false;
 };
 
-/// Solves `c` on `backend`, writing snapshots and history through `out`.
+/// Solves `c` on `backend`, writing snapshots, checkpoints and history through `out`.
 template <typename T>
 SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& out,
                          const SolveOptions& options);
 
-/// Bytes of backend memory the case needs (both buffers, plus the source field if any).
+/// Bytes of backend memory the case needs (both buffers, the source field and the per-node
+/// Neumann gradients if any).
 std::size_t required_memory(const Case& c);
+/// Bytes of host memory the run needs on top of the backend's (the staging buffer of
+/// snapshots and checkpoints, and the initial and source fields while they are built).
+std::size_t required_host_memory(const Case& c);
 
 /// The kernel variant the case runs with on `backend`: tuning.kernel or the default.
 /// Throws InputError naming tuning.kernel when the backend has no such variant.

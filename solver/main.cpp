@@ -44,8 +44,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--backend", run.backend, "auto, cuda or cpu")
       ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
   run_cmd->add_option("--output", run.output_directory, "Output directory");
-  bool resume = false;
-  run_cmd->add_flag("--resume", resume, "Continue from checkpoint.h5 (not in this version)");
+  run_cmd->add_flag("--resume", run.resume,
+                    "Continue from <output>/checkpoint.h5 (written by checkpoint.every or an "
+                    "interrupted run)");
 
   std::string check_path;
   std::vector<std::string> check_sets;
@@ -87,10 +88,6 @@ int main(int argc, char** argv) {
 
   try {
     if (*run_cmd) {
-      if (resume) {
-        spdlog::error("--resume: checkpoints are not supported in this version");
-        return kExitBadInput;
-      }
       run.live_progress = !quiet && isatty(STDERR_FILENO);
       return run_command(run);
     }

@@ -4,37 +4,39 @@
 
 #include <algorithm>
 
+#include "data_file.hpp"
 #include "expression.hpp"
 
 namespace fdsolve {
 namespace {
 
-/// Calls fn(i, j, k, x, y, z) for the owned nodes of `box`.
-template <typename Fn>
-void for_nodes(const Case& c, const Box& box, Fn&& fn) {
-  const auto& g = c.grid;
-  const double hx = g.spacing(0), hy = g.spacing(1), hz = g.dims == 3 ? g.spacing(2) : 0.0;
-#pragma omp parallel for collapse(2) schedule(static)
-  for (index_t k = box.lo[2]; k < box.hi[2]; ++k)
-    for (index_t j = box.lo[1]; j < box.hi[1]; ++j)
-      for (index_t i = box.lo[0]; i < box.hi[0]; ++i)
-        fn(i, j, k, g.origin[0] + i * hx, g.origin[1] + j * hy, g.origin[2] + k * hz);
-}
-
-/// Writes `value` (scaled by `scale`) into `field` on the nodes of `box`.
-template <typename T>
-void fill(const Case& c, const Value& value, double scale, const Box& box, const Layout& L,
-          std::vector<T>& field) {
+/// Writes `value` at time t (scaled by `scale`) on the nodes of `box`, to element at(i, j, k)
+/// of `out`: a constant, an expression (each thread compiles its own copy: muparser objects
+/// are not thread-safe, and compiling is cheap next to evaluating millions of nodes), or data
+/// read from a file (dense over the owned nodes).
+template <typename T, typename At>
+void fill(const Case& c, const Value& value, double scale, const Box& box, double t, At&& at,
+          T* out) {
   if (value.is_constant()) {
     const T v = static_cast<T>(scale * value.constant);
-    for_nodes(c, box, [&](index_t i, index_t j, index_t k, double, double, double) {
-      field[L.at(i, j, k)] = v;
-    });
+#pragma omp parallel for collapse(2) schedule(static)
+    for (index_t k = box.lo[2]; k < box.hi[2]; ++k)
+      for (index_t j = box.lo[1]; j < box.hi[1]; ++j)
+        for (index_t i = box.lo[0]; i < box.hi[0]; ++i) out[at(i, j, k)] = v;
     return;
   }
-  // Each thread compiles its own copy: cheap next to evaluating millions of nodes.
-  const auto& g = c.grid;
-  const double hx = g.spacing(0), hy = g.spacing(1), hz = g.dims == 3 ? g.spacing(2) : 0.0;
+  if (value.is_file()) {
+    const std::vector<double> data = read_dataset_values(value, c.grid);
+    const auto& p = c.grid.points;
+    const index_t ny = p[1];
+    const index_t nx = p[0];
+#pragma omp parallel for collapse(2) schedule(static)
+    for (index_t k = box.lo[2]; k < box.hi[2]; ++k)
+      for (index_t j = box.lo[1]; j < box.hi[1]; ++j)
+        for (index_t i = box.lo[0]; i < box.hi[0]; ++i)
+          out[at(i, j, k)] = static_cast<T>(scale * data[(k * ny + j) * nx + i]);
+    return;
+  }
 #pragma omp parallel
   {
     const Expression expr(value.expression);
@@ -42,12 +44,26 @@ void fill(const Case& c, const Value& value, double scale, const Box& box, const
     for (index_t k = box.lo[2]; k < box.hi[2]; ++k)
       for (index_t j = box.lo[1]; j < box.hi[1]; ++j)
         for (index_t i = box.lo[0]; i < box.hi[0]; ++i)
-          field[L.at(i, j, k)] = static_cast<T>(
-              scale * expr(g.origin[0] + i * hx, g.origin[1] + j * hy, g.origin[2] + k * hz));
+          out[at(i, j, k)] = static_cast<T>(
+              scale * expr(node_coordinate(c, 0, i), node_coordinate(c, 1, j),
+                           c.grid.dims == 3 ? node_coordinate(c, 2, k) : 0.0, t));
   }
 }
 
-/// The owned nodes of one face.
+/// Writes `value` into a field of layout L on the nodes of `box`.
+template <typename T>
+void fill(const Case& c, const Value& value, double scale, const Box& box, const Layout& L,
+          std::vector<T>& field, double t = 0.0) {
+  fill(c, value, scale, box, t, [&](index_t i, index_t j, index_t k) { return L.at(i, j, k); },
+       field.data());
+}
+
+}  // namespace
+
+double node_coordinate(const Case& c, int axis, index_t i) {
+  return c.grid.origin[axis] + static_cast<double>(i) * c.grid.spacing(axis);
+}
+
 Box face_box(const Layout& L, int face) {
   Box b = L.owned_box();
   const int axis = face / 2;
@@ -58,7 +74,11 @@ Box face_box(const Layout& L, int face) {
   return b;
 }
 
-}  // namespace
+bool has_source_field(const Case& c) {
+  const bool has_source =
+      c.problem.equation == Equation::Poisson || c.problem.equation == Equation::Heat;
+  return has_source && !c.problem.source.is_constant();
+}
 
 output::GridMeta grid_meta(const Case& c) {
   output::GridMeta m;
@@ -100,11 +120,23 @@ std::vector<T> initial_field(const Case& c, const Layout& L) {
 }
 
 template <typename T>
-std::vector<T> source_values(const Case& c, const Layout& L, double scale) {
+std::vector<T> source_values(const Case& c, const Layout& L, double scale, double t) {
   std::vector<T> field(static_cast<std::size_t>(L.size), T(0));
-  if (c.problem.equation == Equation::Poisson)
-    fill(c, c.problem.source, scale, L.owned_box(), L, field);
+  if (c.problem.equation == Equation::Poisson || c.problem.equation == Equation::Heat)
+    fill(c, c.problem.source, scale, L.owned_box(), L, field, t);
   return field;
+}
+
+template <typename T>
+std::vector<T> box_values(const Case& c, const Value& value, const Box& box, double t) {
+  std::vector<T> dense(static_cast<std::size_t>(box.cells()));
+  const index_t nx = box.extent(0), ny = box.extent(1);
+  fill(c, value, 1.0, box, t,
+       [&](index_t i, index_t j, index_t k) {
+         return ((k - box.lo[2]) * ny + (j - box.lo[1])) * nx + (i - box.lo[0]);
+       },
+       dense.data());
+  return dense;
 }
 
 template <typename T>
@@ -120,8 +152,10 @@ std::vector<T> owned_dense(const std::vector<T>& field, const Layout& L) {
 
 template std::vector<float> initial_field<float>(const Case&, const Layout&);
 template std::vector<double> initial_field<double>(const Case&, const Layout&);
-template std::vector<float> source_values<float>(const Case&, const Layout&, double);
-template std::vector<double> source_values<double>(const Case&, const Layout&, double);
+template std::vector<float> source_values<float>(const Case&, const Layout&, double, double);
+template std::vector<double> source_values<double>(const Case&, const Layout&, double, double);
+template std::vector<float> box_values<float>(const Case&, const Value&, const Box&, double);
+template std::vector<double> box_values<double>(const Case&, const Value&, const Box&, double);
 template std::vector<float> owned_dense<float>(const std::vector<float>&, const Layout&);
 template std::vector<double> owned_dense<double>(const std::vector<double>&, const Layout&);
 

@@ -20,14 +20,31 @@ Layout field_layout(const Case& c, std::size_t value_size);
 /// faces meet, so the updated set is always a box).
 Box update_box(const Case& c);
 
+/// The owned nodes of one face (Face order: x_min, x_max, y_min, ...).
+Box face_box(const Layout& layout, int face);
+
 /// The initial field in `layout`: `initial` everywhere, then each face's Dirichlet value in
 /// SPEC.md's face order so that shared edges and corners take the later face's value.
 template <typename T>
 std::vector<T> initial_field(const Case& c, const Layout& layout);
 
-/// The source f, times `scale`, at every owned node (zero where the equation has none).
+/// Whether the source varies from node to node (an expression or data), so that the sweep
+/// reads a source field rather than a constant.
+bool has_source_field(const Case& c);
+
+/// The source (f of Poisson, q of heat) at time t, times `scale`, at every owned node (zero
+/// where the equation has none).
 template <typename T>
-std::vector<T> source_values(const Case& c, const Layout& layout, double scale = 1.0);
+std::vector<T> source_values(const Case& c, const Layout& layout, double scale = 1.0,
+                             double t = 0.0);
+
+/// `value` at time t on the nodes of `box`, dense in C order (x fastest): Dirichlet face values
+/// for write_box.
+template <typename T>
+std::vector<T> box_values(const Case& c, const Value& value, const Box& box, double t);
+
+/// The physical coordinate of node index i on `axis` (i may be -1 or n: the halo).
+double node_coordinate(const Case& c, int axis, index_t i);
 
 /// Copies the owned nodes of `field` into a dense C-ordered array ([nz][ny][nx]).
 template <typename T>

@@ -18,30 +18,40 @@ double iterations_to_target(std::int64_t it0, double norm0, std::int64_t it1, do
   return (std::log(target) - std::log(norm1)) / rate;
 }
 
-Progress::Progress(bool live, std::int64_t max_iterations, std::int64_t cells)
+Progress::Progress(bool live, std::int64_t max_iterations, std::int64_t cells,
+                   std::int64_t start, bool to_end)
     : live_(live),
       max_iterations_(max_iterations),
       cells_(cells),
+      start_iteration_(start),
+      to_end_(to_end),
       start_(std::chrono::steady_clock::now()),
       last_report_(start_ - std::chrono::seconds(10)) {}
 
 Progress::~Progress() { finish(); }
 
 std::string Progress::line(std::int64_t it, double norm, double target, double seconds) const {
-  const double rate = seconds > 0 ? static_cast<double>(it) * cells_ / seconds : 0;
+  const double done = static_cast<double>(it - start_iteration_);
+  const double rate = seconds > 0 ? done * cells_ / seconds : 0;
   std::string eta = "?";
-  const double remaining = iterations_to_target(prev_it_, prev_norm_, it, norm, target);
-  if (remaining >= 0 && seconds > 0) {
+  const double remaining = to_end_ ? static_cast<double>(max_iterations_ - it)
+                                   : iterations_to_target(prev_it_, prev_norm_, it, norm, target);
+  if (remaining >= 0 && seconds > 0 && done > 0) {
     const double its = std::min(remaining, static_cast<double>(max_iterations_ - it));
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0fs", its * seconds / static_cast<double>(it));
+    std::snprintf(buf, sizeof buf, "%.0fs", its * seconds / done);
     eta = buf;
   }
   char buf[160];
-  std::snprintf(buf, sizeof buf,
-                "iteration %lld/%lld  norm %.3e (target %.2e)  %.3g cells/s  ETA %s",
-                static_cast<long long>(it), static_cast<long long>(max_iterations_), norm, target,
-                rate, eta.c_str());
+  if (to_end_)
+    std::snprintf(buf, sizeof buf, "step %lld/%lld  norm %.3e  %.3g cells/s  ETA %s",
+                  static_cast<long long>(it), static_cast<long long>(max_iterations_), norm, rate,
+                  eta.c_str());
+  else
+    std::snprintf(buf, sizeof buf,
+                  "iteration %lld/%lld  norm %.3e (target %.2e)  %.3g cells/s  ETA %s",
+                  static_cast<long long>(it), static_cast<long long>(max_iterations_), norm,
+                  target, rate, eta.c_str());
   return buf;
 }
 

@@ -16,7 +16,10 @@ double iterations_to_target(std::int64_t it0, double norm0, std::int64_t it1, do
 class Progress {
  public:
   /// `live`: draw a line on stderr (a terminal, not --quiet). `cells`: nodes per sweep.
-  Progress(bool live, std::int64_t max_iterations, std::int64_t cells);
+  /// `start`: iterations already done (a resumed run). `to_end`: a time-stepping run, which
+  /// always takes every step, so its ETA counts steps rather than extrapolating the norm.
+  Progress(bool live, std::int64_t max_iterations, std::int64_t cells, std::int64_t start = 0,
+           bool to_end = false);
   ~Progress();
 
   /// Reports a check at iteration `it` with `norm` against the convergence `target`.
@@ -31,6 +34,8 @@ class Progress {
   bool drawn_ = false;
   std::int64_t max_iterations_;
   std::int64_t cells_;
+  std::int64_t start_iteration_;
+  bool to_end_;
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_report_;
   std::int64_t prev_it_ = 0;

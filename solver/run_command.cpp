@@ -2,6 +2,8 @@
 // Nothing is written before every check has passed.
 #include <spdlog/spdlog.h>
 
+#include <atomic>
+#include <csignal>
 #include <filesystem>
 
 #include "backend_select.hpp"
@@ -10,6 +12,7 @@
 #include "exit_codes.hpp"
 #include "jacobi.hpp"
 #include "problem_setup.hpp"
+#include "stability.hpp"
 
 namespace fdsolve {
 namespace {
@@ -42,23 +45,72 @@ void warn_about_earlier_snapshots(const Case& c) {
         c.output.directory, stale, c.name, c.name);
 }
 
+/// Set by SIGINT / SIGTERM: the loop stops after the running iteration and saves a checkpoint.
+std::atomic<bool> g_stop{false};
+volatile std::sig_atomic_t g_signal = 0;
+
+extern "C" void request_stop(int signal) {
+  g_signal = signal;
+  g_stop.store(true);
+}
+
+/// Installs request_stop for the duration of a run; a second signal kills as usual.
+class StopOnSignal {
+ public:
+  StopOnSignal() {
+    g_stop.store(false);
+    g_signal = 0;
+    struct sigaction action {};
+    action.sa_handler = request_stop;
+    action.sa_flags = SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~StopOnSignal() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopOnSignal(const StopOnSignal&) = delete;
+  StopOnSignal& operator=(const StopOnSignal&) = delete;
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+void check_memory(const std::string& what, std::size_t needed, std::size_t free) {
+  if (needed > free)
+    throw BackendError("out of " + what + " memory: the case needs " + gib(needed) + ", " +
+                       gib(free) + " free");
+}
+
 template <typename T>
 int run_typed(const Case& c, bool cuda, const RunOptions& options) {
   auto backend = make_backend<T>(cuda);
   choose_kernel(c, *backend);  // an unknown tuning.kernel is bad input: fail before writing
-  const std::size_t needed = required_memory(c);
-  const std::size_t free = backend->free_memory();
-  if (needed > free)
-    throw BackendError("out of " + backend->name() + " memory: the case needs " + gib(needed) +
-                       ", " + gib(free) + " free");
+  if (c.problem.equation == Equation::Heat) {
+    const TimePlan plan = heat_time_plan(c);  // a dt above the limit is bad input
+    spdlog::info("heat: {} steps of dt {:.6g} (stability limit {:.6g}, {}) to t = {}",
+                 plan.steps, plan.dt, plan.limit, describe_stencil(c), c.time.end);
+  }
+  check_memory(backend->name(), required_memory(c), backend->free_memory());
+  if (backend->name() != "cpu")
+    check_memory("host", required_host_memory(c), make_cpu_backend<T>()->free_memory());
+  // A resumed run must find its checkpoint valid before anything in the directory changes.
+  Checkpoint resume;
+  if (options.resume) resume = read_checkpoint(c);
 
-  warn_about_earlier_snapshots(c);
+  if (!options.resume) warn_about_earlier_snapshots(c);
   output::RunOutput out(c.output.directory, c.name, grid_meta(c), to_yaml(c));
   spdlog::info("case {}: {}D grid {}, {} on {} ({})", c.name, c.grid.dims,
                fmt::join(c.grid.points.begin(), c.grid.points.begin() + c.grid.dims, "x"),
                sizeof(T) == 4 ? "float" : "double", backend->name(), backend->device());
   SolveOptions so;
   so.live_progress = options.live_progress;
+  so.resume = options.resume ? &resume : nullptr;
+  so.stop = &g_stop;
+  StopOnSignal stop_on_signal;
   const SolveResult r = solve_jacobi<T>(c, *backend, out, so);
 
   output::Summary s;
@@ -81,13 +133,19 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options) {
   out.write_summary(s);
 
   spdlog::info(
-      "{} after {} iterations: l2 {:.3e}, linf {:.3e}; {:.3f} s, {:.3g} cells/s; "
-      "results in {}",
-      to_string(r.status), r.iterations, r.norm_l2, r.norm_linf, r.seconds, r.cells_per_second,
-      c.output.directory);
+      "{} after {} {}: l2 {:.3e}, linf {:.3e}; {:.3f} s, {:.3g} cells/s; results in {}",
+      to_string(r.status), r.iterations,
+      c.problem.equation == Equation::Heat ? "steps" : "iterations", r.norm_l2, r.norm_linf,
+      r.seconds, r.cells_per_second, c.output.directory);
   switch (r.status) {
     case SolveStatus::Converged:
+    case SolveStatus::Completed:
       return kExitOk;
+    case SolveStatus::Interrupted:
+      spdlog::warn("interrupted by signal {} at iteration {}: state saved to {}; continue with "
+                   "`fdsolve run {} --resume`",
+                   static_cast<int>(g_signal), r.iterations, checkpoint_path(c), c.source_path);
+      return 128 + static_cast<int>(g_signal);
     case SolveStatus::Diverged:
       spdlog::error(
           "diverged at iteration {} (non-finite values or norm above "

@@ -62,4 +62,18 @@ EquationWeights equation_weights(const Case& c) {
   return e;
 }
 
+EquationWeights heat_step_weights(const Case& c, double dt) {
+  const EquationWeights jacobi = equation_weights(c);
+  const double scale = dt * c.problem.diffusivity / jacobi.source_scale;
+  EquationWeights e;
+  e.weights.points = jacobi.weights.points;
+  e.weights.center = 1.0 - scale;
+  for (int a = 0; a < 3; ++a) e.weights.face[a] = scale * jacobi.weights.face[a];
+  e.weights.edge = scale * jacobi.weights.edge;
+  e.weights.corner = scale * jacobi.weights.corner;
+  e.source_scale = dt;
+  if (c.problem.source.is_constant()) e.weights.source = dt * c.problem.source.constant;
+  return e;
+}
+
 }  // namespace fdsolve

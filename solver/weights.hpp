@@ -15,4 +15,9 @@ struct EquationWeights {
 /// folded into weights.source; an expression source is scaled by source_scale per node.
 EquationWeights equation_weights(const Case& c);
 
+/// One explicit heat step u' = u + dt (k L u + q) as stencil weights. The Jacobi weights of
+/// -lap u = f read u' = sum w u_nb + s f, so L u = (sum w u_nb - u) / s: the step has
+/// center 1 - dt k / s, neighbour weights dt k w / s, and s' = dt for the source q.
+EquationWeights heat_step_weights(const Case& c, double dt);
+
 }  // namespace fdsolve

@@ -65,6 +65,12 @@ class CpuBackend final : public Backend<T> {
     return n;
   }
   void synchronize() override {}
+  void fill_halo(const HaloFillArgs<T>& args) override { cpu::fill_halo(args); }
+  void write_box(Buffer<T>& field, const Layout& layout, const Box& box,
+                 const T* values) override {
+    cpu::write_box(field.data(), layout, box, values);
+  }
+
 
   double copy_bandwidth(std::size_t bytes) override {
     const index_t n = static_cast<index_t>(bytes / sizeof(T));

@@ -1,6 +1,7 @@
 // The CPU (OpenMP) sweeps: the reference the CUDA kernels are tested against.
 #pragma once
 
+#include "../halo_fill.hpp"
 #include "../stencil.hpp"
 
 namespace fdsolve::cpu {
@@ -14,6 +15,14 @@ void sweep(const SweepArgs<T>& args, SweepStats* stats);
 /// plane's in-plane sums once for the three output planes they feed (stencil3d_cpu.cpp).
 template <typename T>
 void sweep_3d_march(const SweepArgs<T>& args, SweepStats* stats);
+
+/// Fills the halo beyond the faces that have a ghost rule (halo_fill_cpu.cpp).
+template <typename T>
+void fill_halo(const HaloFillArgs<T>& args);
+
+/// Copies dense `values` onto the nodes of `box` of `field`.
+template <typename T>
+void write_box(T* field, const Layout& layout, const Box& box, const T* values);
 
 /// STREAM-style copy of `n` values, used as the CPU bandwidth yardstick.
 template <typename T>

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "halo_fill.cuh"
 #include "variants.cuh"
 
 namespace fdsolve {
@@ -149,6 +150,13 @@ class CudaBackend final : public Backend<T> {
   }
 
   void synchronize() override { FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+  void fill_halo(const HaloFillArgs<T>& args) override { launch_fill_halo(args, stream_); }
+  void write_box(Buffer<T>& field, const Layout& layout, const Box& box,
+                 const T* values) override {
+    cuda::write_box(field.data(), layout, box, values, stream_);
+  }
+
 
   double copy_bandwidth(std::size_t nbytes) override {
     char* a = device_alloc<char>(nbytes);

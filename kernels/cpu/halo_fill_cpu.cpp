@@ -1,0 +1,38 @@
+// Halo filling and boundary-box writes on the host (OpenMP).
+#include <algorithm>
+
+#include "stencil_cpu.hpp"
+
+namespace fdsolve::cpu {
+
+template <typename T>
+void fill_halo(const HaloFillArgs<T>& args) {
+  for (int axis = 0; axis < args.layout.dims; ++axis) {
+    const HaloAxis h = halo_axis(args.layout, axis);
+    for (int side = 0; side < 2; ++side) {
+      const GhostFace<T>& f = args.faces[2 * axis + side];
+      if (f.rule == GhostRule::None) continue;
+#pragma omp parallel for schedule(static)
+      for (index_t q = h.q_lo; q < h.q_hi; ++q)
+        for (index_t p = h.p_lo; p < h.p_hi; ++p)
+          fill_ghost(args.field, h, side, f.rule, f.offset, f.offsets, p, q);
+    }
+  }
+}
+
+template <typename T>
+void write_box(T* field, const Layout& L, const Box& box, const T* values) {
+  const index_t nx = box.extent(0), ny = box.extent(1);
+#pragma omp parallel for collapse(2) schedule(static)
+  for (index_t k = box.lo[2]; k < box.hi[2]; ++k)
+    for (index_t j = box.lo[1]; j < box.hi[1]; ++j)
+      std::copy_n(values + ((k - box.lo[2]) * ny + (j - box.lo[1])) * nx, nx,
+                  field + L.at(box.lo[0], j, k));
+}
+
+template void fill_halo<float>(const HaloFillArgs<float>&);
+template void fill_halo<double>(const HaloFillArgs<double>&);
+template void write_box<float>(float*, const Layout&, const Box&, const float*);
+template void write_box<double>(double*, const Layout&, const Box&, const double*);
+
+}  // namespace fdsolve::cpu

@@ -1,0 +1,99 @@
+// Filling the one-node halo beyond the physical faces of a field before a sweep: mirrored
+// ghosts for Neumann faces, wrap-around for periodic axes. Plain types only; the per-node rule
+// is FDSOLVE_HOST_DEVICE so that both backends fill the same values from one definition.
+#pragma once
+
+#include <array>
+
+#include "point_update.hpp"
+
+namespace fdsolve {
+
+/// What the halo beyond one face holds. None: nothing is read there (Dirichlet faces, whose
+/// nodes are never updated) or a neighbouring rank fills it.
+enum class GhostRule : int { None = 0, Mirror = 1, Wrap = 2 };
+
+/// One face's rule. Mirror: ghost = (node one inside the face) + offset, with offset = 2 h g for
+/// the outward gradient g (second-order Neumann); `offsets`, when not null, gives the offset per
+/// face node (see halo_face_index) and overrides `offset`.
+template <typename T>
+struct GhostFace {
+  GhostRule rule = GhostRule::None;
+  T offset = T(0);
+  const T* offsets = nullptr;  // backend memory
+};
+
+/// Fills the halo of `field` beyond every face whose rule is not None, axis by axis (x, then
+/// y, then z). Each axis also fills the halo rows and columns of the axes before it, so edge and
+/// corner ghosts that 19- and 27-point stencils read combine both faces' rules.
+template <typename T>
+struct HaloFillArgs {
+  T* field = nullptr;
+  Layout layout;
+  std::array<GhostFace<T>, 6> faces{};  // indexed x_min, x_max, y_min, y_max, z_min, z_max
+
+  bool any() const {
+    for (const auto& f : faces)
+      if (f.rule != GhostRule::None) return true;
+    return false;
+  }
+};
+
+/// Layout strides as plain scalars (device code cannot call std::array members), plus the
+/// in-face axes and fill range of one axis: axes before it include their halo (-1 and n), later
+/// ones only the owned nodes.
+struct HaloAxis {
+  int dims = 2, axis = 0, p_axis = 1, q_axis = 2;
+  index_t n[3] = {1, 1, 1};
+  index_t stride[3] = {1, 0, 0};  // element strides of x, y, z
+  index_t origin = 0;
+  index_t p_lo = 0, p_hi = 0, q_lo = 0, q_hi = 0;
+
+  /// Index of face node (p, q) in a per-node offset array of this axis's faces. The arrays span
+  /// both in-face axes with their halo (in 2D z has none), whichever part one fill uses.
+  FDSOLVE_HOST_DEVICE index_t face_index(index_t p, index_t q) const {
+    return (q + (q_axis < dims ? 1 : 0)) * (n[p_axis] + 2) + (p + 1);
+  }
+  index_t face_size() const { return (n[p_axis] + 2) * (n[q_axis] + (q_axis < dims ? 2 : 0)); }
+};
+
+inline HaloAxis halo_axis(const Layout& L, int axis) {
+  HaloAxis h;
+  h.dims = L.dims;
+  h.axis = axis;
+  h.p_axis = axis == 0 ? 1 : 0;
+  h.q_axis = axis == 2 ? 1 : 2;
+  for (int a = 0; a < 3; ++a) h.n[a] = L.n[a];
+  h.stride[0] = 1;
+  h.stride[1] = L.pitch;
+  h.stride[2] = L.plane;
+  h.origin = L.origin;
+  const auto with_halo = [&](int a) { return a < axis && a < L.dims; };
+  h.p_lo = with_halo(h.p_axis) ? -1 : 0;
+  h.p_hi = L.n[h.p_axis] + (with_halo(h.p_axis) ? 1 : 0);
+  h.q_lo = with_halo(h.q_axis) ? -1 : 0;
+  h.q_hi = L.n[h.q_axis] + (with_halo(h.q_axis) ? 1 : 0);
+  return h;
+}
+
+/// Fills the ghost of face (axis, side) at in-face position (p, q): side 0 is the min face
+/// (ghost index -1), side 1 the max face (ghost index n).
+template <typename T>
+FDSOLVE_HOST_DEVICE void fill_ghost(T* u, const HaloAxis& h, int side, GhostRule rule, T offset,
+                                    const T* offsets, index_t p, index_t q) {
+  const index_t n = h.n[h.axis];
+  const index_t ghost = side == 0 ? -1 : n;
+  index_t from = 0;
+  T add = T(0);
+  if (rule == GhostRule::Wrap) {
+    from = side == 0 ? n - 1 : 0;
+  } else {
+    from = side == 0 ? 1 : n - 2;
+    add = offsets ? offsets[h.face_index(p, q)] : offset;
+  }
+  const index_t in_face = p * h.stride[h.p_axis] + q * h.stride[h.q_axis];
+  u[h.origin + ghost * h.stride[h.axis] + in_face] =
+      u[h.origin + from * h.stride[h.axis] + in_face] + add;
+}
+
+}  // namespace fdsolve

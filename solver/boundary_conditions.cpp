@@ -1,0 +1,89 @@
+// Boundaries: ghost rules and time-dependent boundary values (see boundary_conditions.hpp).
+#include "boundary_conditions.hpp"
+
+#include "expression.hpp"
+#include "problem_setup.hpp"
+
+namespace fdsolve {
+namespace {
+
+bool is_dirichlet(const Case& c, int face) {
+  return c.boundary[face].type == BoundaryType::Dirichlet;
+}
+
+}  // namespace
+
+template <typename T>
+Boundaries<T>::Boundaries(const Case& c, Backend<T>& backend, const Layout& L)
+    : c_(c), backend_(backend), L_(L) {
+  fill_.layout = L;
+  for (int face = 0; face < 2 * c.grid.dims; ++face) {
+    const BoundaryCondition& bc = c.boundary[face];
+    GhostFace<T>& ghost = fill_.faces[face];
+    if (bc.type == BoundaryType::Periodic) {
+      ghost.rule = GhostRule::Wrap;
+    } else if (bc.type == BoundaryType::Neumann) {
+      ghost.rule = GhostRule::Mirror;
+      const double two_h = 2.0 * c.grid.spacing(face / 2);
+      if (bc.gradient.is_constant()) {
+        ghost.offset = static_cast<T>(two_h * bc.gradient.constant);
+      } else {
+        offsets_[face] = backend.allocate(halo_axis(L, face / 2).face_size());
+        gradient_in_time_ = gradient_in_time_ || bc.gradient.uses_time;
+      }
+    } else {
+      dirichlet_in_time_ = dirichlet_in_time_ || bc.value.uses_time;
+    }
+  }
+  set_gradients(0.0);
+}
+
+template <typename T>
+void Boundaries<T>::set_gradients(double t) {
+  gradient_time_ = t;
+  for (int face = 0; face < 2 * c_.grid.dims; ++face) {
+    if (offsets_[face].size() == 0) continue;
+    const int axis = face / 2;
+    const HaloAxis h = halo_axis(L_, axis);
+    const double two_h = 2.0 * c_.grid.spacing(axis);
+    // The face's own coordinate is that of its boundary node; the in-face ones run over the
+    // whole offset array, halo included (face_index's layout).
+    const index_t boundary = face % 2 == 0 ? 0 : L_.n[axis] - 1;
+    const index_t q_halo = h.q_axis < c_.grid.dims ? 1 : 0;
+    std::vector<T> values(static_cast<std::size_t>(h.face_size()));
+    const Expression g(c_.boundary[face].gradient.expression);
+    for (index_t q = -q_halo; q < h.n[h.q_axis] + q_halo; ++q)
+      for (index_t p = -1; p <= h.n[h.p_axis]; ++p) {
+        double x[3] = {0, 0, 0};
+        x[axis] = node_coordinate(c_, axis, boundary);
+        x[h.p_axis] = node_coordinate(c_, h.p_axis, p);
+        if (h.q_axis < c_.grid.dims) x[h.q_axis] = node_coordinate(c_, h.q_axis, q);
+        values[h.face_index(p, q)] = static_cast<T>(two_h * g(x[0], x[1], x[2], t));
+      }
+    backend_.upload(offsets_[face], values.data(), h.face_size());
+    fill_.faces[face].offsets = offsets_[face].data();
+  }
+}
+
+template <typename T>
+void Boundaries<T>::before_sweep(Buffer<T>& cur, Buffer<T>& next, double t, double t_next) {
+  if (gradient_in_time_ && t != gradient_time_) set_gradients(t);
+  if (fill_.any()) {
+    fill_.field = cur.data();
+    backend_.fill_halo(fill_);
+  }
+  if (dirichlet_in_time_) {
+    // Every Dirichlet face, in face order, so the later face still wins on shared nodes.
+    for (int face = 0; face < 2 * c_.grid.dims; ++face) {
+      if (!is_dirichlet(c_, face)) continue;
+      const Box box = face_box(L_, face);
+      const std::vector<T> values = box_values<T>(c_, c_.boundary[face].value, box, t_next);
+      backend_.write_box(next, L_, box, values.data());
+    }
+  }
+}
+
+template class Boundaries<float>;
+template class Boundaries<double>;
+
+}  // namespace fdsolve

@@ -1,0 +1,44 @@
+// The physical boundaries during a run: ghost rules for Neumann and periodic faces (filled
+// into the halo before every sweep), and Dirichlet values and Neumann gradients that depend on
+// t, re-evaluated as a heat run advances.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "backend.hpp"
+#include "case.hpp"
+
+namespace fdsolve {
+
+template <typename T>
+class Boundaries {
+ public:
+  /// Sets up the ghost rules of `c` for fields of layout `L` on `backend`; per-node gradient
+  /// offsets live in backend memory.
+  Boundaries(const Case& c, Backend<T>& backend, const Layout& L);
+
+  /// Before the sweep that takes `cur` (at time t) to `next` (at t_next): fills the ghosts of
+  /// `cur` with the gradients at t and, when Dirichlet values change in time, writes their
+  /// values at t_next onto `next`'s boundary nodes.
+  void before_sweep(Buffer<T>& cur, Buffer<T>& next, double t, double t_next);
+
+  /// Whether any face rule fills the halo (Neumann or periodic faces).
+  bool fills_halo() const { return fill_.any(); }
+  /// Whether some Dirichlet value or Neumann gradient depends on t.
+  bool time_dependent() const { return dirichlet_in_time_ || gradient_in_time_; }
+
+ private:
+  void set_gradients(double t);
+
+  const Case& c_;
+  Backend<T>& backend_;
+  Layout L_;
+  HaloFillArgs<T> fill_;
+  std::array<Buffer<T>, 6> offsets_;  // per-node 2 h g of faces whose gradient varies
+  bool dirichlet_in_time_ = false;
+  bool gradient_in_time_ = false;
+  double gradient_time_ = 0;  // t of the offsets now in offsets_
+};
+
+}  // namespace fdsolve

@@ -1,0 +1,152 @@
+// Checkpoint files: a snapshot-format HDF5 file (field /u, grid attributes, /config) plus text
+// datasets for the loop state, the snapshot index and the history.
+#include "checkpoint.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "case_reader.hpp"
+#include "format_number.hpp"
+#include "history_csv.hpp"
+#include "problem_setup.hpp"
+#include "snapshot.hpp"
+
+namespace fdsolve {
+namespace {
+
+constexpr const char* kFormat = "fdsolve-checkpoint 1";
+
+std::string fnv1a_hex(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : text) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+std::string format_state(const Case& c, const LoopState& s) {
+  using output::format_double;
+  return fmt::format(
+      "format: {}\ncase_hash: {}\niteration: {}\ntime: {}\nfirst_norm: {}\nwall_seconds: {}\n"
+      "backend: {}\nkernel: {}\n",
+      kFormat, case_hash(c), s.iteration, format_double(s.time), format_double(s.first_norm),
+      format_double(s.wall_seconds), s.backend, s.kernel);
+}
+
+/// "file iteration time precision field,field" per snapshot.
+std::string format_index(const std::vector<output::XdmfEntry>& index) {
+  std::string text;
+  for (const auto& e : index)
+    text += fmt::format("{} {} {} {} {}\n", e.file, e.iteration, output::format_double(e.time),
+                        e.precision_bytes, fmt::join(e.fields, ","));
+  return text;
+}
+
+std::vector<output::XdmfEntry> parse_index(const std::string& text) {
+  std::vector<output::XdmfEntry> index;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.empty()) continue;
+    std::istringstream words(line);
+    output::XdmfEntry e;
+    std::string time, fields;
+    words >> e.file >> e.iteration >> time >> e.precision_bytes >> fields;
+    e.time = std::strtod(time.c_str(), nullptr);
+    std::istringstream names(fields);
+    for (std::string name; std::getline(names, name, ',');) e.fields.push_back(name);
+    index.push_back(std::move(e));
+  }
+  return index;
+}
+
+std::string state_value(const std::string& state, const std::string& key) {
+  std::istringstream lines(state);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind(key + ": ", 0) == 0) return line.substr(key.size() + 2);
+  return {};
+}
+
+}  // namespace
+
+std::string case_hash(const Case& c) {
+  Case k;  // defaults for everything that does not shape the solution
+  k.name = "case";
+  k.precision = c.precision;
+  k.grid = c.grid;
+  k.problem = c.problem;
+  k.stencil = c.stencil;
+  k.boundary = c.boundary;
+  k.initial = c.initial;
+  k.time.dt_auto = c.time.dt_auto;
+  k.time.dt = c.time.dt;
+  k.time.safety = c.time.safety;
+  k.output.directory = "out";
+  return fnv1a_hex(to_yaml(k));
+}
+
+std::string checkpoint_path(const Case& c) {
+  return (std::filesystem::path(c.output.directory) / "checkpoint.h5").string();
+}
+
+template <typename T>
+void write_checkpoint(const Case& c, const LoopState& state, const std::vector<T>& u,
+                      const output::RunOutput& out) {
+  output::SnapshotInfo info;
+  info.iteration = state.iteration;
+  info.time = state.time;
+  info.grid = grid_meta(c);
+  info.config_yaml = to_yaml(c);
+  info.texts["checkpoint"] = format_state(c, state);
+  info.texts["snapshot_index"] = format_index(out.index());
+  info.texts["history"] = output::format_history_csv(out.history());
+  output::write_snapshot<T>(checkpoint_path(c), info, {{"u", u.data()}});
+}
+
+Checkpoint read_checkpoint(const Case& c) {
+  const std::string path = checkpoint_path(c);
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error))
+    throw InputError("--resume: no checkpoint at " + path +
+                     " (checkpoint.every writes one; run without --resume to start over)");
+  const output::SnapshotData data = output::read_snapshot(path);
+  const auto state = data.info.texts.find("checkpoint");
+  if (state == data.info.texts.end() || state_value(state->second, "format") != kFormat)
+    throw InputError("--resume: " + path + " is not an fdsolve checkpoint of this version");
+  const std::string theirs = state_value(state->second, "case_hash");
+  if (theirs != case_hash(c))
+    throw InputError(fmt::format(
+        "--resume: {} was written for a different case (hash {}, this case {}): the grid, "
+        "precision, problem, stencil, boundaries, initial state or time step differ; run "
+        "without --resume to start over",
+        path, theirs, case_hash(c)));
+  const bool want_single = c.precision == Precision::Float;
+  if (data.names.size() != 1 || data.names[0] != "u" || data.single_precision != want_single)
+    throw InputError("--resume: " + path + " does not hold the field u in this case's precision");
+
+  Checkpoint k;
+  k.u = data.fields[0];
+  k.single_precision = data.single_precision;
+  k.state.iteration = data.info.iteration;
+  k.state.time = data.info.time;
+  k.state.first_norm = std::strtod(state_value(state->second, "first_norm").c_str(), nullptr);
+  k.state.wall_seconds = std::strtod(state_value(state->second, "wall_seconds").c_str(), nullptr);
+  k.state.backend = state_value(state->second, "backend");
+  k.state.kernel = state_value(state->second, "kernel");
+  const auto index = data.info.texts.find("snapshot_index");
+  if (index != data.info.texts.end()) k.index = parse_index(index->second);
+  const auto history = data.info.texts.find("history");
+  if (history != data.info.texts.end()) k.history = output::parse_history_csv(history->second);
+  return k;
+}
+
+template void write_checkpoint<float>(const Case&, const LoopState&, const std::vector<float>&,
+                                      const output::RunOutput&);
+template void write_checkpoint<double>(const Case&, const LoopState&, const std::vector<double>&,
+                                       const output::RunOutput&);
+
+}  // namespace fdsolve

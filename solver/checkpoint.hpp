@@ -1,0 +1,52 @@
+// Checkpoints: the complete state of a run (the field and every counter the loop needs, the
+// snapshot index and history so far) in <output>/checkpoint.h5, so that `run --resume`
+// continues bit-identically. Tied to the case by a hash of what determines the solution.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "case.hpp"
+#include "run_output.hpp"
+
+namespace fdsolve {
+
+/// The loop counters a resumed run continues from.
+struct LoopState {
+  std::int64_t iteration = 0;  // iterations (steps) done
+  double time = 0;             // physical time reached (heat; the iteration for steady runs)
+  double first_norm = 0;       // norm of iteration 1: the relative tolerance's reference
+  double wall_seconds = 0;     // wall time spent so far
+  std::string backend;         // where the state was computed
+  std::string kernel;
+};
+
+/// A checkpoint read back; `u` holds the owned nodes, dense and C-ordered.
+struct Checkpoint {
+  LoopState state;
+  std::vector<double> u;
+  bool single_precision = false;
+  std::vector<output::XdmfEntry> index;
+  std::vector<output::HistoryRow> history;
+};
+
+/// 16 hex digits identifying what determines the sequence of fields: grid, precision, problem,
+/// stencil, boundaries, initial state and time step settings. Keys that only decide when to
+/// stop or what to write (max_iterations, tolerances, time.end, output, checkpoint, backend,
+/// tuning) are left out, so a run can be resumed with more iterations or a later end time.
+std::string case_hash(const Case& c);
+
+/// Where a case's checkpoint lives.
+std::string checkpoint_path(const Case& c);
+
+/// Writes the checkpoint atomically (a crash keeps the previous one). `u` is dense.
+template <typename T>
+void write_checkpoint(const Case& c, const LoopState& state, const std::vector<T>& u,
+                      const output::RunOutput& out);
+
+/// Reads the case's checkpoint for `run --resume`. Throws InputError when there is none, or it
+/// belongs to another case or precision.
+Checkpoint read_checkpoint(const Case& c);
+
+}  // namespace fdsolve

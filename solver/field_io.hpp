@@ -1,0 +1,75 @@
+// Moving fields from the backend to files during a run: snapshots with the fields the case
+// asks for, and checkpoints, which are never written from a state with non-finite values.
+#pragma once
+
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+#include <vector>
+
+#include "backend.hpp"
+#include "checkpoint.hpp"
+#include "problem_setup.hpp"
+#include "run_output.hpp"
+
+namespace fdsolve {
+
+template <typename T>
+class FieldWriter {
+ public:
+  FieldWriter(const Case& c, Backend<T>& backend, const Layout& L, output::RunOutput& out)
+      : c_(c), backend_(backend), L_(L), out_(out), host_(static_cast<std::size_t>(L.size)) {
+    for (const auto& name : c.output.fields)
+      if (name == "source") source_ = owned_dense(source_values<T>(c, L), L);
+  }
+
+  /// Downloads `cur` (and `prev` for the update field) and writes snapshot `iteration`.
+  void snapshot(const Buffer<T>& cur, const Buffer<T>& prev, std::int64_t iteration,
+                double time) {
+    const std::vector<T> u = download_dense(cur);
+    std::vector<T> update;
+    std::vector<output::FieldRef<T>> fields;
+    for (const auto& name : c_.output.fields) {
+      if (name == "u") {
+        fields.push_back({"u", u.data()});
+      } else if (name == "update") {
+        update = download_dense(prev);
+        for (std::size_t i = 0; i < update.size(); ++i) update[i] = u[i] - update[i];
+        fields.push_back({"update", update.data()});
+      } else if (name == "source") {
+        fields.push_back({"source", source_.data()});
+      }
+    }
+    out_.snapshot<T>(iteration, time, fields);
+  }
+
+  /// Writes the checkpoint of `cur` unless it holds a non-finite value, in which case the
+  /// previous checkpoint stays and false is returned.
+  bool checkpoint(const Buffer<T>& cur, const LoopState& state) {
+    const std::vector<T> u = download_dense(cur);
+    for (const T v : u)
+      if (!std::isfinite(v)) {
+        spdlog::warn("checkpoint at iteration {} skipped: the field holds non-finite values; {} "
+                     "keeps the last good state",
+                     state.iteration, checkpoint_path(c_));
+        return false;
+      }
+    write_checkpoint(c_, state, u, out_);
+    return true;
+  }
+
+ private:
+  std::vector<T> download_dense(const Buffer<T>& field) {
+    backend_.download(host_.data(), field, L_.size);
+    return owned_dense(host_, L_);
+  }
+
+  const Case& c_;
+  Backend<T>& backend_;
+  const Layout& L_;
+  output::RunOutput& out_;
+  std::vector<T> host_;    // staging buffer for downloads, allocated once
+  std::vector<T> source_;  // dense source, when the case writes it
+};
+
+}  // namespace fdsolve

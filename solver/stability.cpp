@@ -1,0 +1,86 @@
+// Stability limit and convergence estimates from the stencil's Fourier symbol.
+#include "stability.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "case_reader.hpp"
+#include "weights.hpp"
+
+namespace fdsolve {
+
+double stencil_symbol(const StencilWeights& w, int dims, const double theta[3]) {
+  double c[3] = {0, 0, 0};
+  for (int a = 0; a < dims; ++a) c[a] = std::cos(theta[a]);
+  double s = w.center;
+  for (int a = 0; a < dims; ++a) s += 2.0 * w.face[a] * c[a];
+  if (dims == 3) {
+    s += 4.0 * w.edge * (c[0] * c[1] + c[1] * c[2] + c[0] * c[2]);
+    s += 8.0 * w.corner * c[0] * c[1] * c[2];
+  }
+  return s;
+}
+
+double heat_stability_limit(const Case& c) {
+  // The Jacobi weights of -lap u = f are u' = sum w u_nb + s f, so L u = (sum w u_nb - u) / s:
+  // the Laplacian's symbol is (symbol of the neighbour weights - 1) / s.
+  const EquationWeights e = equation_weights(c);
+  StencilWeights neighbours = e.weights;
+  neighbours.center = 0;
+  const int dims = c.grid.dims;
+  double max_abs = 0;
+  for (int corner = 0; corner < (1 << dims); ++corner) {
+    double theta[3] = {0, 0, 0};
+    for (int a = 0; a < dims; ++a) theta[a] = (corner >> a) & 1 ? M_PI : 0.0;
+    const double lambda = (stencil_symbol(neighbours, dims, theta) - 1.0) / e.source_scale;
+    max_abs = std::max(max_abs, std::fabs(lambda));
+  }
+  return 2.0 / (c.problem.diffusivity * max_abs);
+}
+
+std::string describe_stencil(const Case& c) {
+  std::string h;
+  for (int a = 0; a < c.grid.dims; ++a) h += fmt::format("{}{:g}", a ? ", " : "", c.grid.spacing(a));
+  return fmt::format("{}-point stencil, h = [{}]", c.stencil.points, h);
+}
+
+TimePlan heat_time_plan(const Case& c, bool allow_unstable) {
+  TimePlan p;
+  p.limit = heat_stability_limit(c);
+  p.dt = c.time.dt_auto ? c.time.safety * p.limit : c.time.dt;
+  if (!c.time.dt_auto && p.dt > p.limit && !allow_unstable)
+    throw InputError(c.where("time.dt") +
+                     fmt::format("time.dt: {:g} is above the stability limit {:.6g} of the "
+                                 "explicit step (k = {:g}, {}); use dt <= {:.6g} or dt: auto",
+                                 p.dt, p.limit, c.problem.diffusivity, describe_stencil(c),
+                                 p.limit));
+  // Steps of dt up to end; a remainder of less than a millionth of dt is rounding, not a step.
+  const double whole = c.time.end / p.dt;
+  p.steps = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(whole - 1e-6)));
+  p.last_dt = c.time.end - static_cast<double>(p.steps - 1) * p.dt;
+  return p;
+}
+
+JacobiEstimate jacobi_estimate(const Case& c) {
+  const int dims = c.grid.dims;
+  double theta[3] = {0, 0, 0};
+  for (int a = 0; a < dims; ++a) {
+    const bool lo = c.boundary[2 * a].type == BoundaryType::Dirichlet;
+    const bool hi = c.boundary[2 * a + 1].type == BoundaryType::Dirichlet;
+    const double intervals = static_cast<double>(c.grid.points[a] - 1);
+    if (lo && hi)
+      theta[a] = M_PI / intervals;
+    else if (lo || hi)
+      theta[a] = M_PI / (2.0 * intervals);
+  }
+  JacobiEstimate e;
+  e.spectral_radius = std::fabs(stencil_symbol(equation_weights(c).weights, dims, theta));
+  e.iterations = e.spectral_radius < 1.0 && c.solve.tolerance > 0
+                     ? std::log(c.solve.tolerance) / std::log(e.spectral_radius)
+                     : std::numeric_limits<double>::infinity();
+  return e;
+}
+
+}  // namespace fdsolve

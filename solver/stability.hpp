@@ -1,0 +1,54 @@
+// Spectral estimates computed from the stencil weights themselves (no table of special cases):
+// the explicit heat step's stability limit and the Jacobi iteration's convergence rate.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "case.hpp"
+#include "stencil.hpp"
+
+namespace fdsolve {
+
+/// The stencil's symbol at the Fourier mode with angles theta (one per axis; unused axes 0):
+/// center + 2 sum_a face_a cos(theta_a) + 4 edge sum_{a<b} cos cos + 8 corner prod cos.
+double stencil_symbol(const StencilWeights& w, int dims, const double theta[3]);
+
+/// The largest stable explicit step dt of u' = u + dt (k L u + q) for the case's stencil and
+/// spacing: 2 / (k max|lambda|), lambda the Laplacian's symbol. The symbol is multilinear in
+/// the cosines, so its extremes lie at the 2^dims modes with theta_a in {0, pi}.
+double heat_stability_limit(const Case& c);
+
+/// How a heat case steps: `steps` steps of `dt`, the last one shortened to `last_dt` so that
+/// the run ends exactly at time.end.
+struct TimePlan {
+  double dt = 0;
+  double last_dt = 0;
+  std::int64_t steps = 0;
+  double limit = 0;  // the stability limit dt was checked against
+
+  double time_after(std::int64_t step) const {
+    return step >= steps ? static_cast<double>(steps - 1) * dt + last_dt
+                         : static_cast<double>(step) * dt;
+  }
+};
+
+/// The plan of a heat case: dt = safety * limit for dt: auto, else the given dt. A given dt
+/// above the limit is an InputError naming dt, the limit, h, k and the stencil, unless
+/// `allow_unstable` (tests that show the limit is real).
+TimePlan heat_time_plan(const Case& c, bool allow_unstable = false);
+
+/// The Jacobi weights' spectral radius on the case's grid: the symbol at the smoothest mode
+/// the boundaries allow (per axis pi/(n-1) between two Dirichlet faces, pi/(2(n-1)) between
+/// Dirichlet and Neumann, 0 for Neumann or periodic pairs), and the iterations it predicts for
+/// the norm to fall by solve.tolerance.
+struct JacobiEstimate {
+  double spectral_radius = 0;
+  double iterations = 0;  // ln(tolerance) / ln(radius); infinite when the radius is >= 1
+};
+JacobiEstimate jacobi_estimate(const Case& c);
+
+/// One line naming the stencil and spacing, for messages ("27-point, h = [0.1, 0.1, 0.1]").
+std::string describe_stencil(const Case& c);
+
+}  // namespace fdsolve
