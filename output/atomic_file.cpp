@@ -76,6 +76,22 @@ void write_file_atomic(const std::filesystem::path& target,
   fsync_path(parent.empty() ? std::filesystem::path(".") : parent, true);
 }
 
+void check_directory_writable(const std::filesystem::path& directory) {
+  std::filesystem::path probe = directory / ".fdsolve-write-test";
+  probe += "." + std::to_string(::getpid());
+  const auto refuse = [&](int error) {
+    throw OutputError("cannot write in output directory '" + directory.string() +
+                      "': " + std::strerror(error));
+  };
+  FileDescriptor fd(::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+  if (fd.get() < 0) refuse(errno);
+  int error = 0;
+  if (::write(fd.get(), "\n", 1) != 1) error = errno != 0 ? errno : EIO;
+  if (fd.close() != 0 && error == 0) error = errno;
+  ::unlink(probe.c_str());
+  if (error != 0) refuse(error);
+}
+
 void write_text_atomic(const std::filesystem::path& target, std::string_view text) {
   write_file_atomic(target, [text](const std::filesystem::path& temp) {
     FileDescriptor fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));

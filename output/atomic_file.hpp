@@ -18,6 +18,11 @@ std::filesystem::path temp_path_for(const std::filesystem::path& target);
 void write_file_atomic(const std::filesystem::path& target,
                        const std::function<void(const std::filesystem::path&)>& write);
 
+/// Creates, writes one byte to, and removes a probe file in `directory`, so that an output
+/// directory that cannot be written (permissions, a read-only or full filesystem) is reported
+/// before a run computes anything. Throws OutputError naming the directory.
+void check_directory_writable(const std::filesystem::path& directory);
+
 /// write_file_atomic for a text file whose whole content is `text`.
 void write_text_atomic(const std::filesystem::path& target, std::string_view text);
 

@@ -16,6 +16,31 @@ herr_t take_innermost(unsigned n, const H5E_error2_t* error, void* client) {
   return 0;
 }
 
+// HDF5's system-call failures read "file write failed: time = <ctime with a newline>,
+// filename = ..., errno = 28, error message = 'No space left on device', buf = ...": keep the
+// summary and the system's message, on one line.
+std::string tidy(const std::string& desc) {
+  const std::string key = "error message = '";
+  const auto at = desc.find(key);
+  const auto end = at == std::string::npos ? at : desc.find('\'', at + key.size());
+  std::string text = desc;
+  if (end != std::string::npos) {
+    const auto colon = desc.find(':');
+    const std::string reason = desc.substr(at + key.size(), end - at - key.size());
+    text = (colon < at ? desc.substr(0, colon) + ": " : std::string()) + reason;
+  }
+  for (char& ch : text) {
+    if (ch == '\n' || ch == '\r') ch = ' ';
+  }
+  return text;
+}
+
+// HDF5 1.10 (Debian 12) frees a file whose close failed (e.g. the flush of a snapshot on a full
+// disk) but keeps its id, and its exit handler then closes it again and crashes (HDFGroup/hdf5
+// #2291, fixed in 1.14). fdsolve closes every file it opens itself, so the handler has nothing
+// to do: turn it off before HDF5 initialises (H5dont_atexit does not initialise the library).
+const bool kNoExitHandler = H5dont_atexit() >= 0;
+
 }  // namespace
 
 void silence_errors() {
@@ -28,7 +53,7 @@ void fail(const std::string& path, const std::string& what) {
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, take_innermost, &detail);
   H5Eclear2(H5E_DEFAULT);
   std::string message = path + ": " + what;
-  if (!detail.empty()) message += " (HDF5: " + detail + ")";
+  if (!detail.empty()) message += " (HDF5: " + tidy(detail) + ")";
   throw OutputError(message);
 }
 
