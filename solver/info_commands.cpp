@@ -1,6 +1,9 @@
 // `fdsolve check`, `fdsolve compare` and `--version`: the commands that run no solve.
 #include <fmt/format.h>
 
+#include <cmath>
+#include <sstream>
+
 #include "backend.hpp"
 #include "case_reader.hpp"
 #include "commands.hpp"
@@ -8,8 +11,6 @@
 #include "exit_codes.hpp"
 #include "jacobi.hpp"
 #include "stability.hpp"
-
-#include <cmath>
 
 #ifndef FDSOLVE_CUDA_ARCHITECTURES
 #define FDSOLVE_CUDA_ARCHITECTURES ""
@@ -20,33 +21,37 @@ namespace fdsolve {
 int check_command(const std::string& case_path, const std::vector<std::string>& overrides,
                   std::ostream& out) {
   const Case c = read_case_file(case_path, overrides);
-  out << to_yaml(c);
+  // Everything is built before anything is printed: a check that fails late (e.g. heat's
+  // stability limit) must leave stdout empty, as for any other invalid case.
+  std::ostringstream text;
+  text << to_yaml(c);
   const auto gib = [](std::size_t b) { return static_cast<double>(b) / (1 << 30); };
   const std::size_t device = required_memory(c), host = required_host_memory(c);
-  out << fmt::format("# memory: {} bytes ({:.3f} GiB) on the backend (device, or host for cpu)\n",
-                     device, gib(device));
-  out << fmt::format("# memory: {} bytes ({:.3f} GiB) more on the host with a GPU backend\n",
-                     host, gib(host));
+  text << fmt::format("# memory: {} bytes ({:.3f} GiB) on the backend (device, or host for cpu)\n",
+                      device, gib(device));
+  text << fmt::format("# memory: {} bytes ({:.3f} GiB) more on the host with a GPU backend\n", host,
+                      gib(host));
   if (c.problem.equation == Equation::Heat) {
     const TimePlan p = heat_time_plan(c);
-    out << fmt::format("# stability limit: dt <= {:.6g} (k = {:g}, {})\n", p.limit,
-                       c.problem.diffusivity, describe_stencil(c));
-    out << fmt::format("# dt: {:.6g} ({}), {} steps to t = {:g}\n", p.dt,
-                       c.time.dt_auto ? fmt::format("auto: {:g} x the limit", c.time.safety)
-                                      : std::string("given"),
-                       p.steps, c.time.end);
+    text << fmt::format("# stability limit: dt <= {:.6g} (k = {:g}, {})\n", p.limit,
+                        c.problem.diffusivity, describe_stencil(c));
+    text << fmt::format("# dt: {:.6g} ({}), {} steps to t = {:g}\n", p.dt,
+                        c.time.dt_auto ? fmt::format("auto: {:g} x the limit", c.time.safety)
+                                       : std::string("given"),
+                        p.steps, c.time.end);
   } else {
     const JacobiEstimate e = jacobi_estimate(c);
-    out << fmt::format("# Jacobi spectral radius on this grid: {:.9f}\n", e.spectral_radius);
+    text << fmt::format("# Jacobi spectral radius on this grid: {:.9f}\n", e.spectral_radius);
     if (std::isfinite(e.iterations))
-      out << fmt::format("# estimated iterations to reduce the norm by tolerance {:g}: {:.0f}{}\n",
-                         c.solve.tolerance, std::ceil(e.iterations),
-                         e.iterations > static_cast<double>(c.solve.max_iterations)
-                             ? " (more than max_iterations)"
-                             : "");
+      text << fmt::format("# estimated iterations to reduce the norm by tolerance {:g}: {:.0f}{}\n",
+                          c.solve.tolerance, std::ceil(e.iterations),
+                          e.iterations > static_cast<double>(c.solve.max_iterations)
+                              ? " (more than max_iterations)"
+                              : "");
     else
-      out << "# estimated iterations: the iteration does not contract on this grid\n";
+      text << "# estimated iterations: the iteration does not contract on this grid\n";
   }
+  out << text.str();
   return kExitOk;
 }
 
