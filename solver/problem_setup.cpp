@@ -37,7 +37,9 @@ void fill(const Case& c, const Value& value, double scale, const Box& box, doubl
           out[at(i, j, k)] = static_cast<T>(scale * data[(k * ny + j) * nx + i]);
     return;
   }
-#pragma omp parallel
+  // Per-step boundary faces of a small grid are too few nodes to wake the thread team for.
+  const bool parallel = box.cells() > 4096;
+#pragma omp parallel if (parallel)
   {
     const Expression expr(value.expression);
 #pragma omp for collapse(2) schedule(static)

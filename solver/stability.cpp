@@ -60,6 +60,7 @@ TimePlan heat_time_plan(const Case& c, bool allow_unstable) {
   const double whole = c.time.end / p.dt;
   p.steps = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(whole - 1e-6)));
   p.last_dt = c.time.end - static_cast<double>(p.steps - 1) * p.dt;
+  p.end = c.time.end;
   return p;
 }
 

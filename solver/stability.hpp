@@ -25,11 +25,11 @@ struct TimePlan {
   double dt = 0;
   double last_dt = 0;
   std::int64_t steps = 0;
+  double end = 0;
   double limit = 0;  // the stability limit dt was checked against
 
   double time_after(std::int64_t step) const {
-    return step >= steps ? static_cast<double>(steps - 1) * dt + last_dt
-                         : static_cast<double>(step) * dt;
+    return step >= steps ? end : static_cast<double>(step) * dt;
   }
 };
 

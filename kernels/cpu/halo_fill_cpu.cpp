@@ -12,7 +12,9 @@ void fill_halo(const HaloFillArgs<T>& args) {
     for (int side = 0; side < 2; ++side) {
       const GhostFace<T>& f = args.faces[2 * axis + side];
       if (f.rule == GhostRule::None) continue;
-#pragma omp parallel for schedule(static)
+      // A face of a small grid is a few hundred copies: not worth waking the thread team.
+      const bool parallel = (h.q_hi - h.q_lo) * (h.p_hi - h.p_lo) > 16384;
+#pragma omp parallel for schedule(static) if (parallel)
       for (index_t q = h.q_lo; q < h.q_hi; ++q)
         for (index_t p = h.p_lo; p < h.p_hi; ++p)
           fill_ghost(args.field, h, side, f.rule, f.offset, f.offsets, p, q);

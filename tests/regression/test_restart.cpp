@@ -1,0 +1,126 @@
+// Checkpoint and restart through the CLI: a run stopped at an odd iteration (or killed by a
+// signal at whatever step it reached) and resumed ends bit-identical to an uninterrupted run;
+// a checkpoint of another case is refused. Compiled for the CPU (regression) and for CUDA
+// (gpu_regression).
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+
+#include "cli_runner.hpp"
+
+#ifndef FDSOLVE_TEST_CUDA
+#define FDSOLVE_TEST_CUDA 0
+#endif
+#if FDSOLVE_TEST_CUDA
+#define RESTART_TEST(name) TEST_CASE("gpu: " name)
+#else
+#define RESTART_TEST(name) TEST_CASE("regression: " name)
+#endif
+
+using namespace fdsolve::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kBackend = FDSOLVE_TEST_CUDA ? " --backend cuda" : " --backend cpu";
+
+/// Every dataset of the two snapshots has the same bytes (values compared as bit patterns).
+void check_bit_identical(const fdsolve::output::SnapshotData& a,
+                         const fdsolve::output::SnapshotData& b) {
+  CHECK(a.info.iteration == b.info.iteration);
+  CHECK(a.info.time == b.info.time);
+  REQUIRE(a.names == b.names);
+  for (std::size_t f = 0; f < a.fields.size(); ++f) {
+    REQUIRE(a.fields[f].size() == b.fields[f].size());
+    CHECK(std::memcmp(a.fields[f].data(), b.fields[f].data(),
+                      a.fields[f].size() * sizeof(double)) == 0);
+  }
+}
+
+/// history.csv without its wall-clock column, which differs from run to run.
+std::string history_without_wall(const fs::path& dir) {
+  std::string text = read_text(dir / "history.csv"), out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    const std::string line = text.substr(start, end - start);
+    out += line.substr(0, line.rfind(',')) + "\n";
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+RESTART_TEST("a Jacobi run stopped at iteration 37 and resumed is bit-identical") {
+  TempDir full, parts;
+  const std::string base = "run " + example("plate.yaml") + kBackend +
+                           " --set grid.points=[49,41] --set checkpoint.every=37 --set "
+                           "output.fields=[u,update] --output ";
+  const auto a = run_fdsolve(base + full.path.string());
+  INFO(a.output);
+  REQUIRE(a.exit_code == 0);
+  const auto b = run_fdsolve(base + parts.path.string() + " --set solve.max_iterations=37");
+  INFO(b.output);
+  REQUIRE(b.exit_code == 3);
+  REQUIRE(fs::exists(parts.path / "checkpoint.h5"));
+  const auto c = run_fdsolve(base + parts.path.string() + " --resume");
+  INFO(c.output);
+  REQUIRE(c.exit_code == 0);
+  CHECK(c.output.find("resuming from iteration 37") != std::string::npos);
+  check_bit_identical(last_snapshot(full.path), last_snapshot(parts.path));
+  CHECK(history_without_wall(full.path) == history_without_wall(parts.path));
+}
+
+RESTART_TEST("a heat run killed by SIGTERM saves a checkpoint and resumes bit-identically") {
+  TempDir full, parts;
+  // About 45000 steps; the signal comes at half the uninterrupted run's time, so mid-run on
+  // any machine. Neumann faces and a time-dependent boundary value exercise every piece of
+  // per-step state.
+  const std::string base =
+      "run " + example("heat_plate.yaml") + kBackend +
+      " --set grid.points=[33,17] --set time.end=10 --set output.every=0"
+      " --set 'boundary.x_min={type: dirichlet, value: \"1 + 0.1*sin(t)\"}'"
+      " --set checkpoint.every=0 --quiet --output ";
+  const auto start = std::chrono::steady_clock::now();
+  const auto a = run_fdsolve(base + full.path.string());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(a.output);
+  REQUIRE(a.exit_code == 0);
+  const std::string interrupted = "timeout --preserve-status -s TERM " +
+                                  std::to_string(seconds / 2) + " " + FDSOLVE_BINARY + " " +
+                                  base + parts.path.string();
+  const int status = std::system(interrupted.c_str());
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 128 + SIGTERM);
+  REQUIRE(fs::exists(parts.path / "checkpoint.h5"));
+  const auto c = run_fdsolve(base + parts.path.string() + " --resume");
+  INFO(c.output);
+  REQUIRE(c.exit_code == 0);
+  check_bit_identical(last_snapshot(full.path), last_snapshot(parts.path));
+}
+
+RESTART_TEST("--resume refuses a checkpoint of another case, and a missing one") {
+  TempDir out;
+  const std::string base = "run " + example("plate.yaml") + kBackend +
+                           " --set solve.max_iterations=20 --set checkpoint.every=10 --output " +
+                           out.path.string();
+  REQUIRE(run_fdsolve(base).exit_code == 3);
+  const auto other = run_fdsolve(base + " --resume --set grid.points=[65,65]");
+  CHECK(other.exit_code == 2);
+  CHECK(other.output.find("different case") != std::string::npos);
+  // Stopping criteria are not part of the case's identity: more iterations may follow.
+  CHECK(run_fdsolve(base + " --resume --set solve.max_iterations=30").exit_code == 3);
+  TempDir empty;
+  const auto none = run_fdsolve("run " + example("plate.yaml") + kBackend + " --resume --output " +
+                                empty.path.string());
+  CHECK(none.exit_code == 2);
+  CHECK(none.output.find("no checkpoint") != std::string::npos);
+}
