@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "diagnostics.hpp"
 #include "halo_fill.hpp"
 #include "stencil.hpp"
 
@@ -109,6 +110,12 @@ class Backend {
   virtual void write_box(Buffer<T>& field, const Layout& layout, const Box& box,
                          const T* values) = 0;
 
+  /// The diagnostics of a check (diagnostics.hpp): `prev` is u before the sweep and `cur` u
+  /// after it, both of `layout` in this backend's memory; `updated` is the box the sweep
+  /// updated (inside the owned nodes). Only the small results reach the host; returns when
+  /// they are known. Deterministic: the same inputs give bit-identical results.
+  virtual Diagnostics diagnose(const T* prev, const T* cur, const Layout& layout,
+                               const Box& updated) = 0;
 
   /// Copy bandwidth in bytes (read + written) per second over arrays of `bytes` bytes:
   /// the yardstick of `fdsolve bench`.

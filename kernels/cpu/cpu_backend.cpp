@@ -9,6 +9,7 @@
 #include <new>
 
 #include "../backend.hpp"
+#include "diagnostics_cpu.hpp"
 #include "stencil_cpu.hpp"
 
 namespace fdsolve {
@@ -71,6 +72,10 @@ class CpuBackend final : public Backend<T> {
     cpu::write_box(field.data(), layout, box, values);
   }
 
+  Diagnostics diagnose(const T* prev, const T* cur, const Layout& layout,
+                       const Box& updated) override {
+    return cpu::diagnose(prev, cur, layout, updated);
+  }
 
   double copy_bandwidth(std::size_t bytes) override {
     const index_t n = static_cast<index_t>(bytes / sizeof(T));

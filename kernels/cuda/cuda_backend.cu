@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "diagnostics.cuh"
 #include "halo_fill.cuh"
 #include "variants.cuh"
 
@@ -157,6 +158,12 @@ class CudaBackend final : public Backend<T> {
     cuda::write_box(field.data(), layout, box, values, stream_);
   }
 
+  Diagnostics diagnose(const T* prev, const T* cur, const Layout& layout,
+                       const Box& updated) override {
+    if (!diagnostics_)
+      diagnostics_ = std::make_unique<DiagnosticsWorkspace>(props_.multiProcessorCount);
+    return diagnostics_->diagnose(prev, cur, layout, updated, stream_);
+  }
 
   double copy_bandwidth(std::size_t nbytes) override {
     char* a = device_alloc<char>(nbytes);
@@ -251,6 +258,7 @@ class CudaBackend final : public Backend<T> {
   StatsPartial* partials_ = nullptr;
   long long partials_capacity_ = 0;
   std::vector<Variant<T>> table_[2];
+  std::unique_ptr<DiagnosticsWorkspace> diagnostics_;  // made by the first diagnose
 };
 
 }  // namespace
