@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config
           libhdf5-dev libyaml-cpp-dev libspdlog-dev libfmt-dev libcli11-dev libmuparser-dev
-          doctest-dev hdf5-tools)
+          doctest-dev hdf5-tools
+          python3-matplotlib python3-h5py)  # tools/plot_*.py and their test
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Runs tools/plot_history.py and tools/plot_slice.py on small inputs and checks each PNG:
+it exists, is over 5 KB and is not one colour. Inputs: history files with and without the
+percentile columns, 2D and 3D snapshots written here with h5py in fdsolve's layout (see
+output/snapshot.cpp), and, with --fdsolve, the history.csv and snapshot of a real run of a
+tiny case. Exit 0 when every check passes, 1 otherwise, 77 (skip) when matplotlib or h5py is
+missing.
+
+    test_plots.py --tools TOOLS_DIR --work DIR [--fdsolve BIN --case CASE.yaml]
+"""
+import argparse
+import glob
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+try:
+    import h5py
+    import matplotlib
+    import numpy as np
+
+    matplotlib.use("Agg")
+    import matplotlib.image as mpimg
+except ImportError as e:  # a skip, never a pass
+    print(f"SKIP: {e} (install python3-matplotlib and python3-h5py)")
+    sys.exit(77)
+
+MIN_BYTES = 5 * 1024
+failures = []
+
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what)
+    if not condition:
+        failures.append(what)
+
+
+def check_png(path, what):
+    if not os.path.exists(path):
+        check(False, f"{what}: {path} was written")
+        return
+    size = os.path.getsize(path)
+    check(size > MIN_BYTES, f"{what}: {size} bytes > {MIN_BYTES}")
+    image = mpimg.imread(path)
+    check(image.ndim == 3 and image.shape[2] >= 3, f"{what}: an RGB image")
+    if image.ndim != 3:
+        return
+    rgb = image[:, :, :3].reshape(-1, 3)
+    # Axes, ticks and text are grey; the data are drawn in colour.
+    coloured = rgb[rgb.max(axis=1) - rgb.min(axis=1) > 0.1]
+    colours = len(np.unique(coloured, axis=0))
+    share = len(coloured) / len(rgb)
+    check(colours > 16 and share > 0.005,
+          f"{what}: {colours} distinct colours over {100 * share:.1f}% of the pixels")
+
+
+def run_tool(args, tool, *argv, expect=0):
+    cmd = [sys.executable, os.path.join(args.tools, tool), *argv]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    ok = result.returncode == expect
+    check(ok, f"{' '.join(cmd[1:])} exits {expect} (got {result.returncode})")
+    if not ok:
+        print(result.stdout + result.stderr)
+
+
+def write_history(path, rows, percentiles):
+    header = "iteration,time,norm_l2,norm_linf,min,max,mean,wall_seconds"
+    if percentiles:
+        header += ",p50,p90,p99,nonfinite"
+    with open(path, "w") as f:
+        f.write(header + "\n")
+        for it in range(1, rows + 1):
+            l2 = 0.5 * 0.97 ** it
+            cells = [it, 0.0, l2, 3 * l2, 0.0, 1.0, 0.25, 0.01 * it]
+            if percentiles:  # zero p50 early on: a log axis must cope
+                cells += [0.0 if it < 5 else l2 / 4, 1.5 * l2, 2.5 * l2, 0 if it < rows - 3 else 7]
+            f.write(",".join(repr(float(c)) if isinstance(c, float) else str(c) for c in cells)
+                    + "\n")
+
+
+def write_snapshot(path, dims):
+    """A snapshot as output/snapshot.cpp writes it: [ny][nx] or [nz][ny][nx], x fastest."""
+    n = (33, 25) if dims == 2 else (21, 17, 13)  # nodes per axis, x first
+    origin = (-1.0, 0.5, 2.0)[:dims]
+    spacing = (0.1, 0.05, 0.2)[:dims]
+    coords = [origin[a] + spacing[a] * np.arange(n[a]) for a in range(dims)]
+    grids = np.meshgrid(*coords[::-1], indexing="ij")[::-1]  # x, y[, z] shaped [z][y][x]
+    u = np.sin(3 * grids[0]) * np.cos(5 * grids[1])
+    if dims == 3:
+        u = u + grids[2]
+    u.flat[7] = math.nan  # drawn grey, must not break the colour scale
+    with h5py.File(path, "w") as f:
+        f.create_dataset("u", data=u)
+        f.create_dataset("update", data=1e-3 * u.astype(np.float32))
+        f.attrs["time"] = 0.5
+        f.attrs["iteration"] = np.int64(1000)
+        f.attrs["origin"] = np.array(origin)
+        f.attrs["spacing"] = np.array(spacing)
+        f.attrs["dims"] = np.int32(dims)
+        f["config"] = "name: synthetic\n"
+
+
+def synthetic(args):
+    work = args.work
+    for percentiles in (True, False):
+        csv = os.path.join(work, f"history_{'p' if percentiles else 'plain'}.csv")
+        write_history(csv, 60, percentiles)
+        png = csv[:-4] + ".png"
+        run_tool(args, "plot_history.py", csv, png)
+        check_png(png, f"history {'with' if percentiles else 'without'} percentiles")
+    run_tool(args, "plot_history.py", os.path.join(work, "missing.csv"),
+             os.path.join(work, "missing.png"), expect=2)
+
+    for dims in (2, 3):
+        h5 = os.path.join(work, f"snapshot_{dims}d.h5")
+        write_snapshot(h5, dims)
+        png = os.path.join(work, f"slice_{dims}d.png")
+        run_tool(args, "plot_slice.py", h5, png)
+        check_png(png, f"{dims}D slice of u")
+    h5 = os.path.join(work, "snapshot_3d.h5")
+    for axis, index in (("x", "0"), ("y", "16")):
+        png = os.path.join(work, f"slice_3d_{axis}.png")
+        run_tool(args, "plot_slice.py", h5, png, "--field", "update", "--axis", axis,
+                 "--index", index)
+        check_png(png, f"3D slice of update normal to {axis}")
+    run_tool(args, "plot_slice.py", h5, os.path.join(work, "bad.png"), "--index", "13", expect=2)
+    run_tool(args, "plot_slice.py", h5, os.path.join(work, "bad.png"), "--field", "v", expect=2)
+
+
+def real_run(args):
+    out = os.path.join(args.work, "run")
+    shutil.rmtree(out, ignore_errors=True)  # no snapshot of an earlier run may stand in
+    cmd = [args.fdsolve, "run", args.case, "--backend", "cpu", "--output", out, "--quiet",
+           "--set", "grid.points=[33,33]", "--set", "solve.check_every=10",
+           "--set", "solve.tolerance=1e-4", "--set", "output.every=0"]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    check(result.returncode in (0, 3), f"{' '.join(cmd)} exits 0 or 3 (got {result.returncode})")
+    if result.returncode not in (0, 3):
+        print(result.stdout + result.stderr)
+        return
+    png = os.path.join(args.work, "run_history.png")
+    run_tool(args, "plot_history.py", os.path.join(out, "history.csv"), png)
+    check_png(png, "history of a run")
+    snapshots = sorted(glob.glob(os.path.join(out, "*.h5")))
+    snapshots = [s for s in snapshots if not s.endswith("checkpoint.h5")]
+    check(bool(snapshots), "the run wrote a snapshot")
+    if snapshots:
+        png = os.path.join(args.work, "run_slice.png")
+        run_tool(args, "plot_slice.py", snapshots[-1], png)
+        check_png(png, "slice of a run's snapshot")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tools", required=True, help="the tools/ directory")
+    parser.add_argument("--work", required=True, help="scratch directory for the files")
+    parser.add_argument("--fdsolve", help="the fdsolve binary: also plot a real run")
+    parser.add_argument("--case", help="the case file of that run")
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    synthetic(args)
+    if args.fdsolve:
+        real_run(args)
+    print(f"{len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

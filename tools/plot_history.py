@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Draws a run's history.csv to a PNG: the l2 and linf norms of the update (log scale) and,
+when the file has the columns p50, p90 and p99, the band of the update's distribution from
+the 50th to the 99th percentile with the 90th as a dashed line. A `nonfinite` column, when
+present, marks the first check that found non-finite values.
+
+    tools/plot_history.py out/plate/history.csv plate_history.png [--x iteration|time]
+
+Needs python3-matplotlib (Debian). Exits 2 when the file cannot be read.
+"""
+import argparse
+import csv
+import math
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+
+NORMS = (("norm_l2", "l2 of the update"), ("norm_linf", "linf of the update"))
+PERCENTILES = ("p50", "p90", "p99")
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("history", help="history.csv written by fdsolve run")
+    parser.add_argument("out", help="PNG to write")
+    parser.add_argument("--x", choices=["iteration", "time"], default="iteration",
+                        help="horizontal axis (default: iteration)")
+    parser.add_argument("--title", help="plot title (default: the file name)")
+    return parser.parse_args()
+
+
+def read_columns(path):
+    """The CSV as {column: [float]}; empty cells read as NaN."""
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        if not reader.fieldnames:
+            raise ValueError("no header line")
+        columns = {name.strip(): [] for name in reader.fieldnames}
+        for row in reader:
+            for name, value in row.items():
+                if name is None:
+                    raise ValueError("a row has more cells than the header")
+                text = (value or "").strip()
+                columns[name.strip()].append(float(text) if text else math.nan)
+    return columns
+
+
+def positive(values):
+    """Values a log axis can show: NaN for zero, negative or non-finite ones."""
+    return [v if v > 0 and math.isfinite(v) else math.nan for v in values]
+
+
+def main():
+    args = parse_args()
+    try:
+        cols = read_columns(args.history)
+    except (OSError, ValueError) as e:
+        print(f"plot_history: {args.history}: {e}", file=sys.stderr)
+        return 2
+    if args.x not in cols:
+        print(f"plot_history: {args.history}: no column '{args.x}'", file=sys.stderr)
+        return 2
+    x = cols[args.x]
+
+    fig, ax = plt.subplots(figsize=(8, 5), dpi=100)
+    if all(p in cols for p in PERCENTILES):
+        lo, mid, hi = (positive(cols[p]) for p in PERCENTILES)
+        ax.fill_between(x, lo, hi, color="tab:green", alpha=0.25, linewidth=0,
+                        label="|update| p50..p99")
+        ax.plot(x, mid, color="tab:green", linestyle="--", linewidth=1, label="|update| p90")
+    for name, label in NORMS:
+        if name in cols:
+            ax.plot(x, positive(cols[name]), marker="." if len(x) < 50 else None, label=label)
+    if "nonfinite" in cols:
+        bad = [xi for xi, n in zip(x, cols["nonfinite"]) if n > 0]
+        if bad:
+            ax.axvline(bad[0], color="tab:red", linestyle=":",
+                       label=f"non-finite values ({args.x} {bad[0]:g})")
+    ax.set_yscale("log")
+    ax.set_xlabel(args.x)
+    ax.set_ylabel("norm of u' - u")
+    ax.set_title(args.title or args.history)
+    ax.grid(True, which="major", alpha=0.4)
+    ax.grid(True, which="minor", alpha=0.1)
+    ax.legend(loc="best", fontsize="small")
+    fig.tight_layout()
+    fig.savefig(args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
