@@ -96,6 +96,19 @@ inline double percentile_from_cdf(const std::array<std::int64_t, kHistBins>& cdf
   return bin_upper_edge(kHistNonfiniteBin - 1);  // not reached: cdf[last finite] == finite
 }
 
+/// Whether update magnitude `a` at linear owned-node index `ia` ranks above `b` at `ib` in the
+/// choice of linf_at: NaN above every number, then the larger value, then the lower index; an
+/// index of -1 (no node) ranks below everything. A total order, so any reduction order picks
+/// the same node on every backend.
+FDSOLVE_HOST_DEVICE bool ranks_above(double a, std::int64_t ia, double b, std::int64_t ib) {
+  if (ia < 0) return false;
+  if (ib < 0) return true;
+  const bool an = a != a, bn = b != b;
+  if (an != bn) return an;
+  if (!an && a != b) return a > b;
+  return ia < ib;
+}
+
 /// Non-finite nodes reported by their coordinates, at most this many.
 inline constexpr int kMaxNonfiniteLocations = 10;
 
@@ -116,12 +129,15 @@ struct Diagnostics {
   std::vector<std::array<std::int64_t, 3>> nonfinite_at;
 
   // The update d over the updated box.
-  std::int64_t updated = 0;                         // nodes of the box
-  double sum_sq = 0;                                // sum of d^2
-  double l2 = 0;                                    // sqrt(sum_sq / updated); 0 for an empty box
-  double linf = 0;                                  // max |d|; NaN when any d is NaN
-  std::array<std::int64_t, kHistBins> histogram{};  // updates per bin (update_bin)
-  std::array<std::int64_t, kHistBins> cdf{};        // inclusive prefix sums of histogram
+  std::int64_t updated = 0;  // nodes of the box
+  double sum_sq = 0;         // sum of d^2
+  double l2 = 0;             // sqrt(sum_sq / updated); 0 for an empty box
+  double linf = 0;           // max |d|; NaN when any d is NaN
+  /// (i, j, k) of the node of linf (ranks_above: the first NaN update, else the first node of
+  /// the largest |d|, in C order); {-1, -1, -1} for an empty box.
+  std::array<std::int64_t, 3> linf_at{-1, -1, -1};
+  std::array<std::int64_t, kHistBins> histogram{};        // updates per bin (update_bin)
+  std::array<std::int64_t, kHistBins> cdf{};              // inclusive prefix sums of histogram
   double p50 = std::numeric_limits<double>::quiet_NaN();  // percentile_from_cdf(cdf, 50)
   double p90 = std::numeric_limits<double>::quiet_NaN();
   double p99 = std::numeric_limits<double>::quiet_NaN();
@@ -139,6 +155,12 @@ struct Diagnostics {
     p99 = percentile_from_cdf(cdf, 99);
   }
 };
+
+/// Node (i, j, k) of linear owned-node index `n` (C order, x fastest).
+inline std::array<std::int64_t, 3> owned_node(const Layout& layout, std::int64_t n) {
+  const std::int64_t row = n / layout.n[0];
+  return {n % layout.n[0], row % layout.n[1], row / layout.n[1]};
+}
 
 /// Throws std::invalid_argument unless `updated` is empty or lies inside the owned nodes.
 inline void check_diagnose_box(const Layout& layout, const Box& updated) {

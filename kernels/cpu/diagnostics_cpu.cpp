@@ -18,11 +18,12 @@ struct Partial {
   double min = std::numeric_limits<double>::infinity();
   double max = -std::numeric_limits<double>::infinity();
   std::int64_t nonfinite = 0;
-  double sum_sq = 0;   // of d over the box
-  double max_abs = 0;  // NaN once any |d| is NaN
+  double sum_sq = 0;             // of d over the box
+  double max_abs = 0;            // NaN once any |d| is NaN
+  std::int64_t max_abs_at = -1;  // its linear owned-node index (ranks_above)
 
-  void add_max_abs(double ad) {
-    if (ad > max_abs || std::isnan(ad)) max_abs = ad;
+  void add_max_abs(double ad, std::int64_t at) {
+    if (ranks_above(ad, at, max_abs, max_abs_at)) max_abs = ad, max_abs_at = at;
   }
   void merge(const Partial& o) {
     sum += o.sum;
@@ -30,7 +31,7 @@ struct Partial {
     max = std::fmax(max, o.max);
     nonfinite += o.nonfinite;
     sum_sq += o.sum_sq;
-    add_max_abs(o.max_abs);
+    add_max_abs(o.max_abs, o.max_abs_at);
   }
 };
 
@@ -51,10 +52,11 @@ void add_row(const T* prev, const T* cur, const Layout& L, const Box& box, index
   }
   if (box.empty() || j < box.lo[1] || j >= box.hi[1] || k < box.lo[2] || k >= box.hi[2]) return;
   const T* u = prev + L.at(0, j, k);
+  const std::int64_t row = (k * L.n[1] + j) * L.n[0];
   for (index_t i = box.lo[0]; i < box.hi[0]; ++i) {
     const double d = static_cast<double>(c[i]) - static_cast<double>(u[i]);
     p.sum_sq += d * d;
-    p.add_max_abs(std::fabs(d));
+    p.add_max_abs(std::fabs(d), row + i);
     ++hist[update_bin(d)];
   }
 }
@@ -118,6 +120,7 @@ Diagnostics diagnose(const T* prev, const T* cur, const Layout& L, const Box& bo
   r.updated = box.cells();
   r.sum_sq = total.sum_sq;
   r.linf = total.max_abs;
+  if (total.max_abs_at >= 0) r.linf_at = owned_node(L, total.max_abs_at);
   r.histogram = hist;
   std::int64_t running = 0;
   for (int b = 0; b < kHistBins; ++b) r.cdf[b] = running += hist[b];

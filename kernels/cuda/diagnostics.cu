@@ -22,6 +22,7 @@ namespace fdsolve::cuda {
 struct DiagPartial {
   double sum, min, max;    // of cur over owned nodes (min/max ignore NaN, as fmin/fmax do)
   double sum_sq, max_abs;  // of d over the box; max_abs is NaN once any |d| is
+  long long max_abs_at;    // linear owned-node index of max_abs (ranks_above), -1: none
   unsigned long long nonfinite;
 };
 
@@ -49,7 +50,7 @@ struct Geometry {
 };
 
 __host__ __device__ inline DiagPartial diag_identity() {
-  return {0.0, __builtin_huge_val(), -__builtin_huge_val(), 0.0, 0.0, 0ull};
+  return {0.0, __builtin_huge_val(), -__builtin_huge_val(), 0.0, 0.0, -1ll, 0ull};
 }
 
 struct DiagCombine {
@@ -59,7 +60,9 @@ struct DiagCombine {
     r.min = fmin(a.min, b.min);
     r.max = fmax(a.max, b.max);
     r.sum_sq = a.sum_sq + b.sum_sq;
-    r.max_abs = (b.max_abs > a.max_abs || isnan(b.max_abs)) ? b.max_abs : a.max_abs;
+    const bool take_b = ranks_above(b.max_abs, b.max_abs_at, a.max_abs, a.max_abs_at);
+    r.max_abs = take_b ? b.max_abs : a.max_abs;
+    r.max_abs_at = take_b ? b.max_abs_at : a.max_abs_at;
     r.nonfinite = a.nonfinite + b.nonfinite;
     return r;
   }
@@ -94,6 +97,7 @@ __global__ void __launch_bounds__(kThreads)
     const long long j = row_ok ? r - k * g.ny : 0;
     const bool row_in_box = row_ok && j >= g.lo[1] && j < g.hi[1] && k >= g.lo[2] && k < g.hi[2];
     const long long row = g.origin + k * g.plane + j * g.pitch;
+    const long long linear = r * g.nx;  // owned-node index of (0, j, k)
     for (long long i0 = 0; i0 < g.nx; i0 += 32) {
       const long long i = i0 + lane;
       int item[1] = {kIgnoredBin};
@@ -107,7 +111,10 @@ __global__ void __launch_bounds__(kThreads)
           const double d = c - static_cast<double>(prev[row + i]);
           acc.sum_sq += d * d;
           const double ad = fabs(d);
-          if (ad > acc.max_abs || isnan(ad)) acc.max_abs = ad;
+          if (ranks_above(ad, linear + i, acc.max_abs, acc.max_abs_at)) {
+            acc.max_abs = ad;
+            acc.max_abs_at = linear + i;
+          }
           item[0] = update_bin(d);
         }
       }
@@ -260,6 +267,7 @@ Diagnostics DiagnosticsWorkspace::diagnose(const T* prev, const T* cur, const La
   out.nonfinite = static_cast<std::int64_t>(t.nonfinite);
   out.sum_sq = t.sum_sq;
   out.linf = t.max_abs;
+  if (t.max_abs_at >= 0) out.linf_at = owned_node(L, t.max_abs_at);
   for (int b = 0; b < kHistBins; ++b) {
     out.histogram[b] = static_cast<std::int64_t>(host_result_->hist[b]);
     out.cdf[b] = static_cast<std::int64_t>(host_result_->cdf[b]);
@@ -302,11 +310,8 @@ void DiagnosticsWorkspace::locate_nonfinite(const T* cur, const Layout& L, std::
     FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(host_selected_ + 1, selected_, take * sizeof(long long),
                                        cudaMemcpyDeviceToHost, stream));
     FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream));
-    for (long long s = 0; s < take; ++s) {
-      const long long node = host_selected_[1 + s];
-      const long long r = node / L.n[0];
-      out.nonfinite_at.push_back({node % L.n[0], r % L.n[1], r / L.n[1]});
-    }
+    for (long long s = 0; s < take; ++s)
+      out.nonfinite_at.push_back(owned_node(L, host_selected_[1 + s]));
     found += take;
   }
 }

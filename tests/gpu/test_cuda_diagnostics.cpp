@@ -74,6 +74,7 @@ void check_equal(const Diagnostics& g, const Diagnostics& c, double abs_scale) {
   CHECK(g.nonfinite == c.nonfinite);
   CHECK(g.nonfinite_at == c.nonfinite_at);
   CHECK(same(g.linf, c.linf));
+  CHECK(g.linf_at == c.linf_at);
   CHECK(g.histogram == c.histogram);
   CHECK(g.cdf == c.cdf);
   CHECK(same(g.p50, c.p50));
@@ -113,6 +114,7 @@ void check_case(Backend<T>& gpu, Backend<T>& cpu, const Fields<T>& f, const Box&
   CHECK(same_bits(again.linf, g.linf));
   CHECK(again.histogram == g.histogram);
   CHECK(again.nonfinite_at == g.nonfinite_at);
+  CHECK(again.linf_at == g.linf_at);
 }
 
 struct Shape {
@@ -238,6 +240,7 @@ TEST_CASE("gpu: diagnostics of planted updates give the percentiles known by han
   CHECK(g.min == -5.0);
   CHECK(g.max == 1001.0);
   CHECK(g.linf == 1000.0);
+  CHECK(g.linf_at == Coord{10, 10, 0});
   CHECK(g.nonfinite == 0);
   CHECK(g.histogram[kHistZeroBin] == 50);
   CHECK(g.histogram[update_bin(1.25)] == 40);

@@ -75,6 +75,7 @@ template <typename T>
 void check_against_reference(const Pair<T>& f, const Box& box, const Diagnostics& got) {
   const Layout& L = f.L;
   double lo = kInf, hi = -kInf, sum = 0, sum_abs = 0, sum_sq = 0, linf = 0;
+  Coord linf_at = {-1, -1, -1};  // the first NaN update, else the first largest |d|
   std::int64_t nonfinite = 0, updated = 0;
   std::vector<Coord> at;
   std::array<std::int64_t, kHistBins> hist{};
@@ -94,10 +95,10 @@ void check_against_reference(const Pair<T>& f, const Box& box, const Diagnostics
         const double d = c - double(f.prev[L.at(i, j, k)]);
         ++updated;
         sum_sq += d * d;
-        if (std::isnan(d) || std::isnan(linf))
-          linf = kNaN;
-        else
-          linf = std::max(linf, std::fabs(d));
+        if (!std::isnan(linf) && (std::isnan(d) || std::fabs(d) > linf || updated == 1)) {
+          linf = std::fabs(d);
+          linf_at = {i, j, k};
+        }
         ++hist[ref_bin(d)];
         if (std::isfinite(d)) finite_abs.push_back(std::fabs(d));
       }
@@ -121,6 +122,7 @@ void check_against_reference(const Pair<T>& f, const Box& box, const Diagnostics
     CHECK(same(got.l2, l2));
   }
   CHECK(same(got.linf, linf));
+  CHECK(got.linf_at == linf_at);
   CHECK(got.histogram == hist);
   std::int64_t running = 0;
   for (int b = 0; b < kHistBins; ++b) CHECK(got.cdf[b] == (running += hist[b]));
@@ -232,6 +234,7 @@ TEST_CASE("kernels: diagnostics of planted updates give percentiles known by han
     CHECK(g.nonfinite == 0);
     CHECK(g.nonfinite_at.empty());
     CHECK(g.linf == 1000.0);
+    CHECK(g.linf_at == Coord{10, 10, kb});
     CHECK(g.sum_sq == 40 * 1.5625 + 9 * 4.0 + 1e6);
     CHECK(g.l2 == doctest::Approx(std::sqrt((40 * 1.5625 + 36 + 1e6) / 100)).epsilon(1e-15));
     CHECK(g.histogram[kHistZeroBin] == 50);
@@ -282,6 +285,7 @@ TEST_CASE("kernels: diagnostics report planted NaN and Inf at their coordinates,
       CHECK(g.max == kInf);
       CHECK(std::isnan(g.mean));
       CHECK(std::isnan(g.linf));
+      CHECK(g.linf_at == Coord{2, 2, 1});  // the first NaN update; +-Inf ones rank below
       check_against_reference(f, box, g);
     };
     single ? run.template operator()<float>() : run.template operator()<double>();
@@ -315,6 +319,7 @@ TEST_CASE("kernels: diagnostics of an empty box have no update statistics") {
   CHECK(g.updated == 0);
   CHECK(g.l2 == 0);
   CHECK(g.linf == 0);
+  CHECK(g.linf_at == Coord{-1, -1, -1});
   CHECK(g.cdf[kHistBins - 1] == 0);
   CHECK(std::isnan(g.p50));
   CHECK(g.nodes == 20);
@@ -346,6 +351,7 @@ TEST_CASE("kernels: diagnostics are bit-identical for any thread count") {
     for (const auto& [a, b] : pairs) CHECK(std::memcmp(&a, &b, sizeof a) == 0);
     CHECK(g.histogram == one.histogram);
     CHECK(g.nonfinite_at == one.nonfinite_at);
+    CHECK(g.linf_at == one.linf_at);
   }
   omp_set_num_threads(saved);
 }
