@@ -16,6 +16,32 @@
 namespace fdsolve {
 
 namespace {
+std::string one_line(const std::string& message) {
+  std::string text;
+  for (const char ch : message) {
+    const auto byte = static_cast<unsigned char>(ch);
+    if (ch == '\n') {
+      text += "\\n";
+    } else if (ch == '\r') {
+      text += "\\r";
+    } else if (ch == '\t') {
+      text += "\\t";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      static const char hex[] = "0123456789abcdef";
+      text += "\\x";
+      text += hex[byte >> 4];
+      text += hex[byte & 15];
+    } else {
+      text += ch;
+    }
+  }
+  return text;
+}
+}  // namespace
+
+InputError::InputError(const std::string& message) : std::runtime_error(one_line(message)) {}
+
+namespace {
 const std::vector<std::string> kTopLevelKeys{"name",    "precision",  "backend", "grid",  "problem",
                                              "stencil", "boundary",   "initial", "solve", "time",
                                              "output",  "checkpoint", "tuning"};

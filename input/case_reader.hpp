@@ -11,9 +11,11 @@
 namespace fdsolve {
 
 /// Bad input. what() is one line: "file:line:col: key.path: reason". The CLI maps it to exit 2.
+/// Control characters that a message quotes from the input (a newline in a quoted value, a
+/// stray byte) are written as \n, \r, \t or \xHH, so the message stays one line.
 class InputError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit InputError(const std::string& message);
 };
 
 /// Reads `path`, applies `overrides` ("key.path=YAML value", later ones win), validates.

@@ -1,5 +1,6 @@
-// The input-level bound on the grid size: at most 2^40 nodes per case, checked with exact
-// integer arithmetic (no overflow for absurd entries), so `check` refuses what no machine holds.
+// Robustness of the case loader: the input-level bound on the grid size (at most 2^40 nodes,
+// checked without overflow, so `check` refuses what no machine holds), and error messages that
+// stay one line whatever bytes they quote from the input.
 #include <doctest/doctest.h>
 
 #include "case_reader.hpp"
@@ -33,4 +34,16 @@ TEST_CASE("input: grids of more than 2^40 nodes are refused, 2^40 is accepted") 
   CHECK(error_of("grid: {points: [9000000000000000000, 9000000000000000000, 3]}\n") ==
         "case.yaml:1:16: grid.points: 9000000000000000000 x 9000000000000000000 x 3 = 2.43e+38 "
         "nodes, more than the limit of 2^40 = 1099511627776 nodes per case");
+}
+
+TEST_CASE("input: control characters quoted from the input do not break the one-line message") {
+  // A YAML escape puts a newline and a tab into the name; the message shows them escaped.
+  CHECK(error_of("name: \"a\\nb\\tc\"\ngrid: {points: [5, 5]}\n") ==
+        "case.yaml:1:7: name: must be non-empty without '/' or whitespace, got 'a\\nb\\tc'");
+  // A raw control byte (0x01) in a value.
+  CHECK(error_of(std::string("grid: {points: [5, x\x01]}\n")) ==
+        "case.yaml:1:20: grid.points[1]: expected an integer, got 'x\\x01'");
+  // UTF-8 is left as it is.
+  CHECK(error_of("precision: \xc3\xa9t\xc3\xa9\ngrid: {points: [5, 5]}\n") ==
+        "case.yaml:1:12: precision: unknown value '\xc3\xa9t\xc3\xa9' (expected float, double)");
 }
