@@ -2,7 +2,12 @@
 #include <doctest/doctest.h>
 
 #include "case_reader.hpp"
+#include "stability.hpp"
 #include "weights.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace fdsolve;
 
@@ -64,4 +69,29 @@ TEST_CASE("solver: custom weights are taken as given with no source") {
   CHECK(e.weights.edge == 0.01);
   CHECK(e.weights.corner == 0.001);
   CHECK(e.weights.source == 0);
+}
+
+TEST_CASE("heat: the stability limit of each stencil matches the hand-derived von Neumann bound") {
+  // Uniform h, k = 2: 5 points h^2/4k, 7 points h^2/6k, 19 points 3h^2/8k, 27 points 15h^2/46k
+  // (the Laplacian's symbol at the corners of the frequency cube, worked out by hand from
+  // SPEC.md's weights: 27 points peak at -184/(30 h^2), 19 points at -32/(6 h^2)).
+  const double h = 0.05, k = 2.0;
+  const auto limit = [&](const std::string& grid_and_stencil) {
+    return heat_stability_limit(parse_case(grid_and_stencil +
+                                               "problem: {equation: heat, diffusivity: 2}\n",
+                                           "h.yaml"));
+  };
+  CHECK(limit("grid: {points: [21, 21], extent: [1, 1]}\n") ==
+        doctest::Approx(h * h / (4 * k)).epsilon(1e-12));
+  for (const auto& [points, factor] :
+       std::vector<std::pair<int, double>>{{7, 1.0 / 6}, {19, 3.0 / 8}, {27, 15.0 / 46}}) {
+    CAPTURE(points);
+    CHECK(limit("grid: {points: [21, 21, 21], extent: [1, 1, 1]}\nstencil: " +
+                std::to_string(points) + "\n") ==
+          doctest::Approx(factor * h * h / k).epsilon(1e-12));
+  }
+  // Per-axis spacing (5 points): 1 / (2k (1/hx^2 + 1/hy^2)).
+  const double hx = 0.05, hy = 0.1;
+  CHECK(limit("grid: {points: [21, 11], extent: [1, 1]}\n") ==
+        doctest::Approx(1 / (2 * k * (1 / (hx * hx) + 1 / (hy * hy)))).epsilon(1e-12));
 }
