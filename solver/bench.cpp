@@ -78,10 +78,17 @@ void print_row(std::ostream& out, const BenchRow& r) {
 }
 
 /// Seconds for `iterations` sweeps ping-ponging a and b; every norm_every-th sweep is checked.
+/// With `halo`, the halo of the input is filled before each sweep, as Neumann and periodic
+/// faces make the solver do.
 template <typename T>
-double time_sweeps(Backend<T>& be, SweepArgs<T> args, KernelId id, int iterations, int norm_every) {
+double time_sweeps(Backend<T>& be, SweepArgs<T> args, KernelId id, int iterations, int norm_every,
+                   HaloFillArgs<T>* halo = nullptr) {
   const auto t0 = std::chrono::steady_clock::now();
   for (int it = 1; it <= iterations; ++it) {
+    if (halo) {
+      halo->field = const_cast<T*>(args.in);
+      be.fill_halo(*halo);
+    }
     if (norm_every > 0 && it % norm_every == 0)
       be.sweep_with_stats(args, id);
     else
@@ -94,6 +101,25 @@ double time_sweeps(Backend<T>& be, SweepArgs<T> args, KernelId id, int iteration
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+/// Seconds for `iterations` check diagnostics of the pair (a, b), as the solver runs them at
+/// every check: both fields read once, small results to the host.
+template <typename T>
+double time_diagnose(Backend<T>& be, const SweepArgs<T>& args, int iterations) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int it = 0; it < iterations; ++it) be.diagnose(args.in, args.out, args.layout, args.box);
+  be.synchronize();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// Every face mirrored: the most halo a case can ask for.
+template <typename T>
+HaloFillArgs<T> all_faces_mirrored(const Layout& layout) {
+  HaloFillArgs<T> h;
+  h.layout = layout;
+  for (int f = 0; f < 2 * layout.dims; ++f) h.faces[f] = {GhostRule::Mirror, T(0.01), nullptr};
+  return h;
+}
+
 /// All rows of one backend, dimension and precision.
 template <typename T>
 void bench_case(Backend<T>& be, const BenchOptions& o, int dims, double copy_bw,
@@ -102,7 +128,12 @@ void bench_case(Backend<T>& be, const BenchOptions& o, int dims, double copy_bw,
   const std::int64_t n = o.size > 0 ? o.size : default_size(be.name(), dims);
   const Layout layout =
       Layout::make(dims, {n, n, dims == 3 ? n : 1}, static_cast<index_t>(128 / sizeof(T)));
+  // Besides the sweep variants: the default sweep with a halo fill before each sweep (the cost
+  // of Neumann and periodic faces) and the check diagnostics (two fields read per node).
+  const std::string with_halo = be.default_kernel(dims) + "+halo";
   std::vector<std::string> names = be.kernels(dims);
+  names.push_back(with_halo);
+  names.push_back("diagnose");
   if (!o.kernel.empty()) {
     if (std::find(names.begin(), names.end(), o.kernel) == names.end()) {
       out << "# " << be.name() << ": no " << dims << "D kernel '" << o.kernel << "'\n";
@@ -131,13 +162,18 @@ void bench_case(Backend<T>& be, const BenchOptions& o, int dims, double copy_bw,
   const int iterations = o.iterations > 0 ? o.iterations : default_iterations(be.name(), cells);
   std::vector<int> norms =
       o.norm_every >= 0 ? std::vector<int>{o.norm_every} : std::vector<int>{0, 1};
+  HaloFillArgs<T> halo = all_faces_mirrored<T>(layout);
   for (const std::string& name : names) {
-    const KernelId id = be.find_kernel(dims, name);
-    for (int norm_every : norms) {
-      time_sweeps(be, args, id, 2, norm_every > 0 ? 1 : 0);  // warm-up, checked path included
+    const bool diagnose = name == "diagnose", filled = name == with_halo;
+    const KernelId id = be.find_kernel(dims, diagnose || filled ? be.default_kernel(dims) : name);
+    for (int norm_every : diagnose ? std::vector<int>{0} : norms) {
+      const auto timed = [&](int count, int every) {
+        return diagnose ? time_diagnose(be, args, count)
+                        : time_sweeps(be, args, id, count, every, filled ? &halo : nullptr);
+      };
+      timed(2, norm_every > 0 ? 1 : 0);  // warm-up, checked path included
       std::vector<double> secs;
-      for (int rep = 0; rep < kRepetitions; ++rep)
-        secs.push_back(time_sweeps(be, args, id, iterations, norm_every));
+      for (int rep = 0; rep < kRepetitions; ++rep) secs.push_back(timed(iterations, norm_every));
       std::sort(secs.begin(), secs.end());
       BenchRow r;
       r.backend = be.name();
