@@ -19,6 +19,16 @@
 #define FDSOLVE_TEST_CUDA 0
 #endif
 
+/// A test case named for the backend it runs on ("cpu: ..." or "gpu: ..."). The problem tests
+/// form the doctest suite "problems" (TEST_SUITE_BEGIN in each file), so that the slow
+/// compute-sanitizer racecheck can leave these solver-level runs out: the kernels they use are
+/// race-checked by the parity tests.
+#if FDSOLVE_TEST_CUDA
+#define PROBLEM_TEST(name) TEST_CASE("gpu: " name)
+#else
+#define PROBLEM_TEST(name) TEST_CASE("cpu: " name)
+#endif
+
 namespace fdsolve::test {
 
 /// "cpu" or "cuda": the backend these tests exercise, also prefixed to their names.

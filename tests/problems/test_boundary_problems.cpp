@@ -5,17 +5,9 @@
 // (CPU) and the GPU tests (CUDA).
 #include "solve_support.hpp"
 
-#if FDSOLVE_TEST_CUDA
-#define PROBLEM_TEST(name) TEST_CASE("gpu: " name)
-#else
-#define PROBLEM_TEST(name) TEST_CASE("cpu: " name)
-#endif
-
 using namespace fdsolve;
 using namespace fdsolve::test;
 
-// A suite of its own so that the slow compute-sanitizer racecheck can leave these solver-level
-// runs out: the kernels they use are raced-checked by the parity tests.
 TEST_SUITE_BEGIN("problems");
 
 namespace {
