@@ -95,6 +95,12 @@ struct SolveSpec {
   NormKind norm = NormKind::L2;
   std::int64_t check_every = 100;
   double divergence_factor = 1.0e6;
+  /// Full diagnostics at every check (range, mean, non-finite values, |update| percentiles,
+  /// linf location); false: only the sweep's own norms and range over the updated nodes.
+  bool diagnostics = true;
+  /// Warn once when the norm has not fallen by 1% over this many checks; 0 = never. Not
+  /// for heat, whose update norm need not fall.
+  std::int64_t stagnation_checks = 10;
 
   bool operator==(const SolveSpec&) const = default;
 };

@@ -78,6 +78,8 @@ void emit_solve(YAML::Emitter& out, const SolveSpec& s, bool heat) {
   out << YAML::Key << "check_every" << YAML::Value << s.check_every;
   out << YAML::Key << "divergence_factor" << YAML::Value;
   emit_number(out, s.divergence_factor);
+  out << YAML::Key << "diagnostics" << YAML::Value << s.diagnostics;
+  if (!heat) out << YAML::Key << "stagnation_checks" << YAML::Value << s.stagnation_checks;
   out << YAML::EndMap;
 }
 

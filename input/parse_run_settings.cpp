@@ -15,15 +15,17 @@ double read_at_least_zero(const Field& field) {
   return value;
 }
 
-// Heat steps to time.end: the stopping keys of a Jacobi solve do not apply, while norm,
-// check_every (steps between checks and log lines) and divergence_factor do.
+// Heat steps to time.end: the stopping keys of a Jacobi solve (and the stagnation warning) do
+// not apply, while norm, check_every (steps between checks and log lines), divergence_factor
+// and diagnostics do.
 void parse_solve(const FieldMap& root, Case& c) {
   const FieldMap solve(root.get_or_empty("solve"),
                        {"max_iterations", "tolerance", "absolute_tolerance", "norm", "check_every",
-                        "divergence_factor"},
+                        "divergence_factor", "diagnostics", "stagnation_checks"},
                        c.locations);
   if (c.problem.equation == Equation::Heat) {
-    for (const char* key : {"max_iterations", "tolerance", "absolute_tolerance"}) {
+    for (const char* key :
+         {"max_iterations", "tolerance", "absolute_tolerance", "stagnation_checks"}) {
       if (const auto f = solve.get(key)) {
         f->fail("does not apply to equation heat, which runs to time.end");
       }
@@ -43,6 +45,9 @@ void parse_solve(const FieldMap& root, Case& c) {
       f->fail("must be greater than 1, got " + format_number(s.divergence_factor));
     }
   }
+  if (const auto f = solve.get("diagnostics"))
+    s.diagnostics = read_choice(*f, {"true", "false"}) == 0;
+  if (const auto f = solve.get("stagnation_checks")) s.stagnation_checks = read_integer(*f, 0);
 }
 
 // Heat only: the end time and the step, `auto` (safety times the stability limit, which the

@@ -1,4 +1,4 @@
-// history.csv: one row per norm check, numbers printed so they read back bit-identical.
+// history.csv: one row per check, numbers printed so they read back bit-identical.
 #pragma once
 
 #include <string>
@@ -8,15 +8,23 @@
 
 namespace fdsolve::output {
 
-/// The header line of history.csv (without the newline).
+/// The header line of history.csv (without the newline). README.md documents each column;
+/// wall_seconds stays last (restart tests compare everything but it).
 inline constexpr const char* history_header =
+    "iteration,time,norm_l2,norm_linf,min,max,mean,nonfinite,p50,p90,p99,linf_i,linf_j,linf_k,"
+    "wall_seconds";
+
+/// The header of the files (and checkpoints) written before the diagnostics columns: still
+/// read, its rows as not diagnosed.
+inline constexpr const char* history_header_v1 =
     "iteration,time,norm_l2,norm_linf,min,max,mean,wall_seconds";
 
-/// The whole file: the header and one line per row.
+/// The whole file: the header and one line per row. The diagnostics cells (nonfinite to
+/// linf_k) of a row that is not diagnosed are empty.
 std::string format_history_csv(const std::vector<HistoryRow>& rows);
 
-/// Reads back what format_history_csv wrote (bit-identical numbers); throws OutputError when
-/// the header differs (a file of another version) or a line is malformed.
+/// Reads back what format_history_csv wrote (bit-identical numbers), or a file with the
+/// earlier header; throws OutputError when the header is neither or a line is malformed.
 std::vector<HistoryRow> parse_history_csv(const std::string& text);
 
 }  // namespace fdsolve::output

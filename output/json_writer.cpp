@@ -53,8 +53,12 @@ std::string json_number(double value) {
 void JsonWriter::start_item(std::string_view key) {
   if (depth_ > 0) {
     if (!first_in_container_) out_ += ',';
-    out_ += '\n';
-    out_.append(static_cast<size_t>(2 * depth_), ' ');
+    if (compact()) {
+      if (!first_in_container_) out_ += ' ';
+    } else {
+      out_ += '\n';
+      out_.append(static_cast<size_t>(2 * depth_), ' ');
+    }
   }
   first_in_container_ = false;
   if (!key.empty()) out_ += json_string(key) + ": ";
@@ -62,30 +66,30 @@ void JsonWriter::start_item(std::string_view key) {
 
 void JsonWriter::close(char bracket) {
   const bool empty = first_in_container_;
+  const bool on_one_line = compact();
   --depth_;
-  if (!empty) {
+  if (!empty && !on_one_line) {
     out_ += '\n';
     out_.append(static_cast<size_t>(2 * depth_), ' ');
   }
   out_ += bracket;
   first_in_container_ = false;
+  if (compact_depth_ > depth_) compact_depth_ = 0;
 }
 
-void JsonWriter::begin_object(std::string_view key) {
+void JsonWriter::open(std::string_view key, char bracket, bool compact) {
   start_item(key);
-  out_ += '{';
+  out_ += bracket;
   ++depth_;
   first_in_container_ = true;
+  if (compact && compact_depth_ == 0) compact_depth_ = depth_;
 }
+
+void JsonWriter::begin_object(std::string_view key, bool compact) { open(key, '{', compact); }
 
 void JsonWriter::end_object() { close('}'); }
 
-void JsonWriter::begin_array(std::string_view key) {
-  start_item(key);
-  out_ += '[';
-  ++depth_;
-  first_in_container_ = true;
-}
+void JsonWriter::begin_array(std::string_view key, bool compact) { open(key, '[', compact); }
 
 void JsonWriter::end_array() { close(']'); }
 
@@ -102,6 +106,11 @@ void JsonWriter::value(std::string_view key, double number) {
 void JsonWriter::value(std::string_view key, std::int64_t number) {
   start_item(key);
   out_ += std::to_string(number);
+}
+
+void JsonWriter::null_value(std::string_view key) {
+  start_item(key);
+  out_ += "null";
 }
 
 void JsonWriter::value(std::string_view key, bool flag) {

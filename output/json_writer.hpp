@@ -17,9 +17,10 @@ std::string json_number(double value);
 /// Builds one JSON document; containers are opened and closed in order, members need a key.
 class JsonWriter {
  public:
-  void begin_object(std::string_view key = {});
+  /// A `compact` container and everything in it is written on one line (history rows).
+  void begin_object(std::string_view key = {}, bool compact = false);
   void end_object();
-  void begin_array(std::string_view key = {});
+  void begin_array(std::string_view key = {}, bool compact = false);
   void end_array();
 
   void value(std::string_view key, std::string_view text);
@@ -28,6 +29,7 @@ class JsonWriter {
   void value(std::string_view key, std::int64_t number);
   void value(std::string_view key, int number) { value(key, std::int64_t{number}); }
   void value(std::string_view key, bool flag);
+  void null_value(std::string_view key);
 
   /// The document, ending in a newline.
   std::string str() const { return out_ + "\n"; }
@@ -36,9 +38,12 @@ class JsonWriter {
   // Starts a member: comma after a sibling, newline, indentation, and `"key": ` in objects.
   void start_item(std::string_view key);
   void close(char bracket);
+  void open(std::string_view key, char bracket, bool compact);
+  bool compact() const { return compact_depth_ > 0 && depth_ >= compact_depth_; }
 
   std::string out_;
   int depth_ = 0;
+  int compact_depth_ = 0;  // depth of the outermost compact container's members; 0: none
   bool first_in_container_ = true;
 };
 

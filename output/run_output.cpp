@@ -24,6 +24,14 @@ std::string snapshot_file_name(const std::string& name, std::int64_t iteration) 
 
 }  // namespace
 
+NodeAt node_at(const GridMeta& grid, const std::array<std::int64_t, 3>& node) {
+  NodeAt at;
+  at.node = node;
+  for (int a = 0; a < 3; ++a)
+    at.x[a] = a < grid.dims ? grid.origin[a] + static_cast<double>(node[a]) * grid.spacing[a] : 0;
+  return at;
+}
+
 RunOutput::RunOutput(std::string directory, std::string name, GridMeta grid,
                      std::string config_yaml)
     : directory_(std::move(directory)),
@@ -46,7 +54,8 @@ RunOutput::RunOutput(std::string directory, std::string name, GridMeta grid,
 
 template <typename T>
 void RunOutput::snapshot(std::int64_t iteration, double time,
-                         const std::vector<FieldRef<T>>& fields) {
+                         const std::vector<FieldRef<T>>& fields,
+                         const std::map<std::string, std::string>& texts) {
   const std::string file = snapshot_file_name(name_, iteration);
   const std::string path = (std::filesystem::path(directory_) / file).string();
   SnapshotInfo info;
@@ -54,6 +63,7 @@ void RunOutput::snapshot(std::int64_t iteration, double time,
   info.time = time;
   info.grid = grid_;
   info.config_yaml = config_yaml_;
+  info.texts = texts;
   write_snapshot(path, info, fields);
 
   XdmfEntry entry{file, iteration, time, {}, static_cast<int>(sizeof(T))};
@@ -92,9 +102,11 @@ void RunOutput::restore(std::vector<XdmfEntry> index, std::vector<HistoryRow> hi
   flush_history();
 }
 
-template void RunOutput::snapshot<float>(std::int64_t, double, const std::vector<FieldRef<float>>&);
+template void RunOutput::snapshot<float>(std::int64_t, double, const std::vector<FieldRef<float>>&,
+                                         const std::map<std::string, std::string>&);
 template void RunOutput::snapshot<double>(std::int64_t, double,
-                                          const std::vector<FieldRef<double>>&);
+                                          const std::vector<FieldRef<double>>&,
+                                          const std::map<std::string, std::string>&);
 
 void RunOutput::add_history(const HistoryRow& row) { history_.push_back(row); }
 

@@ -2,7 +2,9 @@
 // index ParaView opens, history.csv and summary.json. Every file goes through a temporary name.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,16 +14,49 @@
 
 namespace fdsolve::output {
 
-/// One row of history.csv, written at every norm check.
+/// One row of history.csv, written at every check (README "Checks, history and plots" documents
+/// the columns).
 struct HistoryRow {
   std::int64_t iteration = 0;
   double time = 0;
-  double norm_l2 = 0;
+  double norm_l2 = 0;  // of the update u' - u over the updated nodes
   double norm_linf = 0;
-  double min = 0;
+  double min = 0;  // of u': over every node with diagnostics, else over the updated nodes
   double max = 0;
   double mean = 0;
+  /// Whether the check ran the diagnostics. When not (solve.diagnostics: false, or a row of an
+  /// older checkpoint) the fields down to linf_at are unknown and written as empty cells.
+  bool diagnosed = false;
+  std::int64_t nonfinite = 0;  // NaN and +-Inf values of u'
+  double p50 = 0;              // percentiles of |u' - u| (upper bin edges; NaN: none finite)
+  double p90 = 0;
+  double p99 = 0;
+  std::array<std::int64_t, 3> linf_at{-1, -1, -1};  // node (i, j, k) of norm_linf
   double wall_seconds = 0;
+};
+
+/// A node by its indices and physical coordinates (SPEC.md "Numerics": x_i = origin + i h).
+struct NodeAt {
+  std::array<std::int64_t, 3> node{0, 0, 0};
+  std::array<double, 3> x{0, 0, 0};
+};
+
+/// The node of `grid` at (i, j, k), with its coordinates.
+NodeAt node_at(const GridMeta& grid, const std::array<std::int64_t, 3>& node);
+
+/// Where and when a run diverged.
+struct Divergence {
+  std::int64_t iteration = 0;
+  double time = 0;
+  std::string reason;          // nonfinite (values of u' are NaN or Inf) | norm (blow-up)
+  double norm = 0;             // the chosen norm at that check
+  double limit = 0;            // divergence_factor x first norm
+  std::int64_t nonfinite = 0;  // NaN and +-Inf values of u'
+  /// The first (C order) at most 10 non-finite nodes of u' when there are any; else the node of
+  /// the largest |u' - u| (the first non-finite update, if one is).
+  std::vector<NodeAt> nodes;
+  double largest_update = 0;  // no non-finite value: that |u' - u|
+  std::string snapshot;       // file name of the last state's snapshot, marked diverged
 };
 
 /// The contents of summary.json.
@@ -35,12 +70,17 @@ struct Summary {
   GridMeta grid;
   std::int64_t iterations = 0;
   bool converged = false;
-  std::string status;  // converged | max_iterations | diverged
+  std::string status;  // converged | completed | max_iterations | diverged | interrupted
   double norm_l2 = 0;
   double norm_linf = 0;
   double first_norm = 0;  // norm of iteration 1 (the reference of the relative tolerance)
   double wall_seconds = 0;
   double cells_per_second = 0;  // updated nodes per second over the solve
+  bool diagnostics = true;      // solve.diagnostics
+  /// Every check's row, the last one's numbers also written as "last_check".
+  std::vector<HistoryRow> history;
+  bool diverged = false;  // divergence is set
+  Divergence divergence;
   std::string config_yaml;
 };
 
@@ -50,9 +90,11 @@ class RunOutput {
   RunOutput(std::string directory, std::string name, GridMeta grid, std::string config_yaml);
 
   /// Writes <name>_<iteration:08d>.h5, then rewrites <name>.xmf to list every snapshot so far.
-  /// Writing the same iteration again replaces that snapshot (and its .xmf entry).
+  /// Writing the same iteration again replaces that snapshot (and its .xmf entry). `texts` are
+  /// further text datasets (a diverged state's /status and /divergence).
   template <typename T>
-  void snapshot(std::int64_t iteration, double time, const std::vector<FieldRef<T>>& fields);
+  void snapshot(std::int64_t iteration, double time, const std::vector<FieldRef<T>>& fields,
+                const std::map<std::string, std::string>& texts = {});
 
   /// Appends a row in memory; flush_history() rewrites history.csv with all rows.
   void add_history(const HistoryRow& row);

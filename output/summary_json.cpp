@@ -1,4 +1,5 @@
-// Formats summary.json: every Summary field, the grid as an object with per-axis arrays.
+// Formats summary.json: every Summary field, the grid as an object with per-axis arrays, the
+// last check's diagnostics, the divergence (or null) and every check's row, one per line.
 #include "summary_json.hpp"
 
 #include "json_writer.hpp"
@@ -18,6 +19,71 @@ void write_grid(JsonWriter& json, const GridMeta& grid) {
   json.begin_array("spacing");
   for (int axis = 0; axis < grid.dims; ++axis) json.value({}, grid.spacing[axis]);
   json.end_array();
+  json.end_object();
+}
+
+/// [i, j(, k)] of a node.
+void write_node(JsonWriter& json, std::string_view key, const std::array<std::int64_t, 3>& node,
+                int dims) {
+  json.begin_array(key, true);
+  for (int axis = 0; axis < dims; ++axis) json.value({}, node[axis]);
+  json.end_array();
+}
+
+/// {"node": [i, j(, k)], "x": [x, y(, z)]}
+void write_node_at(JsonWriter& json, std::string_view key, const NodeAt& at, int dims) {
+  json.begin_object(key, true);
+  write_node(json, "node", at.node, dims);
+  json.begin_array("x");
+  for (int axis = 0; axis < dims; ++axis) json.value({}, at.x[axis]);
+  json.end_array();
+  json.end_object();
+}
+
+/// The numbers of one check; the diagnostics of a check without them are null. A `compact` row
+/// (of the history array) is one line with linf_at as node indices; otherwise linf_at also has
+/// its coordinates.
+void write_row(JsonWriter& json, std::string_view key, const HistoryRow& row, const GridMeta& grid,
+               bool compact) {
+  json.begin_object(key, compact);
+  json.value("iteration", row.iteration);
+  json.value("time", row.time);
+  json.value("norm_l2", row.norm_l2);
+  json.value("norm_linf", row.norm_linf);
+  json.value("min", row.min);
+  json.value("max", row.max);
+  json.value("mean", row.mean);
+  if (row.diagnosed) {
+    json.value("nonfinite", row.nonfinite);
+    json.value("p50", row.p50);
+    json.value("p90", row.p90);
+    json.value("p99", row.p99);
+  } else {
+    for (const char* name : {"nonfinite", "p50", "p90", "p99"}) json.null_value(name);
+  }
+  if (!row.diagnosed || row.linf_at[0] < 0)
+    json.null_value("linf_at");
+  else if (compact)
+    write_node(json, "linf_at", row.linf_at, grid.dims);
+  else
+    write_node_at(json, "linf_at", node_at(grid, row.linf_at), grid.dims);
+  json.value("wall_seconds", row.wall_seconds);
+  json.end_object();
+}
+
+void write_divergence(JsonWriter& json, const Divergence& d, int dims) {
+  json.begin_object("divergence");
+  json.value("iteration", d.iteration);
+  json.value("time", d.time);
+  json.value("reason", d.reason);
+  json.value("norm", d.norm);
+  json.value("limit", d.limit);
+  json.value("nonfinite", d.nonfinite);
+  if (d.nonfinite == 0) json.value("largest_update", d.largest_update);
+  json.begin_array("nodes");
+  for (const NodeAt& at : d.nodes) write_node_at(json, {}, at, dims);
+  json.end_array();
+  json.value("snapshot", d.snapshot);
   json.end_object();
 }
 
@@ -41,6 +107,18 @@ std::string format_summary_json(const Summary& summary) {
   json.value("first_norm", summary.first_norm);
   json.value("wall_seconds", summary.wall_seconds);
   json.value("cells_per_second", summary.cells_per_second);
+  json.value("diagnostics", summary.diagnostics);
+  if (summary.history.empty())
+    json.null_value("last_check");
+  else
+    write_row(json, "last_check", summary.history.back(), summary.grid, false);
+  if (summary.diverged)
+    write_divergence(json, summary.divergence, summary.grid.dims);
+  else
+    json.null_value("divergence");
+  json.begin_array("history");
+  for (const HistoryRow& row : summary.history) write_row(json, {}, row, summary.grid, true);
+  json.end_array();
   json.value("config", summary.config_yaml);
   json.end_object();
   return json.str();

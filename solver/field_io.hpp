@@ -5,6 +5,8 @@
 #include <spdlog/spdlog.h>
 
 #include <cmath>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "backend.hpp"
@@ -23,9 +25,10 @@ class FieldWriter {
       if (name == "source") source_ = owned_dense(source_values<T>(c, L), L);
   }
 
-  /// Downloads `cur` (and `prev` for the update field) and writes snapshot `iteration`.
-  void snapshot(const Buffer<T>& cur, const Buffer<T>& prev, std::int64_t iteration,
-                double time) {
+  /// Downloads `cur` (and `prev` for the update field) and writes snapshot `iteration`, with
+  /// further text datasets `texts`.
+  void snapshot(const Buffer<T>& cur, const Buffer<T>& prev, std::int64_t iteration, double time,
+                const std::map<std::string, std::string>& texts = {}) {
     const std::vector<T> u = download_dense(cur);
     std::vector<T> update;
     std::vector<output::FieldRef<T>> fields;
@@ -40,7 +43,7 @@ class FieldWriter {
         fields.push_back({"source", source_.data()});
       }
     }
-    out_.snapshot<T>(iteration, time, fields);
+    out_.snapshot<T>(iteration, time, fields, texts);
   }
 
   /// Writes the checkpoint of `cur` unless it holds a non-finite value, in which case the

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 
 #include "boundary_conditions.hpp"
 #include "case_reader.hpp"
@@ -13,6 +14,7 @@
 #include "halo_exchange.hpp"
 #include "problem_setup.hpp"
 #include "progress.hpp"
+#include "run_checks.hpp"
 #include "stability.hpp"
 #include "weights.hpp"
 
@@ -82,22 +84,14 @@ class SourceField {
   double scale_ = 0, t_ = 0;
 };
 
-/// Min, max and sum of the nodes a sweep never updates (the Dirichlet faces), so the history
-/// can report the whole field from the sweep's statistics of the updated nodes alone.
-template <typename T>
-SweepStats fixed_node_stats(const std::vector<T>& field, const Layout& L, const Box& box) {
-  SweepStats s;
-  for (index_t k = 0; k < L.n[2]; ++k)
-    for (index_t j = 0; j < L.n[1]; ++j)
-      for (index_t i = 0; i < L.n[0]; ++i) {
-        const bool inside = i >= box.lo[0] && i < box.hi[0] && j >= box.lo[1] && j < box.hi[1] &&
-                            k >= box.lo[2] && k < box.hi[2];
-        if (!inside) {
-          const double v = field[L.at(i, j, k)];
-          s.add(v, v);
-        }
-      }
-  return s;
+/// The diagnostics of a check for the log line: range and mean of u, |update| percentiles.
+std::string check_detail(const output::HistoryRow& row) {
+  if (!row.diagnosed) return fmt::format("u in [{:.4g}, {:.4g}] (updated nodes)", row.min, row.max);
+  std::string text =
+      fmt::format("u in [{:.4g}, {:.4g}] mean {:.4g}  |u'-u| p50 {:.2e} p90 {:.2e} p99 {:.2e}",
+                  row.min, row.max, row.mean, row.p50, row.p90, row.p99);
+  if (row.nonfinite > 0) text += fmt::format("  {} non-finite", row.nonfinite);
+  return text;
 }
 
 /// Puts a checkpoint's dense owned nodes into a field of layout L.
@@ -178,7 +172,6 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   std::int64_t done = 0;  // iterations before this session
   double earlier_seconds = 0;
   std::vector<T> initial = initial_field<T>(c, L);
-  const SweepStats fixed = fixed_node_stats(initial, L, box);
   Buffer<T> cur = backend.allocate(L.size);
   Buffer<T> next = backend.allocate(L.size);
   backend.upload(next, initial.data(), L.size);  // Dirichlet nodes must hold in both buffers
@@ -205,7 +198,9 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   SweepArgs<T> args;
   args.layout = L;
   args.box = box;
-  const double all_nodes = static_cast<double>(L.owned_cells());
+  const output::GridMeta grid = grid_meta(c);
+  StagnationWatch stagnation(c);
+  Diagnostics diag;  // of the latest check, reused: it holds two 540-bin arrays
   double target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
   std::int64_t last_snapshot = -1;
   std::int64_t it = done;
@@ -233,10 +228,13 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
     const bool check =
         it == 1 || it % c.solve.check_every == 0 || it == sched.total || checkpoint_due;
     SweepStats stats;
-    if (check)
+    if (check) {
       stats = backend.sweep_with_stats(args, kernel);
-    else
+      // Only check iterations pay for the diagnostics: args.in holds u before, args.out after.
+      if (c.solve.diagnostics) diag = backend.diagnose(args.in, args.out, L, box);
+    } else {
       backend.sweep(args, kernel);
+    }
     cur.swap(next);
 
     if (check) {
@@ -247,21 +245,25 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
       }
       r.norm_l2 = stats.l2();
       r.norm_linf = stats.linf();
-      SweepStats whole = stats;
-      whole.merge(fixed);
-      out.add_history({it, sched.time_after(it), r.norm_l2, r.norm_linf, whole.min, whole.max,
-                       (stats.sum + fixed.sum) / all_nodes,
-                       earlier_seconds + seconds_since(start)});
-      progress.check(it, norm, target);
-      if (!std::isfinite(norm) || !std::isfinite(stats.sum) ||
-          norm > c.solve.divergence_factor * r.first_norm) {
+      const Diagnostics* diagnosed = c.solve.diagnostics ? &diag : nullptr;
+      const output::HistoryRow row = history_row(it, sched.time_after(it), stats, diagnosed,
+                                                 earlier_seconds + seconds_since(start));
+      out.add_history(row);
+      progress.check(it, norm, target, check_detail(row));
+      const double limit = c.solve.divergence_factor * r.first_norm;
+      if (diverged(norm, limit, stats, diagnosed)) {
+        // Locate it even when the diagnostics are off: the run ends here anyway. The buffers
+        // swapped, but args still points at u before (in) and after (out) the sweep.
+        if (!diagnosed) diag = backend.diagnose(args.in, args.out, L, box);
+        r.divergence = locate_divergence(it, sched.time_after(it), norm, limit, diag, grid);
         r.status = SolveStatus::Diverged;
-        break;
+        break;  // before the checkpoint step: a diverged state is never checkpointed
       }
       if (!sched.heat && norm <= target) {
         r.status = SolveStatus::Converged;
         break;
       }
+      stagnation.check(out.history(), target);
     }
     if (c.output.every > 0 && it % c.output.every == 0) {
       writer.snapshot(cur, next, it, sched.time_after(it));
@@ -282,7 +284,15 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
       session > 0 ? static_cast<double>(box.cells()) * static_cast<double>(it - done) / session
                   : 0;
   if (r.status == SolveStatus::Interrupted) writer.checkpoint(cur, state_now());
-  if (last_snapshot != it) writer.snapshot(cur, next, it, sched.time_after(it));
+  if (r.divergence) {
+    // The last state, marked: /status = diverged and /divergence, the log's description.
+    writer.snapshot(cur, next, it, sched.time_after(it),
+                    {{"status", "diverged"},
+                     {"divergence", describe_divergence(*r.divergence, c.grid.dims, sched.heat)}});
+    r.divergence->snapshot = std::filesystem::path(out.snapshots().back()).filename().string();
+  } else if (last_snapshot != it) {
+    writer.snapshot(cur, next, it, sched.time_after(it));
+  }
   out.flush_history();
   return r;
 }

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "backend.hpp"
@@ -30,6 +31,8 @@ struct SolveResult {
   double seconds = 0;           // wall time of the loop, snapshots included (all sessions)
   double cells_per_second = 0;  // updated nodes per second in this session
   std::string kernel;
+  /// Set when status is Diverged: when, why and where (its snapshot's file name included).
+  std::optional<output::Divergence> divergence;
 };
 
 struct SolveOptions {

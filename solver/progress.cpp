@@ -1,5 +1,5 @@
-// Progress reporting; the ETA assumes the Jacobi norm decays geometrically, which it does once
-// the slowest mode dominates.
+// Progress reporting; the rate is the norm's decay between the last two checks and the ETA
+// extrapolates it geometrically, which holds once the slowest Jacobi mode dominates.
 #include "progress.hpp"
 
 #include <spdlog/spdlog.h>
@@ -16,6 +16,12 @@ double iterations_to_target(std::int64_t it0, double norm0, std::int64_t it1, do
   const double rate = (std::log(norm1) - std::log(norm0)) / static_cast<double>(it1 - it0);
   if (!(rate < 0)) return -1;
   return (std::log(target) - std::log(norm1)) / rate;
+}
+
+double decades_per_1000(std::int64_t it0, double norm0, std::int64_t it1, double norm1) {
+  if (it1 <= it0 || !(norm0 > 0) || !(norm1 > 0) || !std::isfinite(norm0) || !std::isfinite(norm1))
+    return std::nan("");
+  return 1000.0 * (std::log10(norm1) - std::log10(norm0)) / static_cast<double>(it1 - it0);
 }
 
 Progress::Progress(bool live, std::int64_t max_iterations, std::int64_t cells,
@@ -42,20 +48,25 @@ std::string Progress::line(std::int64_t it, double norm, double target, double s
     std::snprintf(buf, sizeof buf, "%.0fs", its * seconds / done);
     eta = buf;
   }
-  char buf[160];
+  const double decades = decades_per_1000(prev_it_, prev_norm_, it, norm);
+  char trend[48] = "";
+  if (std::isfinite(decades))
+    std::snprintf(trend, sizeof trend, "  %+.3g decades/1000 %s", decades,
+                  to_end_ ? "steps" : "it");
+  char buf[200];
   if (to_end_)
-    std::snprintf(buf, sizeof buf, "step %lld/%lld  norm %.3e  %.3g cells/s  ETA %s",
-                  static_cast<long long>(it), static_cast<long long>(max_iterations_), norm, rate,
-                  eta.c_str());
+    std::snprintf(buf, sizeof buf, "step %lld/%lld  norm %.3e%s  ETA %s  %.3g cells/s",
+                  static_cast<long long>(it), static_cast<long long>(max_iterations_), norm, trend,
+                  eta.c_str(), rate);
   else
     std::snprintf(buf, sizeof buf,
-                  "iteration %lld/%lld  norm %.3e (target %.2e)  %.3g cells/s  ETA %s",
-                  static_cast<long long>(it), static_cast<long long>(max_iterations_), norm,
-                  target, rate, eta.c_str());
+                  "iteration %lld/%lld  norm %.3e (target %.2e)%s  ETA %s  %.3g cells/s",
+                  static_cast<long long>(it), static_cast<long long>(max_iterations_), norm, target,
+                  trend, eta.c_str(), rate);
   return buf;
 }
 
-void Progress::check(std::int64_t it, double norm, double target) {
+void Progress::check(std::int64_t it, double norm, double target, const std::string& detail) {
   const auto now = std::chrono::steady_clock::now();
   const double seconds = std::chrono::duration<double>(now - start_).count();
   // Extrapolate from the previous check, which spans check_every iterations.
@@ -72,7 +83,7 @@ void Progress::check(std::int64_t it, double norm, double target) {
     std::fflush(stderr);
     drawn_ = true;
   } else {
-    spdlog::info("{}", text);
+    spdlog::info("{}{}{}", text, detail.empty() ? "" : "  ", detail);
   }
 }
 

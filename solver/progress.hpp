@@ -1,5 +1,5 @@
-// Progress of a long solve: a live line on a terminal (iteration, norm, cells/s, ETA from the
-// norm's decay) or, off a terminal, a log line per check at most once a second.
+// Progress of a long solve: a live line on a terminal (iteration, norm, its rate of decay,
+// ETA, cells/s) or, off a terminal, a log line per check at most once a second.
 #pragma once
 
 #include <chrono>
@@ -13,6 +13,10 @@ namespace fdsolve {
 double iterations_to_target(std::int64_t it0, double norm0, std::int64_t it1, double norm1,
                             double target);
 
+/// The norm's rate of change between two checks in decades (powers of ten) per 1000
+/// iterations: -0.5 means it falls tenfold every 2000 iterations. NaN when it cannot be told.
+double decades_per_1000(std::int64_t it0, double norm0, std::int64_t it1, double norm1);
+
 class Progress {
  public:
   /// `live`: draw a line on stderr (a terminal, not --quiet). `cells`: nodes per sweep.
@@ -22,8 +26,9 @@ class Progress {
            bool to_end = false);
   ~Progress();
 
-  /// Reports a check at iteration `it` with `norm` against the convergence `target`.
-  void check(std::int64_t it, double norm, double target);
+  /// Reports a check at iteration `it` with `norm` against the convergence `target`;
+  /// `detail` (the check's diagnostics) is appended to log lines, not to the live line.
+  void check(std::int64_t it, double norm, double target, const std::string& detail = {});
   /// Clears the live line so that later log lines start on a clean line.
   void finish();
 

@@ -12,6 +12,7 @@
 #include "exit_codes.hpp"
 #include "jacobi.hpp"
 #include "problem_setup.hpp"
+#include "run_checks.hpp"
 #include "stability.hpp"
 
 namespace fdsolve {
@@ -129,6 +130,12 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options) {
   s.first_norm = r.first_norm;
   s.wall_seconds = r.seconds;
   s.cells_per_second = r.cells_per_second;
+  s.diagnostics = c.solve.diagnostics;
+  s.history = out.history();
+  if (r.divergence) {
+    s.diverged = true;
+    s.divergence = *r.divergence;
+  }
   s.config_yaml = to_yaml(c);
   out.write_summary(s);
 
@@ -137,20 +144,29 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options) {
       to_string(r.status), r.iterations,
       c.problem.equation == Equation::Heat ? "steps" : "iterations", r.norm_l2, r.norm_linf,
       r.seconds, r.cells_per_second, c.output.directory);
+  if (!s.history.empty() && s.history.back().diagnosed && !r.divergence) {
+    const output::HistoryRow& last = s.history.back();
+    spdlog::info(
+        "last check (iteration {}): u in [{:.6g}, {:.6g}], mean {:.6g}; |u' - u| p50 "
+        "{:.3e}, p90 {:.3e}, p99 {:.3e}, largest at node ({})",
+        last.iteration, last.min, last.max, last.mean, last.p50, last.p90, last.p99,
+        fmt::join(last.linf_at.begin(), last.linf_at.begin() + c.grid.dims, ", "));
+  }
   switch (r.status) {
     case SolveStatus::Converged:
     case SolveStatus::Completed:
       return kExitOk;
     case SolveStatus::Interrupted:
-      spdlog::warn("interrupted by signal {} at iteration {}: state saved to {}; continue with "
-                   "`fdsolve run {} --resume`",
-                   static_cast<int>(g_signal), r.iterations, checkpoint_path(c), c.source_path);
+      spdlog::warn(
+          "interrupted by signal {} at iteration {}: state saved to {}; continue with "
+          "`fdsolve run {} --resume`",
+          static_cast<int>(g_signal), r.iterations, checkpoint_path(c), c.source_path);
       return 128 + static_cast<int>(g_signal);
     case SolveStatus::Diverged:
       spdlog::error(
-          "diverged at iteration {} (non-finite values or norm above "
-          "divergence_factor x first norm); last state written",
-          r.iterations);
+          "{}; last state written to {} (marked diverged), no checkpoint written from it",
+          describe_divergence(*r.divergence, c.grid.dims, c.problem.equation == Equation::Heat),
+          (std::filesystem::path(c.output.directory) / r.divergence->snapshot).string());
       return kExitDiverged;
     default:
       spdlog::warn("not converged after max_iterations = {}", c.solve.max_iterations);

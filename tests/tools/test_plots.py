@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Runs tools/plot_history.py and tools/plot_slice.py on small inputs and checks each PNG:
-it exists, is over 5 KB and is not one colour. Inputs: history files with and without the
-percentile columns, 2D and 3D snapshots written here with h5py in fdsolve's layout (see
-output/snapshot.cpp), and, with --fdsolve, the history.csv and snapshot of a real run of a
-tiny case. Exit 0 when every check passes, 1 otherwise, 77 (skip) when matplotlib or h5py is
-missing.
+it exists, is over 5 KB and is not one colour, and a history's p50..p99 band is drawn exactly
+when the file has those columns. Inputs: history files with and without the percentile
+columns, 2D and 3D snapshots written here with h5py in fdsolve's layout (see
+output/snapshot.cpp), and, with --fdsolve, the history.csv (its columns and values checked
+too) and snapshot of a real run of a tiny case. Exit 0 when every check passes, 1 otherwise,
+77 (skip) when matplotlib or h5py is missing.
 
     test_plots.py --tools TOOLS_DIR --work DIR [--fdsolve BIN --case CASE.yaml]
 """
@@ -65,19 +66,32 @@ def run_tool(args, tool, *argv, expect=0):
         print(result.stdout + result.stderr)
 
 
+HEADER = ("iteration,time,norm_l2,norm_linf,min,max,mean,nonfinite,p50,p90,p99,"
+          "linf_i,linf_j,linf_k,wall_seconds")  # output/history_csv.hpp
+HEADER_PLAIN = "iteration,time,norm_l2,norm_linf,min,max,mean,wall_seconds"  # before diagnostics
+
+
 def write_history(path, rows, percentiles):
-    header = "iteration,time,norm_l2,norm_linf,min,max,mean,wall_seconds"
-    if percentiles:
-        header += ",p50,p90,p99,nonfinite"
     with open(path, "w") as f:
-        f.write(header + "\n")
+        f.write((HEADER if percentiles else HEADER_PLAIN) + "\n")
         for it in range(1, rows + 1):
             l2 = 0.5 * 0.97 ** it
-            cells = [it, 0.0, l2, 3 * l2, 0.0, 1.0, 0.25, 0.01 * it]
+            cells = [it, 0.0, l2, 3 * l2, 0.0, 1.0, 0.25]
             if percentiles:  # zero p50 early on: a log axis must cope
-                cells += [0.0 if it < 5 else l2 / 4, 1.5 * l2, 2.5 * l2, 0 if it < rows - 3 else 7]
+                cells += [0 if it < rows - 3 else 7, 0.0 if it < 5 else l2 / 4, 1.5 * l2,
+                          2.5 * l2, 3, 4, 0]
+            cells.append(0.01 * it)
             f.write(",".join(repr(float(c)) if isinstance(c, float) else str(c) for c in cells)
                     + "\n")
+
+
+def band_share(path):
+    """Share of the pixels in the percentile band's colour: tab:green at alpha 0.25 on white,
+    as tools/plot_history.py fills it."""
+    image = mpimg.imread(path)[:, :, :3].reshape(-1, 3)
+    green = np.array([0x2c, 0xa0, 0x2c]) / 255.0
+    band = 0.25 * green + 0.75
+    return float(np.mean(np.abs(image - band).max(axis=1) < 0.03))
 
 
 def write_snapshot(path, dims):
@@ -110,6 +124,12 @@ def synthetic(args):
         png = csv[:-4] + ".png"
         run_tool(args, "plot_history.py", csv, png)
         check_png(png, f"history {'with' if percentiles else 'without'} percentiles")
+        if os.path.exists(png):
+            share = band_share(png)
+            if percentiles:
+                check(share > 0.01, f"the percentile band covers {100 * share:.1f}% > 1%")
+            else:
+                check(share < 0.001, f"no band without percentiles ({100 * share:.2f}%)")
     run_tool(args, "plot_history.py", os.path.join(work, "missing.csv"),
              os.path.join(work, "missing.png"), expect=2)
 
@@ -140,9 +160,21 @@ def real_run(args):
     if result.returncode not in (0, 3):
         print(result.stdout + result.stderr)
         return
+    csv = os.path.join(out, "history.csv")
+    with open(csv) as f:
+        lines = f.read().splitlines()
+    check(lines[0] == HEADER, f"the run's history.csv has the columns {HEADER}")
+    rows = [dict(zip(lines[0].split(","), line.split(","))) for line in lines[1:]]
+    check(len(rows) > 5, f"the run checked {len(rows)} times")
+    check(all(int(r.get("nonfinite", -1)) == 0 for r in rows), "no non-finite value in any row")
+    check(all(float(r["p50"]) <= float(r["p90"]) <= float(r["p99"]) for r in rows),
+          "p50 <= p90 <= p99 in every row")
     png = os.path.join(args.work, "run_history.png")
-    run_tool(args, "plot_history.py", os.path.join(out, "history.csv"), png)
+    run_tool(args, "plot_history.py", csv, png)
     check_png(png, "history of a run")
+    if os.path.exists(png):
+        share = band_share(png)
+        check(share > 0.01, f"the run's percentile band covers {100 * share:.1f}% > 1%")
     snapshots = sorted(glob.glob(os.path.join(out, "*.h5")))
     snapshots = [s for s in snapshots if not s.endswith("checkpoint.h5")]
     check(bool(snapshots), "the run wrote a snapshot")

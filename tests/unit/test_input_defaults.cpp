@@ -37,6 +37,8 @@ TEST_CASE("input: a minimal 2D case has every default filled in") {
   CHECK(c.solve.norm == fdsolve::NormKind::L2);
   CHECK(c.solve.check_every == 100);
   CHECK(c.solve.divergence_factor == 1e6);
+  CHECK(c.solve.diagnostics);
+  CHECK(c.solve.stagnation_checks == 10);
   CHECK(c.output.directory == "out/plate");
   CHECK(c.output.every == 0);
   CHECK(c.output.fields == std::vector<std::string>{"u"});
@@ -68,7 +70,8 @@ TEST_CASE("input: given values are read and located") {
       "  x_min: {type: dirichlet, value: \"y*z\"}\n"
       "initial: 0.5\n"
       "solve: {max_iterations: 10, tolerance: 0, absolute_tolerance: 1e-9, norm: linf,\n"
-      "        check_every: 5, divergence_factor: 100}\n"
+      "        check_every: 5, divergence_factor: 100, diagnostics: false,"
+      " stagnation_checks: 0}\n"
       "output: {directory: results, every: 7, fields: [source, u]}\n"
       "checkpoint: {every: 0}\n"
       "tuning: {kernel: tiled}\n";
@@ -88,6 +91,8 @@ TEST_CASE("input: given values are read and located") {
   CHECK(c.solve.absolute_tolerance == 1e-9);
   CHECK(c.solve.norm == fdsolve::NormKind::Linf);
   CHECK(c.solve.check_every == 5);
+  CHECK_FALSE(c.solve.diagnostics);
+  CHECK(c.solve.stagnation_checks == 0);
   CHECK(c.output.directory == "results");
   CHECK(c.output.fields == std::vector<std::string>{"source", "u"});
   CHECK(c.tuning.kernel == "tiled");

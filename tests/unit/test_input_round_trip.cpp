@@ -59,7 +59,8 @@ TEST_CASE("input: to_yaml round trip of a 2D case with expressions") {
       "boundary:\n  default: {value: 0.1}\n  x_min: {value: \"sin(pi*y)\"}\n"
       "  y_max: {value: \"exp(-x) + y\"}\n"
       "initial: \"x*(1-x)\"\n"
-      "solve: {tolerance: 3.3e-9, absolute_tolerance: 1e-300, norm: linf, check_every: 7}\n"
+      "solve: {tolerance: 3.3e-9, absolute_tolerance: 1e-300, norm: linf, check_every: 7,\n"
+      "        diagnostics: false, stagnation_checks: 3}\n"
       "output: {directory: \"my dir/a\", every: 100, fields: [update, u, source]}\n"
       "tuning: {kernel: \"tile_32x8\"}\n");
 }
@@ -87,17 +88,18 @@ TEST_CASE("input: to_yaml round trip of heat cases writes time and leaves Jacobi
       "  x_min: {type: dirichlet, value: \"cos(t)\"}\n"
       "initial: \"x*y + t\"\n"
       "time: {end: 0.5, dt: 1e-3, safety: 0.5}\n"
-      "solve: {norm: linf, check_every: 10, divergence_factor: 1e3}\n"
+      "solve: {norm: linf, check_every: 10, divergence_factor: 1e3, diagnostics: false}\n"
       "output: {every: 25}\ncheckpoint: {every: 50}\n");
   for (const char* key :
        {"equation: heat", "diffusivity: 0.25", "time:", "end: 0.5", "dt: 0.001", "safety: 0.5",
         "check_every: 10", "norm: linf", "every: 50", "{type: neumann, gradient: \"0.5*t\"}",
+        "diagnostics: false",
         "{type: dirichlet, value: \"cos(t)\"}"}) {
     const std::string what = key;
     CAPTURE(what);
     CHECK(yaml.find(key) != std::string::npos);
   }
-  for (const char* key : {"max_iterations", "tolerance"}) {
+  for (const char* key : {"max_iterations", "tolerance", "stagnation_checks"}) {
     const std::string what = key;
     CAPTURE(what);
     CHECK(yaml.find(key) == std::string::npos);
@@ -145,6 +147,7 @@ TEST_CASE("input: to_yaml keeps doubles exact and lists every key") {
   for (const char* key :
        {"name:", "precision:", "backend:", "points:", "extent:", "origin:", "equation:", "stencil:",
         "x_min:", "y_max:", "initial:", "max_iterations:", "divergence_factor:",
+        "diagnostics: true", "stagnation_checks: 10",
         "directory: out/exact", "fields:", "checkpoint:", "tuning:"}) {
     const std::string what = key;
     CAPTURE(what);

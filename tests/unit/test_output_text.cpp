@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "history_csv.hpp"
 #include "run_output.hpp"
 #include "test_output_support.hpp"
 
@@ -69,34 +70,121 @@ TEST_CASE("output: xdmf uses iterations as times when the times do not increase"
   CHECK(xmf.find("<Time Value=\"500\"/>") != std::string::npos);
 }
 
-TEST_CASE("output: history.csv has the header and round-trip numbers") {
+namespace {
+
+/// A diagnosed row: every column set to a value that only round-trip printing preserves.
+out::HistoryRow diagnosed_row() {
+  out::HistoryRow row;
+  row.iteration = 100;
+  row.time = 0.5;
+  row.norm_l2 = 5e-324;
+  row.norm_linf = 123456789.123456789;
+  row.min = -0.0;
+  row.max = 7.0;
+  row.mean = std::nextafter(1.0, 2.0);
+  row.diagnosed = true;
+  row.nonfinite = 3;
+  row.p50 = 0.0;
+  row.p90 = 0x1.4p-7;
+  row.p99 = std::numeric_limits<double>::quiet_NaN();  // no finite update
+  row.linf_at = {4, 0, 2};
+  row.wall_seconds = 12.5;
+  return row;
+}
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> cells;
+  std::size_t start = 0;
+  for (;;) {
+    const auto comma = line.find(',', start);
+    cells.push_back(line.substr(start, comma - start));
+    if (comma == std::string::npos) return cells;
+    start = comma + 1;
+  }
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+}  // namespace
+
+TEST_CASE("output: history.csv has the documented columns and round-trip numbers") {
   TempDir dir;
   out::RunOutput run(dir.path().string(), "h", out::test::make_grid(2, 3, 3), "");
-  const std::vector<out::HistoryRow> rows = {
-      {1, 0.0, 1.0 / 3.0, 0.1, -1e-300, 1e300, 2.0 / 3.0, 0.001},
-      {100, 0.5, 5e-324, 123456789.123456789, -0.0, 7.0, std::nextafter(1.0, 2.0), 12.5}};
+  out::HistoryRow plain;  // a check without diagnostics
+  plain.iteration = 1;
+  plain.norm_l2 = 1.0 / 3.0;
+  plain.norm_linf = 0.1;
+  plain.min = -1e-300;
+  plain.max = 1e300;
+  plain.mean = 2.0 / 3.0;
+  plain.wall_seconds = 0.001;
+  const std::vector<out::HistoryRow> rows = {plain, diagnosed_row()};
   for (const auto& row : rows) run.add_history(row);
   run.flush_history();
 
-  std::istringstream csv(read_text(dir.path() / "history.csv"));
+  const std::string text = read_text(dir.path() / "history.csv");
+  std::istringstream csv(text);
   std::string line;
   std::getline(csv, line);
-  CHECK(line == "iteration,time,norm_l2,norm_linf,min,max,mean,wall_seconds");
-  for (const auto& row : rows) {
-    REQUIRE(std::getline(csv, line));
-    std::vector<std::string> cells;
-    std::istringstream cells_in(line);
-    for (std::string cell; std::getline(cells_in, cell, ',');) cells.push_back(cell);
-    REQUIRE(cells.size() == 8);
-    CHECK(std::stoll(cells[0]) == row.iteration);
-    const double expected[] = {row.time, row.norm_l2, row.norm_linf,   row.min,
-                               row.max,  row.mean,    row.wall_seconds};
-    for (int k = 0; k < 7; ++k) {
-      const double parsed = std::strtod(cells[k + 1].c_str(), nullptr);
-      CHECK(std::memcmp(&parsed, &expected[k], sizeof(double)) == 0);  // bit-exact, sign of 0
-    }
-  }
+  CHECK(line ==
+        "iteration,time,norm_l2,norm_linf,min,max,mean,nonfinite,p50,p90,p99,linf_i,linf_j,"
+        "linf_k,wall_seconds");
+  REQUIRE(std::getline(csv, line));
+  CHECK(line ==
+        "1,0,0.33333333333333331,0.10000000000000001,-1e-300,1.0000000000000001e+300,"
+        "0.66666666666666663,,,,,,,,0.001");
+  REQUIRE(std::getline(csv, line));
+  const std::vector<std::string> cells = split(line);
+  REQUIRE(cells.size() == 15);
+  CHECK(cells[0] == "100");
+  CHECK(cells[7] == "3");
+  CHECK(cells[10] == "nan");
+  CHECK(cells[11] == "4");
+  CHECK(cells[12] == "0");
+  CHECK(cells[13] == "2");
+  const out::HistoryRow& d = rows[1];
+  const double expected[] = {d.time, d.norm_l2, d.norm_linf, d.min, d.max, d.mean};
+  for (int k = 0; k < 6; ++k)
+    CHECK(same_bits(std::strtod(cells[k + 1].c_str(), nullptr), expected[k]));  // sign of 0
+  CHECK(std::strtod(cells[9].c_str(), nullptr) == 0x1.4p-7);
   CHECK_FALSE(std::getline(csv, line));
+
+  // What a checkpoint stores reads back identical: the resumed history continues it exactly.
+  const std::vector<out::HistoryRow> back = out::parse_history_csv(text);
+  REQUIRE(back.size() == 2);
+  CHECK_FALSE(back[0].diagnosed);
+  CHECK(back[1].diagnosed);
+  CHECK(back[1].nonfinite == 3);
+  CHECK(back[1].linf_at == d.linf_at);
+  CHECK(std::isnan(back[1].p99));
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    CHECK(back[r].iteration == rows[r].iteration);
+    for (const auto field :
+         {&out::HistoryRow::time, &out::HistoryRow::norm_l2, &out::HistoryRow::norm_linf,
+          &out::HistoryRow::min, &out::HistoryRow::max, &out::HistoryRow::mean,
+          &out::HistoryRow::p50, &out::HistoryRow::p90, &out::HistoryRow::wall_seconds})
+      CHECK(same_bits(back[r].*field, rows[r].*field));
+  }
+  CHECK(out::format_history_csv(back) == text);
+}
+
+TEST_CASE("output: history.csv of an earlier version reads as undiagnosed; bad lines throw") {
+  const auto old = out::parse_history_csv(
+      "iteration,time,norm_l2,norm_linf,min,max,mean,wall_seconds\n1,1,0.5,0.25,0,1,0.125,2\n");
+  REQUIRE(old.size() == 1);
+  CHECK_FALSE(old[0].diagnosed);
+  CHECK(old[0].mean == 0.125);
+  CHECK(old[0].wall_seconds == 2.0);
+  const std::string header = std::string(out::history_header) + "\n";
+  CHECK(out::parse_history_csv(header + "7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,0,9\n")[0].linf_at[1] == 4);
+  for (const char* bad : {"7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,,9\n",  // some diagnostics missing
+                          "7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,0\n",   // a column short
+                          "7,7,1,1,0,1,x,0,0.5,1,1,3,4,0,9\n",   // not a number
+                          "7.5,7,1,1,0,1,0.5,,,,,,,,9\n"}) {     // iteration not an integer
+    CAPTURE(bad);
+    CHECK_THROWS_AS(out::parse_history_csv(header + bad), out::OutputError);
+  }
+  CHECK_THROWS_AS(out::parse_history_csv("iteration,norm\n"), out::OutputError);
 }
 
 TEST_CASE("output: summary.json escapes the config and writes null for non-finite numbers") {
@@ -144,4 +232,57 @@ TEST_CASE("output: summary.json escapes the config and writes null for non-finit
   CHECK(read_text(dir.path() / "config.txt") == config);
   CHECK(read_text(dir.path() / "parsed.txt") ==
         "3 [4, 3, 2] [1.5, -2, 0.5] [0.25, 0.5, 2] 0.1 converged None\n");
+}
+
+TEST_CASE("output: summary.json holds the last check, the divergence and every check's row") {
+  TempDir dir;
+  // origin (1.5, -2, 0.5), spacing (0.25, 0.5, 2): see make_grid.
+  const out::GridMeta grid = out::test::make_grid(3, 4, 3, 2);
+  out::RunOutput run(dir.path().string(), "s", grid, "");
+  out::Summary summary;
+  summary.grid = grid;
+  summary.status = "diverged";
+  out::HistoryRow first;
+  first.iteration = 1;
+  first.norm_l2 = 0.5;
+  summary.history = {first, diagnosed_row()};
+  summary.diverged = true;
+  summary.divergence.iteration = 100;
+  summary.divergence.time = 0.5;
+  summary.divergence.reason = "nonfinite";
+  summary.divergence.norm = std::numeric_limits<double>::quiet_NaN();
+  summary.divergence.limit = 5e5;
+  summary.divergence.nonfinite = 3;
+  summary.divergence.nodes = {out::node_at(grid, {1, 2, 1}), out::node_at(grid, {3, 0, 1})};
+  summary.divergence.snapshot = "s_00000100.h5";
+  run.write_summary(summary);
+  const std::string json = read_text(dir.path() / "summary.json");
+
+  // Node (1, 2, 1) lies at (1.5 + 0.25, -2 + 2 * 0.5, 0.5 + 2) by SPEC.md's x_i = origin + i h.
+  CHECK(json.find("{\"node\": [1, 2, 1], \"x\": [1.75, -1, 2.5]}") != std::string::npos);
+  CHECK(json.find("{\"node\": [3, 0, 1], \"x\": [2.25, -2, 2.5]}") != std::string::npos);
+  // The last check locates linf_at; history rows are one line each, node indices only.
+  CHECK(json.find("\"linf_at\": {\"node\": [4, 0, 2], \"x\": [2.5, -2, 4.5]}") !=
+        std::string::npos);
+  CHECK(
+      json.find("    {\"iteration\": 1, \"time\": 0, \"norm_l2\": 0.5, \"norm_linf\": 0, \"min\": "
+                "0, \"max\": 0, \"mean\": 0, \"nonfinite\": null, \"p50\": null, \"p90\": null, "
+                "\"p99\": null, \"linf_at\": null, \"wall_seconds\": 0},\n") != std::string::npos);
+  CHECK(json.find("\"nonfinite\": 3, \"p50\": 0, \"p90\": 0.009765625, \"p99\": null, "
+                  "\"linf_at\": [4, 0, 2], \"wall_seconds\": 12.5}\n") != std::string::npos);
+
+  if (std::system("command -v python3 > /dev/null 2>&1") != 0) {
+    MESSAGE("python3 not available: summary.json checked by string matching only");
+    return;
+  }
+  const std::string script =
+      "import json,sys; d=json.load(open(sys.argv[1])); v=d['divergence']; l=d['last_check']; "
+      "print(d['diagnostics'], v['reason'], v['nonfinite'], v['nodes'][1]['x'], v['snapshot'], "
+      "l['iteration'], l['p90'], l['linf_at']['node'], len(d['history']), "
+      "d['history'][0]['p50'], file=open(sys.argv[2],'w'))";
+  const std::string command = "python3 -c \"" + script + "\" '" + (dir / "summary.json") + "' '" +
+                              (dir / "parsed.txt") + "'";
+  REQUIRE(std::system(command.c_str()) == 0);
+  CHECK(read_text(dir.path() / "parsed.txt") ==
+        "True nonfinite 3 [2.25, -2, 2.5] s_00000100.h5 100 0.009765625 [4, 0, 2] 2 None\n");
 }
