@@ -6,6 +6,7 @@
 #   CTEST_ARGS           extra ctest arguments (e.g. "-L gpu")
 #   BENCH_ARGS           extra `fdsolve bench` arguments (e.g. "--dims 3 --precision float")
 #   SKIP_SANITIZERS=1    skip compute-sanitizer;  SKIP_BENCH=1  skip the bench
+#   SKIP_RUN_TIMINGS=1   skip the whole-run timings (check diagnostics on/off, Neumann faces)
 #   SANITIZER_TIMEOUT    seconds per sanitizer run (default 200)
 set -euo pipefail
 SECONDS=0
@@ -82,6 +83,37 @@ if [[ "${SKIP_SANITIZERS:-0}" != 1 ]]; then
   done
 fi
 
+# --- whole-run timings -------------------------------------------------------------------------
+# The cost of the check diagnostics in a real run (check_every 100, diagnostics on vs off) and of
+# Neumann faces (their halo is filled before every sweep) against all-Dirichlet faces: the same
+# fixed number of iterations, wall_seconds of the loop from summary.json, 3 repeats each.
+if [[ "${SKIP_RUN_TIMINGS:-0}" != 1 ]]; then
+  fd="$BUILD/solver/fdsolve"
+  timed_run() {  # label, case, then --set arguments
+    local label=$1 case=$2
+    shift 2
+    local dir="$BUILD/timing/$label"
+    "$fd" run "$case" --backend cuda --quiet --output "$dir" --set solve.tolerance=0 \
+      --set solve.check_every=100 --set output.every=0 --set output.fields=[u] "$@" || true
+    python3 -c "import json,sys; s=json.load(open('$dir/summary.json')); \
+print('$label', s['iterations'], '%.4f' % s['wall_seconds'], '%.4g' % s['cells_per_second'])"
+  }
+  {
+    echo "# label iterations wall_seconds cells_per_second"
+    for rep in 1 2 3; do
+      for d in true false; do
+        timed_run "2d-double-diag-$d" examples/plate.yaml --set grid.points=[16385,16385] \
+          --set solve.max_iterations=3000 --set solve.diagnostics=$d
+        timed_run "3d-float-diag-$d" examples/poisson_box.yaml --set grid.points=[513,513,513] \
+          --set precision=float --set solve.max_iterations=3000 --set solve.diagnostics=$d
+      done
+      timed_run "3d-float-neumann" examples/poisson_box.yaml --set grid.points=[513,513,513] \
+        --set precision=float --set solve.max_iterations=3000 --set solve.diagnostics=false \
+        --set "boundary={default: {type: neumann, gradient: 0}, z_min: {type: dirichlet, value: 0}}"
+    done
+  } 2>&1 | tee "$OUT/run_timings.log"
+fi
+
 # --- summary (last, so that the reply's tail carries it) -------------------------------------
 echo "===================== summary ($SECONDS s) ====================="
 head -1 "$OUT/env.log"
@@ -89,6 +121,7 @@ grep -m1 "Product Name" "$OUT/env.log" || true
 grep -E "tests passed|tests failed|\*\*\*|Skipped|Failed  " "$OUT/ctest.log" | tail -n 15 || true
 grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases" "$OUT/sanitizer.log" 2>/dev/null || true
 [[ -f "$OUT/bench.log" ]] && cat "$OUT/bench.log"
+[[ -f "$OUT/run_timings.log" ]] && cat "$OUT/run_timings.log"
 if ((${#failures[@]})); then
   printf 'FAILED: %s\n' "${failures[@]}"
   exit 1
