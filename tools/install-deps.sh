@@ -8,17 +8,4 @@ packages=(cmake ninja-build g++ pkg-config
           doctest-dev hdf5-tools
           python3-matplotlib python3-h5py)  # tools/plot_*.py and their test
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all packages present"
-  exit 0
-fi
-
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-echo "install-deps: installing ${missing[*]}"
-$sudo apt-get update -q
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+exec "$(dirname "$0")/install-packages.sh" install-deps "${packages[@]}"

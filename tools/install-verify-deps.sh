@@ -8,17 +8,4 @@ set -euo pipefail
 
 packages=(paraview python3-paraview xvfb xauth clang libclang-rt-14-dev libomp-dev)
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-verify-deps: all packages present"
-  exit 0
-fi
-
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-echo "install-verify-deps: installing ${missing[*]}"
-$sudo apt-get update -q
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+exec "$(dirname "$0")/install-packages.sh" install-verify-deps "${packages[@]}"
