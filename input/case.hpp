@@ -15,6 +15,15 @@ enum class BackendChoice { Auto, Cuda, Cpu };
 enum class Equation { Laplace, Poisson, Heat, Custom };
 enum class BoundaryType { Dirichlet, Neumann, Periodic };
 enum class NormKind { L2, Linf };
+/// How a steady case is solved: auto picks multigrid where it applies (laplace/poisson, a
+/// grid that coarsens at least twice) and Jacobi otherwise.
+enum class SolveMethod { Auto, Jacobi, Multigrid };
+enum class CycleKind { V, W };
+/// What the norms of a steady solve measure: the update u' - u of a sweep, or the residual
+/// f - A u. Auto: update for Jacobi, residual for multigrid.
+enum class Criterion { Auto, Update, Residual };
+/// Heat: explicit steps, backward Euler, or Crank-Nicolson (the implicit ones by multigrid).
+enum class TimeScheme { Explicit, Implicit, CrankNicolson };
 
 /// A value given as a number, an expression in x, y, z, t (muparser syntax), or a dataset of
 /// an HDF5 file (`initial` and `problem.source` only). Exactly one form is set: `expression`
@@ -88,7 +97,21 @@ struct StencilSpec {
   bool operator==(const StencilSpec&) const = default;
 };
 
+/// solve.multigrid: the cycle, the smoothing sweeps before and after the coarse-grid
+/// correction, and whether to start by full multigrid (coarsest grid first, interpolated up).
+struct MultigridSpec {
+  CycleKind cycle = CycleKind::V;
+  int pre_smooth = 2;   // at least 1
+  int post_smooth = 2;  // at least 1
+  bool fmg = true;
+
+  bool operator==(const MultigridSpec&) const = default;
+};
+
 struct SolveSpec {
+  SolveMethod method = SolveMethod::Auto;
+  MultigridSpec multigrid;
+  Criterion criterion = Criterion::Auto;
   std::int64_t max_iterations = 1000000;
   double tolerance = 1.0e-6;  // relative to the norm of iteration 1
   double absolute_tolerance = 0;
@@ -113,10 +136,11 @@ struct OutputSpec {
   bool operator==(const OutputSpec&) const = default;
 };
 
-/// Heat only: explicit steps from t = 0 to `end`.
+/// Heat only: steps from t = 0 to `end` with the chosen scheme.
 struct TimeSpec {
+  TimeScheme scheme = TimeScheme::Explicit;
   double end = 1.0;
-  bool dt_auto = true;  // dt = safety * stability limit
+  bool dt_auto = true;  // dt = safety * stability limit (explicit scheme only)
   double dt = 0;        // the given dt when !dt_auto
   double safety = 0.9;
 
@@ -137,6 +161,14 @@ struct TuningSpec {
   bool operator==(const TuningSpec&) const = default;
 };
 
+/// parallel: the Cartesian split of the nodes over MPI ranks; 0 on an axis = chosen by
+/// MPI_Dims_create (`ranks: auto` is all zeros).
+struct ParallelSpec {
+  std::array<int, 3> ranks{0, 0, 0};
+
+  bool operator==(const ParallelSpec&) const = default;
+};
+
 struct Case {
   std::string name;         // default: the case file's stem
   std::string source_path;  // the case file as given on the command line
@@ -152,6 +184,7 @@ struct Case {
   OutputSpec output;
   CheckpointSpec checkpoint;
   TuningSpec tuning;
+  ParallelSpec parallel;
 
   /// "file:line:col" of every key read from the file (or the --set that gave it), by key
   /// path such as "grid.points", so that checks made later still point into the file.
