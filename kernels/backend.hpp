@@ -13,6 +13,7 @@
 #include "diagnostics.hpp"
 #include "halo_fill.hpp"
 #include "stencil.hpp"
+#include "transfer.hpp"
 
 namespace fdsolve {
 
@@ -109,6 +110,16 @@ class Backend {
   /// reused.
   virtual void write_box(Buffer<T>& field, const Layout& layout, const Box& box,
                          const T* values) = 0;
+
+  /// Multigrid's grid transfers (transfer.hpp), enqueued and ordered before later work:
+  /// full-weighting restriction onto the coarse nodes of args.box, and the interpolated
+  /// correction added to the fine nodes of args.box.
+  virtual void restrict_to_coarse(const TransferArgs<T>& args) = 0;
+  virtual void prolong_add(const TransferArgs<T>& args) = 0;
+  /// Enqueues setting every element of `field` (halo included) to zero.
+  virtual void zero(Buffer<T>& field) = 0;
+  /// Enqueues copying all of `src` into `dst` (same size).
+  virtual void copy(Buffer<T>& dst, const Buffer<T>& src) = 0;
 
   /// The diagnostics of a check (diagnostics.hpp): `prev` is u before the sweep and `cur` u
   /// after it, both of `layout` in this backend's memory; `updated` is the box the sweep

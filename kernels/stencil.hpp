@@ -62,6 +62,13 @@ struct SweepStats {
     sum += next;
     ++count;
   }
+  /// The same statistics with the update d scaled by `factor` (> 0): norms of a quantity
+  /// proportional to the update, such as the residual.
+  friend SweepStats scale_norms(SweepStats s, double factor) {
+    s.sum_sq *= factor * factor;
+    s.max_abs *= factor;
+    return s;
+  }
   /// Merges another partial; NaN in max_abs propagates so that divergence is never hidden.
   void merge(const SweepStats& o) {
     sum_sq += o.sum_sq;

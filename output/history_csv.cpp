@@ -2,6 +2,7 @@
 #include "history_csv.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 
@@ -11,7 +12,9 @@
 namespace fdsolve::output {
 namespace {
 
-constexpr std::size_t kColumns = 15;
+constexpr std::size_t kColumns = 16;
+constexpr std::size_t kColumnsV2 = 15;
+constexpr std::size_t kFactor = 14;
 constexpr std::size_t kColumnsV1 = 8;
 constexpr std::size_t kFirstDiagnostic = 7, kLastDiagnostic = 13;  // nonfinite .. linf_k
 
@@ -59,6 +62,7 @@ std::string format_history_csv(const std::vector<HistoryRow>& rows) {
     } else {
       text += std::string(kLastDiagnostic - kFirstDiagnostic + 1, ',');
     }
+    text += ',' + (std::isnan(row.factor) ? std::string() : format_double(row.factor));
     text += ',' + format_double(row.wall_seconds) + '\n';
   }
   return text;
@@ -69,7 +73,8 @@ std::vector<HistoryRow> parse_history_csv(const std::string& text) {
   std::string line;
   std::getline(lines, line);
   const bool v1 = line == history_header_v1;
-  if (!v1 && line != history_header)
+  const bool v2 = line == history_header_v2;
+  if (!v1 && !v2 && line != history_header)
     throw OutputError("history: unexpected header '" + line + "' (expected '" + history_header +
                       "')");
   std::vector<HistoryRow> rows;
@@ -77,7 +82,7 @@ std::vector<HistoryRow> parse_history_csv(const std::string& text) {
     if (line.empty()) continue;
     const auto malformed = [&] { return OutputError("history: malformed line '" + line + "'"); };
     const std::vector<std::string> cells = split_cells(line);
-    if (cells.size() != (v1 ? kColumnsV1 : kColumns)) throw malformed();
+    if (cells.size() != (v1 ? kColumnsV1 : v2 ? kColumnsV2 : kColumns)) throw malformed();
     HistoryRow row;
     double* const numbers[] = {&row.time, &row.norm_l2, &row.norm_linf,
                                &row.min,  &row.max,     &row.mean};
@@ -85,6 +90,7 @@ std::vector<HistoryRow> parse_history_csv(const std::string& text) {
     for (std::size_t c = 1; c < kFirstDiagnostic; ++c)
       ok = ok && parse_double(cells[c], *numbers[c - 1]);
     ok = ok && parse_double(cells.back(), row.wall_seconds);
+    if (!v1 && !v2 && !cells[kFactor].empty()) ok = ok && parse_double(cells[kFactor], row.factor);
     if (!ok) throw malformed();
     if (!v1) {
       std::size_t empty = 0;

@@ -12,6 +12,11 @@ namespace fdsolve::output {
 /// wall_seconds stays last (restart tests compare everything but it).
 inline constexpr const char* history_header =
     "iteration,time,norm_l2,norm_linf,min,max,mean,nonfinite,p50,p90,p99,linf_i,linf_j,linf_k,"
+    "factor,wall_seconds";
+
+/// The header before the factor column: still read, its rows without a factor.
+inline constexpr const char* history_header_v2 =
+    "iteration,time,norm_l2,norm_linf,min,max,mean,nonfinite,p50,p90,p99,linf_i,linf_j,linf_k,"
     "wall_seconds";
 
 /// The header of the files (and checkpoints) written before the diagnostics columns: still

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -32,6 +33,9 @@ struct HistoryRow {
   double p90 = 0;
   double p99 = 0;
   std::array<std::int64_t, 3> linf_at{-1, -1, -1};  // node (i, j, k) of norm_linf
+  /// The chosen norm over the previous row's: a multigrid cycle's convergence factor, or a
+  /// Jacobi run's reduction over its check interval. NaN (an empty cell) on the first row.
+  double factor = std::numeric_limits<double>::quiet_NaN();
   double wall_seconds = 0;
 };
 
@@ -67,6 +71,8 @@ struct Summary {
   std::string device;     // hardware description
   std::string precision;  // float | double
   std::string kernel;     // kernel variant used
+  /// How the run solved: "jacobi", "multigrid V(2,2) with FMG", "explicit" (heat) ...
+  std::string method;
   GridMeta grid;
   std::int64_t iterations = 0;
   bool converged = false;

@@ -2,6 +2,8 @@
 // last check's diagnostics, the divergence (or null) and every check's row, one per line.
 #include "summary_json.hpp"
 
+#include <cmath>
+
 #include "json_writer.hpp"
 
 namespace fdsolve::output {
@@ -67,6 +69,10 @@ void write_row(JsonWriter& json, std::string_view key, const HistoryRow& row, co
     write_node(json, "linf_at", row.linf_at, grid.dims);
   else
     write_node_at(json, "linf_at", node_at(grid, row.linf_at), grid.dims);
+  if (std::isnan(row.factor))
+    json.null_value("factor");
+  else
+    json.value("factor", row.factor);
   json.value("wall_seconds", row.wall_seconds);
   json.end_object();
 }
@@ -98,6 +104,7 @@ std::string format_summary_json(const Summary& summary) {
   json.value("device", summary.device);
   json.value("precision", summary.precision);
   json.value("kernel", summary.kernel);
+  json.value("method", summary.method);
   write_grid(json, summary.grid);
   json.value("iterations", summary.iterations);
   json.value("converged", summary.converged);

@@ -82,6 +82,9 @@ std::string case_hash(const Case& c) {
   k.stencil = c.stencil;
   k.boundary = c.boundary;
   k.initial = c.initial;
+  k.solve.method = c.solve.method;  // Jacobi sweeps and multigrid cycles are different sequences
+  k.solve.multigrid = c.solve.multigrid;
+  k.time.scheme = c.time.scheme;
   k.time.dt_auto = c.time.dt_auto;
   k.time.dt = c.time.dt;
   k.time.safety = c.time.safety;

@@ -10,6 +10,7 @@
 #include "compare.hpp"
 #include "exit_codes.hpp"
 #include "jacobi.hpp"
+#include "solve.hpp"
 #include "stability.hpp"
 
 #ifndef FDSOLVE_CUDA_ARCHITECTURES
@@ -26,7 +27,7 @@ int check_command(const std::string& case_path, const std::vector<std::string>& 
   std::ostringstream text;
   text << to_yaml(c);
   const auto gib = [](std::size_t b) { return static_cast<double>(b) / (1 << 30); };
-  const std::size_t device = required_memory(c), host = required_host_memory(c);
+  const std::size_t device = case_memory(c), host = required_host_memory(c);
   text << fmt::format("# memory: {} bytes ({:.3f} GiB) on the backend (device, or host for cpu)\n",
                       device, gib(device));
   text << fmt::format("# memory: {} bytes ({:.3f} GiB) more on the host with a GPU backend\n", host,
@@ -40,6 +41,9 @@ int check_command(const std::string& case_path, const std::vector<std::string>& 
                                        : std::string("given"),
                         p.steps, c.time.end);
   } else {
+    for (const std::string& line : describe_method(c)) text << "# " << line << "\n";
+  }
+  if (c.problem.equation != Equation::Heat && !method_name(c).starts_with("multigrid")) {
     const JacobiEstimate e = jacobi_estimate(c);
     text << fmt::format("# Jacobi spectral radius on this grid: {:.9f}\n", e.spectral_radius);
     if (std::isfinite(e.iterations))

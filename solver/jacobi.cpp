@@ -165,6 +165,10 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   const Layout L = field_layout(c, sizeof(T));
   const Box box = update_box(c);
   const Schedule sched = make_schedule(c, options.allow_unstable_dt);
+  // The residual criterion: a Jacobi update is d = s (f - A u), s the source scale, so the
+  // residual of the state a sweep starts from is its update over s.
+  const double norm_scale =
+      c.solve.criterion == Criterion::Residual ? 1.0 / sched.step.source_scale : 1.0;
 
   SolveResult r;
   r.kernel = backend.kernels(c.grid.dims)[kernel.index];
@@ -229,7 +233,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
         it == 1 || it % c.solve.check_every == 0 || it == sched.total || checkpoint_due;
     SweepStats stats;
     if (check) {
-      stats = backend.sweep_with_stats(args, kernel);
+      stats = scale_norms(backend.sweep_with_stats(args, kernel), norm_scale);
       // Only check iterations pay for the diagnostics: args.in holds u before, args.out after.
       if (c.solve.diagnostics) diag = backend.diagnose(args.in, args.out, L, box);
     } else {
@@ -246,8 +250,9 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
       r.norm_l2 = stats.l2();
       r.norm_linf = stats.linf();
       const Diagnostics* diagnosed = c.solve.diagnostics ? &diag : nullptr;
-      const output::HistoryRow row = history_row(it, sched.time_after(it), stats, diagnosed,
-                                                 earlier_seconds + seconds_since(start));
+      output::HistoryRow row = history_row(it, sched.time_after(it), stats, diagnosed,
+                                           earlier_seconds + seconds_since(start));
+      row.factor = norm_factor(row, out.history(), c.solve.norm);
       out.add_history(row);
       progress.check(it, norm, target, check_detail(row));
       const double limit = c.solve.divergence_factor * r.first_norm;

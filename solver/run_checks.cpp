@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cmath>
+#include <limits>
 
 #include "progress.hpp"
 #include "stability.hpp"
@@ -50,6 +51,15 @@ output::HistoryRow history_row(std::int64_t it, double time, const SweepStats& s
   row.p99 = diag->p99;
   row.linf_at = diag->linf_at;
   return row;
+}
+
+double norm_factor(const output::HistoryRow& row, const std::vector<output::HistoryRow>& earlier,
+                   NormKind norm) {
+  if (earlier.empty()) return std::numeric_limits<double>::quiet_NaN();
+  const auto chosen = [&](const output::HistoryRow& r) {
+    return norm == NormKind::L2 ? r.norm_l2 : r.norm_linf;
+  };
+  return chosen(row) / chosen(earlier.back());
 }
 
 bool diverged(double norm, double limit, const SweepStats& stats, const Diagnostics* diag) {

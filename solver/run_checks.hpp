@@ -19,6 +19,11 @@ namespace fdsolve {
 output::HistoryRow history_row(std::int64_t it, double time, const SweepStats& stats,
                                const Diagnostics* diag, double wall_seconds);
 
+/// The chosen norm of `row` over that of the last of `earlier` (NaN when there is none): the
+/// factor column of history.csv.
+double norm_factor(const output::HistoryRow& row, const std::vector<output::HistoryRow>& earlier,
+                   NormKind norm);
+
 /// Whether a check has diverged: non-finite values (found by `diag` when given, else by a
 /// non-finite norm or sum) or a norm above `limit` (divergence_factor x first norm).
 bool diverged(double norm, double limit, const SweepStats& stats, const Diagnostics* diag);

@@ -13,6 +13,7 @@
 #include "jacobi.hpp"
 #include "problem_setup.hpp"
 #include "run_checks.hpp"
+#include "solve.hpp"
 #include "stability.hpp"
 
 namespace fdsolve {
@@ -95,7 +96,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options) {
     spdlog::info("heat: {} steps of dt {:.6g} (stability limit {:.6g}, {}) to t = {}",
                  plan.steps, plan.dt, plan.limit, describe_stencil(c), c.time.end);
   }
-  check_memory(backend->name(), required_memory(c), backend->free_memory());
+  check_memory(backend->name(), case_memory(c), backend->free_memory());
   if (backend->name() != "cpu")
     check_memory("host", required_host_memory(c), make_cpu_backend<T>()->free_memory());
   // A resumed run must find its checkpoint valid before anything in the directory changes.
@@ -107,12 +108,16 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options) {
   spdlog::info("case {}: {}D grid {}, {} on {} ({})", c.name, c.grid.dims,
                fmt::join(c.grid.points.begin(), c.grid.points.begin() + c.grid.dims, "x"),
                sizeof(T) == 4 ? "float" : "double", backend->name(), backend->device());
+  for (const std::string& line : describe_method(c)) {
+    if (line.rfind("warning: ", 0) == 0) continue;  // the solve itself warns
+    spdlog::info("{}", line);
+  }
   SolveOptions so;
   so.live_progress = options.live_progress;
   so.resume = options.resume ? &resume : nullptr;
   so.stop = &g_stop;
   StopOnSignal stop_on_signal;
-  const SolveResult r = solve_jacobi<T>(c, *backend, out, so);
+  const SolveResult r = solve_case<T>(c, *backend, out, so);
 
   output::Summary s;
   s.name = c.name;
@@ -121,6 +126,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options) {
   s.device = backend->device();
   s.precision = sizeof(T) == 4 ? "float" : "double";
   s.kernel = r.kernel;
+  s.method = method_name(c);
   s.grid = grid_meta(c);
   s.iterations = r.iterations;
   s.converged = r.status == SolveStatus::Converged;
@@ -142,7 +148,10 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options) {
   spdlog::info(
       "{} after {} {}: l2 {:.3e}, linf {:.3e}; {:.3f} s, {:.3g} cells/s; results in {}",
       to_string(r.status), r.iterations,
-      c.problem.equation == Equation::Heat ? "steps" : "iterations", r.norm_l2, r.norm_linf,
+      c.problem.equation == Equation::Heat             ? "steps"
+      : method_name(c).rfind("multigrid", 0) == 0 ? "cycles"
+                                                   : "iterations",
+      r.norm_l2, r.norm_linf,
       r.seconds, r.cells_per_second, c.output.directory);
   if (!s.history.empty() && s.history.back().diagnosed && !r.divergence) {
     const output::HistoryRow& last = s.history.back();

@@ -7,13 +7,11 @@ namespace {
 
 /// -lap u = f on the 5- or 7-point stencil with spacing h[a]:
 /// u = (sum_a (W_a + E_a) / h_a^2 + f) / (2 sum_a 1/h_a^2).
-EquationWeights axis_weights(const Case& c) {
-  const int dims = c.grid.dims;
+EquationWeights axis_weights(int dims, const std::array<double, 3>& h) {
   double inv_sum = 0;
   std::array<double, 3> inv{0, 0, 0};
   for (int a = 0; a < dims; ++a) {
-    const double h = c.grid.spacing(a);
-    inv[a] = 1.0 / (h * h);
+    inv[a] = 1.0 / (h[a] * h[a]);
     inv_sum += inv[a];
   }
   const double denom = 2.0 * inv_sum;
@@ -42,6 +40,11 @@ EquationWeights isotropic_weights(int points, double h) {
 
 }  // namespace
 
+EquationWeights laplacian_weights(int points, int dims, const std::array<double, 3>& spacing) {
+  if (points == 5 || points == 7) return axis_weights(dims, spacing);
+  return isotropic_weights(points, spacing[0]);
+}
+
 EquationWeights equation_weights(const Case& c) {
   EquationWeights e;
   if (c.problem.equation == Equation::Custom) {
@@ -53,10 +56,8 @@ EquationWeights equation_weights(const Case& c) {
     e.weights.corner = s.corner;
     return e;  // SPEC.md: custom stencils have s = 0
   }
-  if (c.stencil.points == 5 || c.stencil.points == 7)
-    e = axis_weights(c);
-  else
-    e = isotropic_weights(c.stencil.points, c.grid.spacing(0));
+  e = laplacian_weights(c.stencil.points, c.grid.dims,
+                        {c.grid.spacing(0), c.grid.spacing(1), c.grid.spacing(2)});
   if (c.problem.equation == Equation::Poisson && c.problem.source.is_constant())
     e.weights.source = e.source_scale * c.problem.source.constant;
   return e;

@@ -11,6 +11,10 @@ struct EquationWeights {
   double source_scale = 0;  // s = source_scale * f for a source f given node by node
 };
 
+/// The Jacobi weights of -lap u = f on the 5/7/19/27-point stencil with these spacings (19
+/// and 27 points take spacing[0] on every axis): u' = sum w u_nb + source_scale f.
+EquationWeights laplacian_weights(int points, int dims, const std::array<double, 3>& spacing);
+
 /// The Jacobi weights of the case's equation and stencil. The constant source (if any) is
 /// folded into weights.source; an expression source is scaled by source_scale per node.
 EquationWeights equation_weights(const Case& c);

@@ -72,6 +72,13 @@ class CpuBackend final : public Backend<T> {
     cpu::write_box(field.data(), layout, box, values);
   }
 
+  void restrict_to_coarse(const TransferArgs<T>& args) override { cpu::restrict_to_coarse(args); }
+  void prolong_add(const TransferArgs<T>& args) override { cpu::prolong_add(args); }
+  void zero(Buffer<T>& field) override { cpu::fill_value(field.data(), field.size(), T(0)); }
+  void copy(Buffer<T>& dst, const Buffer<T>& src) override {
+    cpu::copy(dst.data(), src.data(), std::min(dst.size(), src.size()));
+  }
+
   Diagnostics diagnose(const T* prev, const T* cur, const Layout& layout,
                        const Box& updated) override {
     return cpu::diagnose(prev, cur, layout, updated);

@@ -3,6 +3,7 @@
 
 #include "../halo_fill.hpp"
 #include "../stencil.hpp"
+#include "../transfer.hpp"
 
 namespace fdsolve::cpu {
 
@@ -23,6 +24,15 @@ void fill_halo(const HaloFillArgs<T>& args);
 /// Copies dense `values` onto the nodes of `box` of `field`.
 template <typename T>
 void write_box(T* field, const Layout& layout, const Box& box, const T* values);
+
+/// Multigrid's restriction and prolongation (transfer_cpu.cpp).
+template <typename T>
+void restrict_to_coarse(const TransferArgs<T>& args);
+template <typename T>
+void prolong_add(const TransferArgs<T>& args);
+/// Sets `n` values to `value`.
+template <typename T>
+void fill_value(T* dst, index_t n, T value);
 
 /// STREAM-style copy of `n` values, used as the CPU bandwidth yardstick.
 template <typename T>

@@ -9,6 +9,7 @@
 #include "cuda_check.cuh"
 #include "diagnostics.cuh"
 #include "halo_fill.cuh"
+#include "transfer.cuh"
 #include "variants.cuh"
 
 namespace fdsolve {
@@ -156,6 +157,18 @@ class CudaBackend final : public Backend<T> {
   void write_box(Buffer<T>& field, const Layout& layout, const Box& box,
                  const T* values) override {
     cuda::write_box(field.data(), layout, box, values, stream_);
+  }
+
+  void restrict_to_coarse(const TransferArgs<T>& args) override {
+    launch_restrict(args, stream_);
+  }
+  void prolong_add(const TransferArgs<T>& args) override { launch_prolong_add(args, stream_); }
+  void zero(Buffer<T>& field) override {
+    FDSOLVE_CUDA_CHECK(cudaMemsetAsync(field.data(), 0, bytes(field.size()), stream_));
+  }
+  void copy(Buffer<T>& dst, const Buffer<T>& src) override {
+    FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes(std::min(dst.size(), src.size())),
+                                       cudaMemcpyDeviceToDevice, stream_));
   }
 
   Diagnostics diagnose(const T* prev, const T* cur, const Layout& layout,

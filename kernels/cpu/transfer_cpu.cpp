@@ -1,0 +1,55 @@
+// Multigrid's grid transfers on the host (OpenMP over the rows of the destination box).
+#include <algorithm>
+
+#include "stencil_cpu.hpp"
+
+namespace fdsolve::cpu {
+namespace {
+
+// Coarse multigrid levels are a few hundred nodes: waking the thread team costs more than
+// the transfer itself.
+constexpr index_t kParallelCells = 16384;
+
+}  // namespace
+
+template <typename T>
+void restrict_to_coarse(const TransferArgs<T>& a) {
+  const Box& b = a.box;
+  const index_t ny = b.extent(1), rows = ny * b.extent(2);
+  const T scale = static_cast<T>(a.scale);
+  const GridStrides F = strides_of(a.fine);
+#pragma omp parallel for schedule(static) if (b.cells() > kParallelCells)
+  for (index_t r = 0; r < rows; ++r) {
+    const index_t J = b.lo[1] + r % ny, K = b.lo[2] + r / ny;
+    for (index_t I = b.lo[0]; I < b.hi[0]; ++I)
+      a.to[a.coarse.at(I, J, K)] = restrict_node(a.from, F, I, J, K, scale);
+  }
+}
+
+template <typename T>
+void prolong_add(const TransferArgs<T>& a) {
+  const Box& b = a.box;
+  const index_t ny = b.extent(1), rows = ny * b.extent(2);
+  const GridStrides C = strides_of(a.coarse);
+#pragma omp parallel for schedule(static) if (b.cells() > kParallelCells)
+  for (index_t r = 0; r < rows; ++r) {
+    const index_t j = b.lo[1] + r % ny, k = b.lo[2] + r / ny;
+    for (index_t i = b.lo[0]; i < b.hi[0]; ++i)
+      a.to[a.fine.at(i, j, k)] += prolong_node(a.from, C, i, j, k);
+  }
+}
+
+template <typename T>
+void fill_value(T* dst, index_t n, T value) {
+#pragma omp parallel for schedule(static) if (n > kParallelCells)
+  for (index_t i = 0; i < n; ++i) dst[i] = value;
+}
+
+template void restrict_to_coarse<float>(const TransferArgs<float>&);
+template void restrict_to_coarse<double>(const TransferArgs<double>&);
+template void prolong_add<float>(const TransferArgs<float>&);
+template void prolong_add<double>(const TransferArgs<double>&);
+template void fill_value<float>(float*, index_t, float);
+template void fill_value<double>(double*, index_t, double);
+
+}  // namespace fdsolve::cpu

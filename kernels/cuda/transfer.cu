@@ -1,0 +1,73 @@
+// Multigrid's grid transfers on the device: one thread per destination node, x fastest so a
+// warp reads and writes contiguous rows; the per-node arithmetic is transfer.hpp's, shared with
+// the CPU.
+#include "cuda_check.cuh"
+#include "transfer.cuh"
+
+namespace fdsolve::cuda {
+namespace {
+
+constexpr int kBX = 64;
+constexpr int kBY = 4;
+
+/// The destination box as plain scalars (Box's std::arrays are host-only).
+struct DevBox {
+  index_t lo[3], hi[3];
+};
+
+DevBox dev_box(const Box& b) {
+  return {{b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]}};
+}
+
+/// The destination box as a 3D grid of kBX x kBY blocks, one z plane per blockIdx.z.
+dim3 box_grid(const Box& b) {
+  return dim3(static_cast<unsigned>((b.extent(0) + kBX - 1) / kBX),
+              static_cast<unsigned>((b.extent(1) + kBY - 1) / kBY),
+              static_cast<unsigned>(b.extent(2)));
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kBX* kBY) restrict_kernel(const T* fine, T* coarse, GridStrides F,
+                                                            GridStrides C, DevBox b, T scale) {
+  const index_t I = b.lo[0] + blockIdx.x * static_cast<index_t>(kBX) + threadIdx.x;
+  const index_t J = b.lo[1] + blockIdx.y * static_cast<index_t>(kBY) + threadIdx.y;
+  const index_t K = b.lo[2] + blockIdx.z;
+  if (I >= b.hi[0] || J >= b.hi[1]) return;
+  coarse[C.at(I, J, K)] = restrict_node(fine, F, I, J, K, scale);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kBX* kBY) prolong_kernel(const T* coarse, T* fine, GridStrides F,
+                                                           GridStrides C, DevBox b) {
+  const index_t i = b.lo[0] + blockIdx.x * static_cast<index_t>(kBX) + threadIdx.x;
+  const index_t j = b.lo[1] + blockIdx.y * static_cast<index_t>(kBY) + threadIdx.y;
+  const index_t k = b.lo[2] + blockIdx.z;
+  if (i >= b.hi[0] || j >= b.hi[1]) return;
+  fine[F.at(i, j, k)] += prolong_node(coarse, C, i, j, k);
+}
+
+}  // namespace
+
+template <typename T>
+void launch_restrict(const TransferArgs<T>& a, cudaStream_t stream) {
+  if (a.box.empty()) return;
+  restrict_kernel<T><<<box_grid(a.box), dim3(kBX, kBY), 0, stream>>>(
+      a.from, a.to, strides_of(a.fine), strides_of(a.coarse), dev_box(a.box),
+      static_cast<T>(a.scale));
+  FDSOLVE_CUDA_CHECK_LAUNCH();
+}
+
+template <typename T>
+void launch_prolong_add(const TransferArgs<T>& a, cudaStream_t stream) {
+  if (a.box.empty()) return;
+  prolong_kernel<T><<<box_grid(a.box), dim3(kBX, kBY), 0, stream>>>(
+      a.from, a.to, strides_of(a.fine), strides_of(a.coarse), dev_box(a.box));
+  FDSOLVE_CUDA_CHECK_LAUNCH();
+}
+
+template void launch_restrict<float>(const TransferArgs<float>&, cudaStream_t);
+template void launch_restrict<double>(const TransferArgs<double>&, cudaStream_t);
+template void launch_prolong_add<float>(const TransferArgs<float>&, cudaStream_t);
+template void launch_prolong_add<double>(const TransferArgs<double>&, cudaStream_t);
+
+}  // namespace fdsolve::cuda

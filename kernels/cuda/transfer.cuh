@@ -1,0 +1,18 @@
+// Device grid transfers behind CudaBackend::restrict_to_coarse / prolong_add.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "transfer.hpp"
+
+namespace fdsolve::cuda {
+
+/// Enqueues the restriction of `args` on `stream` (one thread per coarse node).
+template <typename T>
+void launch_restrict(const TransferArgs<T>& args, cudaStream_t stream);
+
+/// Enqueues the prolongation-with-correction of `args` on `stream` (one thread per fine node).
+template <typename T>
+void launch_prolong_add(const TransferArgs<T>& args, cudaStream_t stream);
+
+}  // namespace fdsolve::cuda

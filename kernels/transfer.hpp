@@ -1,0 +1,84 @@
+// Grid transfers of multigrid between a fine field and the next coarser one (node-centred: coarse
+// node I sits on fine node 2I on every axis, periodic axes included): full-weighting
+// restriction and (bi/tri)linear prolongation. Plain types only; the per-node rules are
+// FDSOLVE_HOST_DEVICE so both backends compute the same formula from one definition.
+#pragma once
+
+#include "point_update.hpp"
+
+namespace fdsolve {
+
+/// One transfer between two fields of `fine` and `coarse` layout. Restriction writes
+/// `scale` x (full weighting of `from`) onto the coarse nodes of `box`; prolongation adds the
+/// interpolation of `from` to the fine nodes of `box`. The source field's halo must be filled
+/// (Neumann mirror, periodic wrap) where the box reaches the faces.
+template <typename T>
+struct TransferArgs {
+  const T* from = nullptr;
+  T* to = nullptr;
+  Layout fine;
+  Layout coarse;
+  Box box;  // in the index space of `to`
+  double scale = 1.0;
+};
+
+/// The element offsets of a layout as plain scalars, which device code can use (std::array
+/// members are host-only).
+struct GridStrides {
+  int dims = 2;
+  index_t origin = 0, pitch = 0, plane = 0;
+
+  FDSOLVE_HOST_DEVICE index_t at(index_t i, index_t j, index_t k) const {
+    return origin + k * plane + j * pitch + i;
+  }
+};
+
+inline GridStrides strides_of(const Layout& L) { return {L.dims, L.origin, L.pitch, L.plane}; }
+
+/// Full weighting along one axis of fine element `f`: (1/4, 1/2, 1/4) x the neighbours at
+/// -stride, 0, +stride, applied to the plane sums of the later axes.
+template <typename T>
+FDSOLVE_HOST_DEVICE T weigh_x(const T* u, index_t f) {
+  return T(0.25) * (u[f - 1] + u[f + 1]) + T(0.5) * u[f];
+}
+
+template <typename T>
+FDSOLVE_HOST_DEVICE T weigh_xy(const T* u, index_t f, index_t pitch) {
+  return T(0.25) * (weigh_x(u, f - pitch) + weigh_x(u, f + pitch)) + T(0.5) * weigh_x(u, f);
+}
+
+/// The restricted value of coarse node (I, J, K): scale x the tensor-product full weighting of
+/// the fine nodes around (2I, 2J, 2K).
+template <typename T>
+FDSOLVE_HOST_DEVICE T restrict_node(const T* fine, const GridStrides& F, index_t I, index_t J,
+                                    index_t K, T scale) {
+  const index_t f = F.at(2 * I, 2 * J, F.dims == 3 ? 2 * K : 0);
+  if (F.dims == 2) return scale * weigh_xy(fine, f, F.pitch);
+  const T planes = T(0.25) * (weigh_xy(fine, f - F.plane, F.pitch) +
+                              weigh_xy(fine, f + F.plane, F.pitch)) +
+                   T(0.5) * weigh_xy(fine, f, F.pitch);
+  return scale * planes;
+}
+
+/// Linear interpolation along one axis: fine index i lies on coarse node i/2 (even) or halfway
+/// between coarse nodes (i-1)/2 and (i+1)/2 (odd); either way the lower one is i >> 1.
+FDSOLVE_HOST_DEVICE index_t coarse_below(index_t i) { return i >> 1; }
+
+/// The interpolated correction at fine node (i, j, k) from the coarse field `coarse` of layout
+/// C; the coarse halo must hold the periodic wrap for a periodic axis's last fine node.
+template <typename T>
+FDSOLVE_HOST_DEVICE T prolong_node(const T* coarse, const GridStrides& C, index_t i, index_t j,
+                                   index_t k) {
+  const index_t base = C.at(coarse_below(i), coarse_below(j), C.dims == 3 ? coarse_below(k) : 0);
+  const bool ox = i & 1, oy = j & 1, oz = C.dims == 3 && (k & 1);
+  // Sum over the 1, 2, 4 or 8 coarse nodes around the fine node, then one scale: the weights
+  // are 1/2 per odd axis.
+  const auto row = [&](index_t c) { return ox ? coarse[c] + coarse[c + 1] : coarse[c]; };
+  const auto plane = [&](index_t c) { return oy ? row(c) + row(c + C.pitch) : row(c); };
+  const T sum = oz ? plane(base) + plane(base + C.plane) : plane(base);
+  const int odd = int(ox) + int(oy) + int(oz);
+  const T weight = odd == 0 ? T(1) : odd == 1 ? T(0.5) : odd == 2 ? T(0.25) : T(0.125);
+  return weight * sum;
+}
+
+}  // namespace fdsolve

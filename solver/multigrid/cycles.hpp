@@ -1,0 +1,103 @@
+// Multigrid cycles on any backend: V and W cycles with weighted-Jacobi smoothing, full-weighting
+// restriction, linear prolongation and a bottom solve of enough sweeps, and full multigrid.
+// Every step is a backend operation enqueued without host synchronisation; only the probe (the
+// first smoothing sweep of a cycle, with statistics) returns numbers.
+//
+// The fine level's field u and its second buffer belong to the caller, with its halo fill
+// (boundary values); coarse levels hold corrections with homogeneous face rules (zero
+// Dirichlet values, zero-gradient mirrors, periodic wraps).
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "backend.hpp"
+#include "hierarchy.hpp"
+#include "level_operator.hpp"
+
+namespace fdsolve::multigrid {
+
+/// The settings of the cycles (solve.multigrid) and the operator's shift.
+struct CycleSettings {
+  MultigridSpec spec;
+  double alpha = 0;  // A = alpha I - beta L
+  double beta = 1;
+  /// Factor by which the bottom solve reduces every error mode of the coarsest grid. 0.01: a
+  /// V-cycle aims at a factor of about 0.1-0.2 per cycle, so the coarse solve adds at most a
+  /// few hundredths to it.
+  double bottom_reduction = 0.01;
+};
+
+template <typename T>
+class Cycles {
+ public:
+  /// Fills the fine field's halo (the case's Neumann gradients and periodic wraps).
+  using FineHalo = std::function<void(Buffer<T>&)>;
+
+  Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settings, Backend<T>& backend,
+         KernelId fine_kernel, FineHalo fine_halo);
+
+  const std::vector<LevelGeometry>& levels() const { return levels_; }
+  const LevelOperator& op(int level) const { return ops_[level]; }
+  int bottom_sweeps() const { return bottom_.sweeps; }
+  const BottomSolve& bottom() const { return bottom_; }
+  const Layout& fine_layout() const { return layout_[0]; }
+
+  /// The fine right-hand side: a g field (rhs_scale * f, fine layout, backend memory) or, when
+  /// null, the constant g everywhere.
+  void set_fine_rhs(const T* g_field, double g_constant);
+
+  /// The first smoothing sweep of the next cycle, u -> next, with the statistics of its update,
+  /// which is the scaled residual r~ = omega (f - A u) / diag of u: the norms of the residual of
+  /// u are residual_scale() times the update's. Leaves u unchanged.
+  SweepStats probe(Buffer<T>& u, Buffer<T>& next);
+  /// Completes the cycle a probe began: takes its sweep as the first pre-smoothing sweep.
+  void finish_cycle(Buffer<T>& u, Buffer<T>& next);
+  /// One whole cycle (V or W) on u.
+  void cycle(Buffer<T>& u, Buffer<T>& next);
+  /// Full multigrid: the correction equation A e = f - A u solved coarsest grid first, each
+  /// level's start interpolated from the next coarser and improved by one cycle; ends with one
+  /// fine cycle on u + e.
+  void full_multigrid(Buffer<T>& u, Buffer<T>& next);
+
+  /// Multiplies the probe's update norms into residual norms: diag / omega of the fine level.
+  double residual_scale() const { return ops_[0].diag / ops_[0].omega; }
+  /// Backend memory of the coarse levels (three fields each), in bytes.
+  static std::size_t coarse_bytes(const std::vector<LevelGeometry>& levels);
+
+ private:
+  int coarsest() const { return static_cast<int>(levels_.size()) - 1; }
+  SweepArgs<T> sweep_args(int level, const StencilWeights& w, const Buffer<T>& in, Buffer<T>& out,
+                          const T* source) const;
+  const T* rhs(int level) const;
+  void fill_boundary(int level, Buffer<T>& x);
+  void fill_homogeneous(int level, Buffer<T>& x);
+  void smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps);
+  /// Restricts the residual of x (computed into `scratch`) to the next level's right-hand side.
+  void restrict_residual(int level, Buffer<T>& x, Buffer<T>& scratch);
+  /// Restricts level's right-hand side itself (full multigrid's descent).
+  void restrict_rhs(int level);
+  /// Adds the interpolated correction of level + 1 to x.
+  void correct(int level, Buffer<T>& x);
+  /// The coarse-grid correction below `level`: one (V) or two (W) visits of level + 1.
+  void coarse_correction(int level);
+  /// Solves level's correction equation approximately; `fresh`: start from zero.
+  void visit(int level, bool fresh);
+  void finish_fine(Buffer<T>& u, Buffer<T>& next, int pre_done);
+
+  std::vector<LevelGeometry> levels_;
+  CycleSettings settings_;
+  Backend<T>& backend_;
+  FineHalo fine_halo_;
+  std::vector<LevelOperator> ops_;
+  BottomSolve bottom_;
+  std::vector<Layout> layout_;
+  std::vector<KernelId> kernel_;
+  std::vector<HaloFillArgs<T>> homogeneous_;  // face rules of corrections (field set per fill)
+  // Coarse levels' fields (index 0 unused): correction, its second buffer, right-hand side g.
+  std::vector<Buffer<T>> x_, next_, rhs_;
+  const T* fine_rhs_ = nullptr;
+  double fine_rhs_constant_ = 0;
+};
+
+}  // namespace fdsolve::multigrid

@@ -1,0 +1,274 @@
+// The multigrid loop. Each cycle starts with a probe: the first smoothing sweep of the next
+// cycle, whose update is the scaled residual of the current state. Its norms decide
+// convergence before the state changes; a converged or stopped run discards the probe, so the
+// residual costs no extra sweep.
+#include "multigrid_solve.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+#include "boundary_conditions.hpp"
+#include "cycles.hpp"
+#include "field_io.hpp"
+#include "problem_setup.hpp"
+#include "progress.hpp"
+#include "run_checks.hpp"
+
+namespace fdsolve::multigrid {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string check_detail(const output::HistoryRow& row) {
+  std::string text = std::isnan(row.factor) ? std::string("initial residual")
+                                            : fmt::format("factor {:.3f}", row.factor);
+  text += fmt::format("  u in [{:.4g}, {:.4g}]", row.min, row.max);
+  if (row.diagnosed && row.nonfinite > 0) text += fmt::format("  {} non-finite", row.nonfinite);
+  return text;
+}
+
+bool needs_previous_state(const Case& c) {
+  return c.solve.diagnostics ||
+         std::find(c.output.fields.begin(), c.output.fields.end(), "update") != c.output.fields.end();
+}
+
+template <typename T>
+void place_owned(const std::vector<double>& dense, const Layout& L, std::vector<T>& field) {
+  const index_t nx = L.n[0], ny = L.n[1];
+  for (index_t k = 0; k < L.n[2]; ++k)
+    for (index_t j = 0; j < ny; ++j)
+      for (index_t i = 0; i < nx; ++i)
+        field[L.at(i, j, k)] = static_cast<T>(dense[(k * ny + j) * nx + i]);
+}
+
+}  // namespace
+
+std::string describe_cycles(const MultigridSpec& spec) {
+  return fmt::format("multigrid {}({},{}) cycles{}", spec.cycle == CycleKind::V ? "V" : "W",
+                     spec.pre_smooth, spec.post_smooth, spec.fmg ? ", full multigrid start" : "");
+}
+
+std::size_t multigrid_memory(const Case& c) {
+  const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
+  const auto levels = build_hierarchy(fine_level(c));
+  const Layout L = levels[0].layout(value);
+  std::size_t fields = 3 + (needs_previous_state(c) ? 1 : 0);
+  std::size_t bytes = fields * static_cast<std::size_t>(L.size) * value;
+  for (int face = 0; face < 2 * c.grid.dims; ++face) {
+    const BoundaryCondition& bc = c.boundary[face];
+    if (bc.type == BoundaryType::Neumann && !bc.gradient.is_constant())
+      bytes += static_cast<std::size_t>(halo_axis(L, face / 2).face_size()) * value;
+  }
+  return bytes + (value == sizeof(float) ? Cycles<float>::coarse_bytes(levels)
+                                         : Cycles<double>::coarse_bytes(levels));
+}
+
+std::vector<std::string> describe_hierarchy(const Case& c) {
+  const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
+  const auto levels = build_hierarchy(fine_level(c));
+  std::vector<std::string> lines;
+  const double fine_cells = static_cast<double>(levels[0].box.cells());
+  double work = 0;  // fine-sweep equivalents of one cycle, by updated nodes
+  const MultigridSpec& m = c.solve.multigrid;
+  const LevelOperator op0 = level_operator(levels[0], 0.0, 1.0);
+  const BottomSolve bottom = bottom_solve(levels.back(), level_operator(levels.back(), 0.0, 1.0),
+                                          0.0, 1.0, CycleSettings{}.bottom_reduction);
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    const LevelGeometry& g = levels[l];
+    const double mib = static_cast<double>(3 * g.layout(value).size * value) / (1 << 20);
+    const bool bottom_level = l + 1 == levels.size();
+    // Per visit: pre + post smoothing, the residual, and about one sweep's worth of transfers.
+    const double sweeps = bottom_level ? bottom.sweeps : m.pre_smooth + m.post_smooth + 2.0;
+    const double visits = m.cycle == CycleKind::W && l > 0 ? std::pow(2.0, double(l - 1)) : 1.0;
+    work += visits * sweeps * static_cast<double>(g.box.cells()) / std::max(1.0, fine_cells);
+    lines.push_back(fmt::format("  level {}: {} nodes, h = [{:g}], {:.2f} MiB{}", l,
+                                fmt::join(g.n.begin(), g.n.begin() + g.dims, "x"),
+                                fmt::join(g.spacing.begin(), g.spacing.begin() + g.dims, ", "),
+                                mib, bottom_level ? fmt::format(" (bottom: {} sweeps, spectral "
+                                                                "radius {:.4f})",
+                                                                bottom.sweeps,
+                                                                bottom.spectral_radius)
+                                                  : ""));
+  }
+  lines.push_back(fmt::format("  relaxation weight {:.4f}, smoothing factor {:.3f} per sweep",
+                              op0.omega, op0.smoothing_factor));
+  lines.push_back(fmt::format("  expected work: about {:.1f} fine sweeps per cycle", work));
+  return lines;
+}
+
+template <typename T>
+SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutput& out,
+                            const SolveOptions& options) {
+  const KernelId kernel = choose_kernel(c, backend);
+  const auto levels = build_hierarchy(fine_level(c));
+  const Layout L = levels[0].layout(sizeof(T));
+  const Box box = levels[0].box;
+  if (const std::string w = coarsening_warning(c, levels); !w.empty()) spdlog::warn("{}", w);
+
+  SolveResult r;
+  r.kernel = backend.kernels(c.grid.dims)[kernel.index];
+  std::int64_t done = 0;
+  double earlier_seconds = 0;
+  std::vector<T> initial = initial_field<T>(c, L);
+  Buffer<T> cur = backend.allocate(L.size);
+  Buffer<T> next = backend.allocate(L.size);
+  backend.upload(next, initial.data(), L.size);  // Dirichlet nodes must hold in both buffers
+  if (const Checkpoint* k = options.resume) {
+    place_owned(k->u, L, initial);
+    done = k->state.iteration;
+    r.first_norm = k->state.first_norm;
+    earlier_seconds = k->state.wall_seconds;
+    out.restore(k->index, k->history);
+    spdlog::info("resuming from cycle {}", done);
+  }
+  backend.upload(cur, initial.data(), L.size);
+  initial = std::vector<T>();
+
+  Boundaries<T> boundaries(c, backend, L);
+  CycleSettings settings;
+  settings.spec = c.solve.multigrid;
+  Cycles<T> cycles(levels, settings, backend, kernel,
+                   [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0); });
+  if (cycles.bottom_sweeps() >= 1000000000)
+    throw BackendError("multigrid: the bottom solve on the coarsest grid does not converge");
+  // The fine right-hand side g = (omega / diag) f: a field when f varies, else a constant.
+  const double g_scale = cycles.op(0).rhs_scale;
+  Buffer<T> g_field;
+  if (has_source_field(c)) {
+    g_field = backend.allocate(L.size);
+    backend.upload(g_field, source_values<T>(c, L, g_scale).data(), L.size);
+  }
+  const double f_constant =
+      c.problem.equation == Equation::Poisson && c.problem.source.is_constant()
+          ? c.problem.source.constant
+          : 0.0;
+  cycles.set_fine_rhs(g_field.size() ? g_field.data() : nullptr, g_scale * f_constant);
+  spdlog::info("{}: {} levels, bottom solve {} sweeps on {}", describe_cycles(c.solve.multigrid),
+               levels.size(), cycles.bottom_sweeps(),
+               fmt::join(levels.back().n.begin(), levels.back().n.begin() + c.grid.dims, "x"));
+
+  const bool keep_previous = needs_previous_state(c);
+  Buffer<T> prev;
+  if (keep_previous) {
+    prev = backend.allocate(L.size);
+    backend.copy(prev, cur);
+  }
+  FieldWriter<T> writer(c, backend, L, out);
+  Progress progress(options.live_progress, c.solve.max_iterations, box.cells(), done, false);
+  const output::GridMeta grid = grid_meta(c);
+  StagnationWatch stagnation(c);
+  Diagnostics diag;
+  const double residual_scale = cycles.residual_scale();
+  double target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
+  std::int64_t last_snapshot = -1;
+  std::int64_t it = done;
+  const auto start = std::chrono::steady_clock::now();
+  const auto state_now = [&] {
+    return LoopState{it, static_cast<double>(it), r.first_norm,
+                     earlier_seconds + seconds_since(start), backend.name(), r.kernel};
+  };
+  const auto norm_of = [&](const SweepStats& s) {
+    return c.solve.norm == NormKind::L2 ? s.l2() : s.linf();
+  };
+
+  // A fresh solve by full multigrid: the initial residual (the tolerance's reference), then
+  // the FMG cycle, iteration 1.
+  if (it == 0 && c.solve.multigrid.fmg) {
+    const SweepStats s0 = scale_norms(cycles.probe(cur, next), residual_scale);
+    r.first_norm = norm_of(s0);
+    target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
+    out.add_history(history_row(0, 0.0, s0, nullptr, seconds_since(start)));
+    progress.check(0, r.first_norm, target, "initial residual");
+    cycles.full_multigrid(cur, next);
+    it = 1;
+  }
+
+  for (;;) {
+    const SweepStats stats = scale_norms(cycles.probe(cur, next), residual_scale);
+    const double norm = norm_of(stats);
+    if (it == 0) {
+      r.first_norm = norm;
+      target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * norm);
+    }
+    const bool resumed_row = it == done && options.resume;  // already in the restored history
+    if (!resumed_row) {
+      const Diagnostics* diagnosed = nullptr;
+      if (c.solve.diagnostics && it > 0) {
+        diag = backend.diagnose(prev.data(), cur.data(), L, box);
+        diagnosed = &diag;
+      }
+      output::HistoryRow row = history_row(it, static_cast<double>(it), stats, diagnosed,
+                                           earlier_seconds + seconds_since(start));
+      row.factor = norm_factor(row, out.history(), c.solve.norm);
+      out.add_history(row);
+      progress.check(it, norm, target, check_detail(row));
+      r.norm_l2 = stats.l2();
+      r.norm_linf = stats.linf();
+      const double limit = c.solve.divergence_factor * r.first_norm;
+      if (diverged(norm, limit, stats, diagnosed)) {
+        const T* before = keep_previous ? prev.data() : cur.data();
+        if (!diagnosed) diag = backend.diagnose(before, cur.data(), L, box);
+        r.divergence = locate_divergence(it, static_cast<double>(it), norm, limit, diag, grid);
+        r.status = SolveStatus::Diverged;
+        break;
+      }
+      if (norm <= target) {
+        r.status = SolveStatus::Converged;
+        break;
+      }
+      if (it > 0) stagnation.check(out.history(), target);
+      if (it > 0 && c.output.every > 0 && it % c.output.every == 0) {
+        writer.snapshot(cur, keep_previous ? prev : cur, it, static_cast<double>(it));
+        out.flush_history();
+        last_snapshot = it;
+      }
+      if (it > 0 && c.checkpoint.every > 0 && it % c.checkpoint.every == 0)
+        writer.checkpoint(cur, state_now());
+    } else {
+      r.norm_l2 = stats.l2();
+      r.norm_linf = stats.linf();
+    }
+    if (options.stop && options.stop->load(std::memory_order_relaxed)) {
+      r.status = SolveStatus::Interrupted;
+      break;
+    }
+    if (it >= c.solve.max_iterations) break;
+    if (keep_previous) backend.copy(prev, cur);
+    cycles.finish_cycle(cur, next);
+    ++it;
+  }
+  backend.synchronize();
+  progress.finish();
+  const double session = seconds_since(start);
+  r.iterations = it;
+  r.time = static_cast<double>(it);
+  r.seconds = earlier_seconds + session;
+  r.cells_per_second = session > 0 ? static_cast<double>(box.cells()) *
+                                         static_cast<double>(it - done) / session
+                                   : 0;
+  if (r.status == SolveStatus::Interrupted) writer.checkpoint(cur, state_now());
+  const Buffer<T>& before = keep_previous ? prev : cur;
+  if (r.divergence) {
+    writer.snapshot(cur, before, it, static_cast<double>(it),
+                    {{"status", "diverged"},
+                     {"divergence", describe_divergence(*r.divergence, c.grid.dims, false)}});
+    r.divergence->snapshot = std::filesystem::path(out.snapshots().back()).filename().string();
+  } else if (last_snapshot != it) {
+    writer.snapshot(cur, before, it, static_cast<double>(it));
+  }
+  out.flush_history();
+  return r;
+}
+
+template SolveResult solve_multigrid<float>(const Case&, Backend<float>&, output::RunOutput&,
+                                            const SolveOptions&);
+template SolveResult solve_multigrid<double>(const Case&, Backend<double>&, output::RunOutput&,
+                                             const SolveOptions&);
+
+}  // namespace fdsolve::multigrid

@@ -1,0 +1,31 @@
+// The steady solve by multigrid cycles: the same loop services as the Jacobi loop (checks and
+// diagnostics on the fine grid, divergence, snapshots, checkpoints, --resume, signals), with a
+// cycle as the iteration and the residual f - A u as the norm.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hierarchy.hpp"
+#include "jacobi.hpp"
+
+namespace fdsolve::multigrid {
+
+/// Solves the Laplace/Poisson case `c` by multigrid on `backend`, writing through `out`.
+template <typename T>
+SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutput& out,
+                            const SolveOptions& options);
+
+/// "V(2,2) cycles, full multigrid start": the method as summary.json and the log name it.
+std::string describe_cycles(const MultigridSpec& spec);
+
+/// Bytes of backend memory a multigrid solve of `c` needs: the fine fields (u, its second
+/// buffer, the right-hand side, the state before the cycle when diagnostics or the update field
+/// need it, per-node Neumann gradients) and three fields per coarse level.
+std::size_t multigrid_memory(const Case& c);
+
+/// The lines `fdsolve check` prints for a multigrid case: the levels (points, memory), the
+/// relaxation weight and smoothing factor, the bottom solve, and the expected work per cycle.
+std::vector<std::string> describe_hierarchy(const Case& c);
+
+}  // namespace fdsolve::multigrid

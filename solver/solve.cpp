@@ -1,0 +1,47 @@
+// Method dispatch (see solve.hpp).
+#include "solve.hpp"
+
+#include <fmt/format.h>
+
+#include "multigrid/hierarchy.hpp"
+#include "multigrid/multigrid_solve.hpp"
+
+namespace fdsolve {
+
+template <typename T>
+SolveResult solve_case(const Case& c, Backend<T>& backend, output::RunOutput& out,
+                       const SolveOptions& options) {
+  if (multigrid::choose_method(c).multigrid)
+    return multigrid::solve_multigrid<T>(c, backend, out, options);
+  return solve_jacobi<T>(c, backend, out, options);
+}
+
+std::size_t case_memory(const Case& c) {
+  return multigrid::choose_method(c).multigrid ? multigrid::multigrid_memory(c)
+                                               : required_memory(c);
+}
+
+std::string method_name(const Case& c) {
+  if (c.problem.equation == Equation::Heat) return "explicit heat steps";
+  if (multigrid::choose_method(c).multigrid)
+    return multigrid::describe_cycles(c.solve.multigrid);
+  return "jacobi";
+}
+
+std::vector<std::string> describe_method(const Case& c) {
+  const multigrid::MethodChoice choice = multigrid::choose_method(c);
+  std::vector<std::string> lines{fmt::format("method: {} ({})", method_name(c), choice.reason)};
+  if (!choice.multigrid) return lines;
+  for (std::string& l : multigrid::describe_hierarchy(c)) lines.push_back(std::move(l));
+  const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
+  if (const std::string w = multigrid::coarsening_warning(c, levels); !w.empty())
+    lines.push_back("warning: " + w);
+  return lines;
+}
+
+template SolveResult solve_case<float>(const Case&, Backend<float>&, output::RunOutput&,
+                                       const SolveOptions&);
+template SolveResult solve_case<double>(const Case&, Backend<double>&, output::RunOutput&,
+                                        const SolveOptions&);
+
+}  // namespace fdsolve

@@ -1,0 +1,28 @@
+// One entry to solving a case: picks the method (solve.method, or the equation's), so the
+// commands need not know which loop runs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "jacobi.hpp"
+
+namespace fdsolve {
+
+/// Solves `c` with the method it resolves to: multigrid cycles or the Jacobi/heat loop.
+template <typename T>
+SolveResult solve_case(const Case& c, Backend<T>& backend, output::RunOutput& out,
+                       const SolveOptions& options);
+
+/// Bytes of backend memory the case needs with the method it resolves to.
+std::size_t case_memory(const Case& c);
+
+/// The method as summary.json and the log name it ("jacobi", "explicit heat steps",
+/// "multigrid V(2,2) cycles, full multigrid start").
+std::string method_name(const Case& c);
+
+/// The lines `fdsolve check` prints about the method: which one and why, and for multigrid
+/// the hierarchy, the expected work and any coarsening warning.
+std::vector<std::string> describe_method(const Case& c);
+
+}  // namespace fdsolve
