@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -56,6 +57,24 @@ class Buffer {
   T* data_ = nullptr;
   index_t size_ = 0;
   Deleter deleter_ = nullptr;
+};
+
+/// Backend work recorded once and run many times (record() below).
+class Replay {
+ public:
+  virtual ~Replay() = default;
+  /// Enqueues the recorded work again.
+  virtual void run() = 0;
+};
+
+/// A Replay that calls its function again: what a backend without graphs records.
+class CallAgain final : public Replay {
+ public:
+  explicit CallAgain(std::function<void()> enqueue) : enqueue_(std::move(enqueue)) {}
+  void run() override { enqueue_(); }
+
+ private:
+  std::function<void()> enqueue_;
 };
 
 /// A kernel variant resolved once from its name, so sweeps do no string look-ups.
@@ -127,6 +146,15 @@ class Backend {
   /// they are known. Deterministic: the same inputs give bit-identical results.
   virtual Diagnostics diagnose(const T* prev, const T* cur, const Layout& layout,
                                const Box& updated) = 0;
+
+  /// Records the work `enqueue` submits without running it; each run() of the result enqueues
+  /// it again. CUDA captures it into a graph, so a cycle of a hundred small launches costs one
+  /// launch: `enqueue` must then not synchronise, and what it does on the host (swapping
+  /// buffers, reading arguments) happens once, at recording, and must leave the buffers as it
+  /// found them. The default calls `enqueue` at every run().
+  virtual std::unique_ptr<Replay> record(std::function<void()> enqueue) {
+    return std::make_unique<CallAgain>(std::move(enqueue));
+  }
 
   /// Copy bandwidth in bytes (read + written) per second over arrays of `bytes` bytes:
   /// the yardstick of `fdsolve bench`.

@@ -9,6 +9,7 @@
 
 #include "backend.hpp"
 #include "bench.hpp"
+#include "multigrid/multigrid_bench.hpp"
 #include "case_reader.hpp"
 #include "commands.hpp"
 #include "compare.hpp"
@@ -69,6 +70,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--norm-every", bench.norm_every, "Sweeps between norms; 0 = none")
       ->check(CLI::Range(0, 1 << 20));
   bench_cmd->add_option("--json", bench.json_path, "Write the rows as JSON");
+  bench_cmd->add_flag("--multigrid", bench.multigrid,
+                      "Multigrid rows: a V-cycle and a full solve, in work units");
 
   std::string cmp_a, cmp_b;
   double rtol = 1e-12, atol = 0;
@@ -93,7 +96,10 @@ int main(int argc, char** argv) {
     }
     if (*check_cmd) return check_command(check_path, check_sets, std::cout);
     if (*bench_cmd) {
-      run_bench(bench, std::cout);
+      if (bench.multigrid)
+        multigrid::run_multigrid_bench(bench, std::cout);
+      else
+        run_bench(bench, std::cout);
       return kExitOk;
     }
     if (*cmp_cmd) {

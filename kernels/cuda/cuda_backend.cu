@@ -55,6 +55,20 @@ void free_device(T* p) {
   cudaFree(p);  // a deleter must not throw; a sticky error surfaces at the next checked call
 }
 
+/// A captured CUDA graph, launched on the backend's stream.
+class GraphReplay final : public Replay {
+ public:
+  GraphReplay(cudaGraphExec_t exec, cudaStream_t stream) : exec_(exec), stream_(stream) {}
+  ~GraphReplay() override { cudaGraphExecDestroy(exec_); }
+  GraphReplay(const GraphReplay&) = delete;
+  GraphReplay& operator=(const GraphReplay&) = delete;
+  void run() override { FDSOLVE_CUDA_CHECK(cudaGraphLaunch(exec_, stream_)); }
+
+ private:
+  cudaGraphExec_t exec_;
+  cudaStream_t stream_;
+};
+
 template <typename T>
 class CudaBackend final : public Backend<T> {
  public:
@@ -176,6 +190,25 @@ class CudaBackend final : public Backend<T> {
     if (!diagnostics_)
       diagnostics_ = std::make_unique<DiagnosticsWorkspace>(props_.multiProcessorCount);
     return diagnostics_->diagnose(prev, cur, layout, updated, stream_);
+  }
+
+  std::unique_ptr<Replay> record(std::function<void()> enqueue) override {
+    FDSOLVE_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    cudaGraph_t graph = nullptr;
+    try {
+      enqueue();
+    } catch (...) {
+      cudaStreamEndCapture(stream_, &graph);  // leave the stream usable; the error goes on
+      if (graph) cudaGraphDestroy(graph);
+      cudaGetLastError();
+      throw;
+    }
+    FDSOLVE_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+    cudaGraphExec_t exec = nullptr;
+    const cudaError_t err = cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphDestroy(graph);
+    FDSOLVE_CUDA_CHECK(err);
+    return std::make_unique<GraphReplay>(exec, stream_);
   }
 
   double copy_bandwidth(std::size_t nbytes) override {

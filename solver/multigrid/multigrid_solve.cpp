@@ -159,6 +159,13 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
     prev = backend.allocate(L.size);
     backend.copy(prev, cur);
   }
+  // The rest of a cycle after its probe, recorded once (a CUDA graph: one launch instead of a
+  // hundred small ones on the coarse levels). A recording must leave the fine buffers as it
+  // found them: an even number of fine sweeps per cycle does.
+  std::unique_ptr<Replay> rest_of_cycle;
+  if ((c.solve.multigrid.pre_smooth + c.solve.multigrid.post_smooth) % 2 == 0 &&
+      levels.size() > 1)
+    rest_of_cycle = backend.record([&] { cycles.finish_cycle(cur, next); });
   FieldWriter<T> writer(c, backend, L, out);
   Progress progress(options.live_progress, c.solve.max_iterations, box.cells(), done, false);
   const output::GridMeta grid = grid_meta(c);
@@ -240,7 +247,10 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
     }
     if (it >= c.solve.max_iterations) break;
     if (keep_previous) backend.copy(prev, cur);
-    cycles.finish_cycle(cur, next);
+    if (rest_of_cycle)
+      rest_of_cycle->run();
+    else
+      cycles.finish_cycle(cur, next);
     ++it;
   }
   backend.synchronize();

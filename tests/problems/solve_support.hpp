@@ -14,6 +14,7 @@
 #include "jacobi.hpp"
 #include "problem_setup.hpp"
 #include "snapshot.hpp"
+#include "solve.hpp"
 
 #ifndef FDSOLVE_TEST_CUDA
 #define FDSOLVE_TEST_CUDA 0
@@ -55,16 +56,18 @@ struct Solved {
   const std::vector<double>& u() const { return final.fields.at(0); }
 };
 
-/// Parses `yaml` (output into a temporary directory) and solves it on the backend under test.
+/// Parses `yaml` (output into a temporary directory) and solves it on the backend under test
+/// with the Jacobi loop (`by_method`: with the method the case resolves to, as `fdsolve run`).
 template <typename T = double>
-Solved solve_text(const std::string& yaml, SolveOptions options = {}) {
+Solved solve_text(const std::string& yaml, SolveOptions options = {}, bool by_method = false) {
   TempDir dir;
   const Case c =
       parse_case(yaml + "\noutput: {directory: '" + dir.path.string() + "'}\n", "t.yaml");
   auto backend = backend_for_test<T>();
   output::RunOutput out(c.output.directory, c.name, grid_meta(c), to_yaml(c));
   Solved s;
-  s.result = solve_jacobi<T>(c, *backend, out, options);
+  s.result = by_method ? solve_case<T>(c, *backend, out, options)
+                       : solve_jacobi<T>(c, *backend, out, options);
   s.final = output::read_snapshot(out.snapshots().back());
   return s;
 }

@@ -1,0 +1,317 @@
+// The multigrid bench (see multigrid_bench.hpp). The full solve is what `fdsolve run` does,
+// less I/O: full multigrid, then probe + cycle until the error against the exact solution is
+// within 1% of the converged discrete solution's; the number of cycles is found in an untimed
+// pass, then timed.
+#include "multigrid_bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include "boundary_conditions.hpp"
+#include "case_reader.hpp"
+#include "cycles.hpp"
+#include "problem_setup.hpp"
+
+namespace fdsolve::multigrid {
+namespace {
+
+constexpr int kRepetitions = 3;
+
+struct Problem {
+  int dims, stencil;
+  std::string source;  // f = -lap u
+  std::function<double(double, double, double)> exact;
+};
+
+/// The anchors' 2D problem (shared/anchors): u = exp(x+y) sin(pi x) sin(pi y); in 3D u =
+/// sin(pi x) sin(pi y) sin(pi z).
+Problem problem(int dims, int stencil) {
+  if (dims == 2)
+    return {2, 5,
+            "exp(x+y)*(2*(pi^2-1)*sin(pi*x)*sin(pi*y) - 2*pi*(cos(pi*x)*sin(pi*y) + "
+            "sin(pi*x)*cos(pi*y)))",
+            [](double x, double y, double) {
+              return std::exp(x + y) * std::sin(M_PI * x) * std::sin(M_PI * y);
+            }};
+  return {3, stencil, "3*pi^2*sin(pi*x)*sin(pi*y)*sin(pi*z)", [](double x, double y, double z) {
+            return std::sin(M_PI * x) * std::sin(M_PI * y) * std::sin(M_PI * z);
+          }};
+}
+
+std::int64_t default_size(const std::string& backend, int dims) {
+  if (backend == "cuda") return dims == 2 ? 4097 : 513;
+  return dims == 2 ? 1025 : 129;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+template <typename T>
+class Bench {
+ public:
+  Bench(Backend<T>& be, const Problem& p, std::int64_t n)
+      : be_(be), p_(p), c_(make_case(p, n)), levels_(build_hierarchy(fine_level(c_))),
+        L_(levels_[0].layout(sizeof(T))), bounds_(c_, be, L_),
+        cycles_(levels_, settings(c_), be, be.find_kernel(p.dims, be.default_kernel(p.dims)),
+                [this](Buffer<T>& x) { bounds_.before_sweep(x, x, 0, 0); }) {
+    u_ = be.allocate(L_.size);
+    next_ = be.allocate(L_.size);
+    g_ = be.allocate(L_.size);
+    be.upload(g_, source_values<T>(c_, L_, cycles_.op(0).rhs_scale).data(), L_.size);
+    cycles_.set_fine_rhs(g_.data(), 0.0);
+    initial_ = initial_field<T>(c_, L_);
+  }
+
+  void reset() {
+    be_.upload(u_, initial_.data(), L_.size);
+    be_.upload(next_, initial_.data(), L_.size);
+  }
+
+  /// Seconds of one fine smoothing sweep (the fine level's Jacobi sweep with its source).
+  double sweep_seconds() {
+    reset();
+    SweepArgs<T> a;
+    a.layout = L_;
+    a.box = levels_[0].box;
+    a.weights = cycles_.op(0).smooth;
+    a.source_field = g_.data();
+    const KernelId id = be_.find_kernel(p_.dims, be_.default_kernel(p_.dims));
+    const int count = 20;
+    std::vector<double> secs;
+    for (int rep = 0; rep <= kRepetitions; ++rep) {
+      be_.synchronize();
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int s = 0; s < count; ++s) {
+        a.in = (s % 2 ? next_ : u_).data();
+        a.out = (s % 2 ? u_ : next_).data();
+        be_.sweep(a, id);
+      }
+      be_.synchronize();
+      if (rep > 0) secs.push_back(seconds_since(t0) / count);  // rep 0 warms up
+    }
+    return median(secs);
+  }
+
+  /// Seconds of one whole cycle, replayed as the solver replays it.
+  double cycle_seconds() {
+    reset();
+    auto replay = be_.record([this] { cycles_.cycle(u_, next_); });
+    const int count = 10;
+    std::vector<double> secs;
+    for (int rep = 0; rep <= kRepetitions; ++rep) {
+      be_.synchronize();
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int s = 0; s < count; ++s) replay->run();
+      be_.synchronize();
+      if (rep > 0) secs.push_back(seconds_since(t0) / count);
+    }
+    return median(secs);
+  }
+
+  /// Full multigrid and `cycles` more probe + cycle steps, as the solver loop runs them; the
+  /// last probe's residual norm and the one before it give `factor`. Returns seconds.
+  double solve(int cycles, double& factor) {
+    reset();
+    auto rest = be_.record([this] { cycles_.finish_cycle(u_, next_); });
+    be_.synchronize();
+    const auto t0 = std::chrono::steady_clock::now();
+    double before = cycles_.probe(u_, next_).l2(), last = before;
+    cycles_.full_multigrid(u_, next_);
+    for (int k = 0; k <= cycles; ++k) {
+      before = last;
+      last = cycles_.probe(u_, next_).l2();
+      if (k < cycles) rest->run();
+    }
+    be_.synchronize();
+    factor = last / before;
+    return seconds_since(t0);
+  }
+
+  double max_error() {
+    std::vector<T> host(static_cast<std::size_t>(L_.size));
+    be_.download(host.data(), u_, L_.size);
+    double err = 0;
+    for (index_t k = 0; k < L_.n[2]; ++k)
+      for (index_t j = 0; j < L_.n[1]; ++j)
+        for (index_t i = 0; i < L_.n[0]; ++i)
+          err = std::max(err, std::fabs(host[L_.at(i, j, k)] -
+                                        p_.exact(node_coordinate(c_, 0, i), node_coordinate(c_, 1, j),
+                                                 p_.dims == 3 ? node_coordinate(c_, 2, k) : 0.0)));
+    return err;
+  }
+
+ private:
+  static Case make_case(const Problem& p, std::int64_t n) {
+    const std::string N = std::to_string(n);
+    const std::string yaml =
+        "grid: {points: [" + N + ", " + N + (p.dims == 3 ? ", " + N : std::string()) +
+        "], extent: [1, 1" + (p.dims == 3 ? ", 1" : std::string()) + "]}\n" +
+        "problem: {equation: poisson, source: '" + p.source + "'}\nstencil: " +
+        std::to_string(p.stencil) + "\nboundary: {default: {type: dirichlet, value: 0}}\n";
+    return parse_case(yaml, "bench.yaml");
+  }
+  static CycleSettings settings(const Case& c) {
+    CycleSettings s;
+    s.spec = c.solve.multigrid;
+    return s;
+  }
+
+  Backend<T>& be_;
+  Problem p_;
+  Case c_;
+  std::vector<LevelGeometry> levels_;
+  Layout L_;
+  Boundaries<T> bounds_;
+  Cycles<T> cycles_;
+  Buffer<T> u_, next_, g_;
+  std::vector<T> initial_;
+};
+
+void print_header(std::ostream& out) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%-7s %-9s %4s %7s %-9s %6s %6s %12s %10s %10s %10s %7s\n",
+                "backend", "what", "dims", "stencil", "precision", "size", "cycles", "seconds",
+                "work_units", "max_error", "disc_error", "factor");
+  out << line << std::flush;
+}
+
+void print_row(std::ostream& out, const MultigridBenchRow& r) {
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "%-7s %-9s %4d %7d %-9s %6lld %6d %12.6f %10.2f %10.3e %10.3e %7.3f\n",
+                r.backend.c_str(), r.what.c_str(), r.dims, r.stencil, r.precision.c_str(),
+                static_cast<long long>(r.size), r.cycles, r.seconds, r.work_units, r.max_error,
+                r.converged_error, r.factor);
+  out << line << std::flush;
+}
+
+template <typename T>
+void bench_problem(Backend<T>& be, const Problem& p, const BenchOptions& o,
+                   std::vector<MultigridBenchRow>& rows, std::ostream& out) {
+  const std::int64_t n = o.size > 0 ? o.size : default_size(be.name(), p.dims);
+  Bench<T> b(be, p, n);
+  MultigridBenchRow base;
+  base.backend = be.name();
+  base.dims = p.dims;
+  base.stencil = p.stencil;
+  base.precision = sizeof(T) == 4 ? "float" : "double";
+  base.size = n;
+  base.sweep_seconds = b.sweep_seconds();
+
+  MultigridBenchRow v = base;
+  v.what = "v-cycle";
+  v.cycles = 1;
+  v.seconds = b.cycle_seconds();
+  v.work_units = v.seconds / v.sweep_seconds;
+
+  // Untimed: the converged discrete error, then the fewest cycles after FMG within 1% of it.
+  double factor = 0;
+  b.solve(30, factor);
+  const double converged = b.max_error();
+  int cycles = 0;
+  double error = 0;
+  for (; cycles <= 30; ++cycles) {
+    b.solve(cycles, factor);
+    error = b.max_error();
+    if (error <= 1.01 * converged) break;
+  }
+  MultigridBenchRow s = base;
+  s.what = "fmg-solve";
+  s.cycles = cycles;
+  std::vector<double> secs;
+  for (int rep = 0; rep < kRepetitions; ++rep) secs.push_back(b.solve(cycles, factor));
+  s.seconds = median(secs);
+  s.work_units = s.seconds / s.sweep_seconds;
+  s.max_error = error;
+  s.converged_error = converged;
+  s.factor = factor;
+  v.converged_error = converged;
+  for (const auto& r : {v, s}) {
+    print_row(out, r);
+    rows.push_back(r);
+  }
+}
+
+template <typename T>
+void bench_backend(Backend<T>& be, const BenchOptions& o, std::vector<MultigridBenchRow>& rows,
+                   std::ostream& out) {
+  for (const auto& [dims, stencil] : {std::pair{2, 5}, std::pair{3, 7}, std::pair{3, 27}}) {
+    if (o.dims != 0 && o.dims != dims) continue;
+    try {
+      bench_problem<T>(be, problem(dims, stencil), o, rows, out);
+    } catch (const BackendError& e) {
+      out << "# " << be.name() << " " << dims << "D " << stencil << "-point: skipped: "
+          << e.what() << "\n";
+    }
+  }
+}
+
+void write_json(const std::vector<MultigridBenchRow>& rows, const std::string& path) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp);
+    if (!f) throw std::runtime_error("cannot write " + tmp);
+    f << "[\n";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const auto& r = rows[i];
+      char line[512];
+      std::snprintf(line, sizeof line,
+                    "  {\"backend\": \"%s\", \"what\": \"%s\", \"dims\": %d, \"stencil\": %d, "
+                    "\"precision\": \"%s\", \"size\": %lld, \"cycles\": %d, \"seconds\": %.6g, "
+                    "\"sweep_seconds\": %.6g, \"work_units\": %.4g, \"max_error\": %.6g, "
+                    "\"disc_error\": %.6g, \"factor\": %.4g}%s\n",
+                    r.backend.c_str(), r.what.c_str(), r.dims, r.stencil, r.precision.c_str(),
+                    static_cast<long long>(r.size), r.cycles, r.seconds, r.sweep_seconds,
+                    r.work_units, r.max_error, r.converged_error, r.factor,
+                    i + 1 < rows.size() ? "," : "");
+      f << line;
+    }
+    f << "]\n";
+    if (!f.flush()) throw std::runtime_error("cannot write " + tmp);
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+}  // namespace
+
+std::vector<MultigridBenchRow> run_multigrid_bench(const BenchOptions& o, std::ostream& out) {
+  std::vector<MultigridBenchRow> rows;
+  const auto each = [&](const std::string& name, auto make32, auto make64) {
+    out << "# multigrid V(2,2), FMG start; work units = time / one fine Jacobi sweep\n";
+    print_header(out);
+    if (o.precision.empty() || o.precision == "float") {
+      auto be = make32();
+      out << "# " << name << ": " << be->device() << "\n";
+      bench_backend(*be, o, rows, out);
+    }
+    if (o.precision.empty() || o.precision == "double") {
+      auto be = make64();
+      if (o.precision == "double") out << "# " << name << ": " << be->device() << "\n";
+      bench_backend(*be, o, rows, out);
+    }
+  };
+  if (o.backend.empty() || o.backend == "cuda") {
+    if (cuda_device_count() > 0)
+      each("cuda", [] { return make_cuda_backend<float>(0); },
+           [] { return make_cuda_backend<double>(0); });
+    else
+      out << "# cuda: skipped: " << cuda_unavailable_reason() << "\n";
+  }
+  if (o.backend.empty() || o.backend == "cpu")
+    each("cpu", [] { return make_cpu_backend<float>(); }, [] { return make_cpu_backend<double>(); });
+  if (!o.json_path.empty()) write_json(rows, o.json_path);
+  return rows;
+}
+
+}  // namespace fdsolve::multigrid

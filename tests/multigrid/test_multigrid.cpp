@@ -1,0 +1,274 @@
+// Multigrid on the backend under test (CPU in the unit executable, CUDA in the GPU one): the
+// transfers against hand-computed values, the residual of exact discrete solutions, the
+// convergence factor per cycle against local Fourier analysis at two grid sizes for every
+// stencil and face type, the choice of method, and bit-identical repeats.
+#include <random>
+
+#include "boundary_conditions.hpp"
+#include "multigrid/cycles.hpp"
+#include "multigrid/hierarchy.hpp"
+#include "solve_support.hpp"
+
+using namespace fdsolve;
+using namespace fdsolve::test;
+using namespace fdsolve::multigrid;
+
+TEST_SUITE_BEGIN("problems");
+
+namespace {
+
+/// A linear function of the node indices, exact under both transfers.
+double linear(double x, double y, double z) { return 1.5 + 0.25 * x - 0.5 * y + 0.125 * z; }
+
+template <typename T>
+std::vector<T> field_of(const Layout& L, double spacing, double (*f)(double, double, double)) {
+  std::vector<T> v(static_cast<std::size_t>(L.size), T(0));
+  for (index_t k = 0; k < L.n[2]; ++k)
+    for (index_t j = 0; j < L.n[1]; ++j)
+      for (index_t i = 0; i < L.n[0]; ++i)
+        v[L.at(i, j, k)] = static_cast<T>(f(i * spacing, j * spacing, k * spacing));
+  return v;
+}
+
+/// Restriction and prolongation of a linear field between grids of n and (n-1)/2+1 nodes.
+void check_linear_transfers(int dims, index_t n) {
+  auto backend = backend_for_test<double>();
+  const index_t nc = (n - 1) / 2 + 1;
+  const Layout F = Layout::make(dims, {n, n, dims == 3 ? n : 1}, 16);
+  const Layout C = Layout::make(dims, {nc, nc, dims == 3 ? nc : 1}, 16);
+  Buffer<double> fine = backend->allocate(F.size), coarse = backend->allocate(C.size);
+  // Restriction onto the interior coarse nodes reads fine nodes 1 .. n-2 only.
+  backend->upload(fine, field_of<double>(F, 1.0, linear).data(), F.size);
+  backend->zero(coarse);
+  TransferArgs<double> t;
+  t.from = fine.data();
+  t.to = coarse.data();
+  t.fine = F;
+  t.coarse = C;
+  t.box = Box{{1, 1, dims == 3 ? 1 : 0}, {nc - 1, nc - 1, dims == 3 ? nc - 1 : 1}};
+  t.scale = 0.5;
+  backend->restrict_to_coarse(t);
+  std::vector<double> got(static_cast<std::size_t>(C.size));
+  backend->download(got.data(), coarse, C.size);
+  for (index_t k = t.box.lo[2]; k < t.box.hi[2]; ++k)
+    for (index_t j = 1; j < nc - 1; ++j)
+      for (index_t i = 1; i < nc - 1; ++i)
+        REQUIRE(got[C.at(i, j, k)] == doctest::Approx(0.5 * linear(2 * i, 2 * j, 2 * k)).epsilon(1e-14));
+  // Prolongation of a linear coarse field reproduces the fine linear field at every node.
+  backend->upload(coarse, field_of<double>(C, 2.0, linear).data(), C.size);
+  backend->zero(fine);
+  t = TransferArgs<double>{};
+  t.from = coarse.data();
+  t.to = fine.data();
+  t.fine = F;
+  t.coarse = C;
+  t.box = F.owned_box();
+  backend->prolong_add(t);
+  got.assign(static_cast<std::size_t>(F.size), 0.0);
+  backend->download(got.data(), fine, F.size);
+  for (index_t k = 0; k < F.n[2]; ++k)
+    for (index_t j = 0; j < n; ++j)
+      for (index_t i = 0; i < n; ++i)
+        REQUIRE(got[F.at(i, j, k)] == doctest::Approx(linear(i, j, k)).epsilon(1e-14));
+}
+
+/// A Laplace case on the unit square/cube with `faces` (a boundary section) and `stencil`.
+std::string laplace_case(int dims, index_t n, int stencil, const std::string& faces) {
+  const std::string p = std::to_string(n);
+  const std::string points = dims == 2 ? "[" + p + ", " + p + "]" : "[" + p + ", " + p + ", " + p + "]";
+  const std::string extent = dims == 2 ? "[1, 1]" : "[1, 1, 1]";
+  return "grid: {points: " + points + ", extent: " + extent + "}\nproblem: {equation: laplace}\n" +
+         "stencil: " + std::to_string(stencil) + "\n" + faces;
+}
+
+/// The residual norm (l2) of the fine state after each of `cycles` cycles from a random
+/// initial error with zero source and zero boundary values (entry 0: the initial residual).
+template <typename T>
+std::vector<double> cycle_residuals(const std::string& yaml, int cycles, bool fmg = false,
+                                    std::uint32_t seed = 7) {
+  const Case c = parse_case(yaml, "t.yaml");
+  auto backend = backend_for_test<T>();
+  const auto levels = build_hierarchy(fine_level(c));
+  const Layout L = levels[0].layout(sizeof(T));
+  std::vector<T> u(static_cast<std::size_t>(L.size), T(0));
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const Box& b = levels[0].box;
+  for (index_t k = b.lo[2]; k < b.hi[2]; ++k)
+    for (index_t j = b.lo[1]; j < b.hi[1]; ++j)
+      for (index_t i = b.lo[0]; i < b.hi[0]; ++i) u[L.at(i, j, k)] = static_cast<T>(unit(rng));
+  Buffer<T> cur = backend->allocate(L.size), next = backend->allocate(L.size);
+  backend->upload(cur, u.data(), L.size);
+  backend->upload(next, u.data(), L.size);
+  Boundaries<T> bounds(c, *backend, L);
+  CycleSettings settings;
+  settings.spec = c.solve.multigrid;
+  Cycles<T> cy(levels, settings, *backend, choose_kernel(c, *backend),
+               [&](Buffer<T>& x) { bounds.before_sweep(x, x, 0, 0); });
+  cy.set_fine_rhs(nullptr, 0.0);
+  std::vector<double> norms;
+  if (fmg) {
+    norms.push_back(scale_norms(cy.probe(cur, next), cy.residual_scale()).l2());
+    cy.full_multigrid(cur, next);
+  }
+  for (int k = 0; k <= cycles; ++k) {
+    norms.push_back(scale_norms(cy.probe(cur, next), cy.residual_scale()).l2());
+    if (k < cycles) cy.finish_cycle(cur, next);
+  }
+  return norms;
+}
+
+/// The asymptotic factor per cycle: the geometric mean over the last three cycles.
+double asymptotic_factor(const std::vector<double>& norms) {
+  const std::size_t n = norms.size();
+  return std::cbrt(norms[n - 1] / norms[n - 4]);
+}
+
+struct FaceCase {
+  const char* name;
+  std::string faces;
+  bool periodic;
+};
+
+std::vector<FaceCase> face_cases(int dims) {
+  return {
+      {"dirichlet", "boundary: {default: {type: dirichlet, value: 0}}\n", false},
+      {"neumann",
+       "boundary:\n  default: {type: neumann, gradient: 0}\n  x_min: {type: dirichlet, value: 0}\n",
+       false},
+      {"periodic",
+       "boundary:\n  default: {type: dirichlet, value: 0}\n  x_min: {type: periodic}\n"
+       "  x_max: {type: periodic}\n" +
+           std::string(dims == 3 ? "  z_min: {type: periodic}\n  z_max: {type: periodic}\n" : ""),
+       true},
+  };
+}
+
+/// Checks the V(2,2) factor at two grid sizes: at most `bound`, and no worse on the larger grid
+/// than on the smaller by more than 0.03 (bounded independently of the grid size).
+void check_factors(int dims, int stencil, index_t n_small, double bound) {
+  for (const FaceCase& f : face_cases(dims)) {
+    double factors[2];
+    for (int s = 0; s < 2; ++s) {
+      index_t n = s == 0 ? n_small : 2 * n_small - 1;
+      std::string yaml = laplace_case(dims, n, stencil, f.faces);
+      if (f.periodic) {
+        // Periodic axes have n - 1 nodes (even): the same spacing, one node fewer.
+        const index_t np = n - 1;
+        const std::string P = std::to_string(np), N = std::to_string(n);
+        yaml = "grid: {points: [" + P + ", " + N + (dims == 3 ? ", " + P : std::string()) +
+               "], extent: [1, 1" + (dims == 3 ? ", 1" : std::string()) +
+               "]}\nproblem: {equation: laplace}\nstencil: " + std::to_string(stencil) + "\n" +
+               f.faces;
+      }
+      factors[s] = asymptotic_factor(cycle_residuals<double>(yaml, 8));
+    }
+    MESSAGE(dims, "D ", stencil, "-point ", std::string(f.name), ": V(2,2) factor ", factors[0], " (n = ",
+            n_small, "), ", factors[1], " (n = ", 2 * n_small - 1, ")");
+    CHECK(factors[0] <= bound);
+    CHECK(factors[1] <= bound);
+    CHECK(factors[1] <= factors[0] + 0.03);
+  }
+}
+
+}  // namespace
+
+PROBLEM_TEST("multigrid: restriction and prolongation are exact for linear fields") {
+  check_linear_transfers(2, 9);
+  check_linear_transfers(2, 17);
+  check_linear_transfers(3, 9);
+}
+
+PROBLEM_TEST("multigrid: the residual of an exact discrete solution is zero") {
+  // Quadratics are exact for every second-order stencil: -lap (x^2 + y^2 [+ z^2]) = -2 d.
+  for (const int stencil : {5, 7, 19, 27}) {
+    const int dims = stencil == 5 ? 2 : 3;
+    const std::string u = dims == 2 ? "x^2 + y^2" : "x^2 + y^2 + z^2";
+    const std::string f = dims == 2 ? "-4" : "-6";
+    Case c = parse_case(laplace_case(dims, 9, stencil, "boundary: {default: {type: dirichlet, "
+                                                        "value: '" + u + "'}}\n") +
+                            "initial: '" + u + "'\n",
+                        "t.yaml");
+    c.problem.equation = Equation::Poisson;
+    c.problem.source.constant = std::stod(f);
+    auto backend = backend_for_test<double>();
+    const auto levels = build_hierarchy(fine_level(c));
+    const Layout L = levels[0].layout(sizeof(double));
+    Buffer<double> cur = backend->allocate(L.size), next = backend->allocate(L.size);
+    const std::vector<double> init = initial_field<double>(c, L);
+    backend->upload(cur, init.data(), L.size);
+    backend->upload(next, init.data(), L.size);
+    CycleSettings settings;
+    Cycles<double> cy(levels, settings, *backend, choose_kernel(c, *backend), [](Buffer<double>&) {});
+    cy.set_fine_rhs(nullptr, cy.op(0).rhs_scale * c.problem.source.constant);
+    const SweepStats s = scale_norms(cy.probe(cur, next), cy.residual_scale());
+    INFO(stencil, "-point: residual linf ", s.linf());
+    CHECK(s.linf() < 1e-10);
+  }
+}
+
+PROBLEM_TEST("multigrid: relaxation weights from the symbol") {
+  // Hand-derived: 2 / (lambda_min + lambda_max) of D^-1 A over the high frequencies, with
+  // lambda = 1 - sigma: 5 points [1/2, 2] -> 4/5; 7 points [1/3, 2] -> 6/7; 27 points
+  // sigma in [-7/16, 17/32] -> 2 / (15/32 + 23/16) = 64/61.
+  const auto omega = [](int dims, int stencil) {
+    LevelGeometry g;
+    g.dims = dims;
+    g.points_stencil = stencil;
+    g.jacobi = laplacian_weights(stencil, dims, {0.1, 0.1, 0.1});
+    return level_operator(g, 0.0, 1.0);
+  };
+  CHECK(omega(2, 5).omega == doctest::Approx(0.8));
+  CHECK(omega(2, 5).smoothing_factor == doctest::Approx(0.6));
+  CHECK(omega(3, 7).omega == doctest::Approx(6.0 / 7.0));
+  CHECK(omega(3, 7).smoothing_factor == doctest::Approx(5.0 / 7.0));
+  CHECK(omega(3, 27).omega == doctest::Approx(64.0 / 61.0));
+}
+
+PROBLEM_TEST("multigrid: V(2,2) factor per cycle, 2D 5-point, every face type") {
+  check_factors(2, 5, 33, 0.2);
+}
+
+PROBLEM_TEST("multigrid: V(2,2) factor per cycle, 3D 7-, 19- and 27-point, every face type") {
+  for (const int stencil : {7, 19, 27}) check_factors(3, stencil, 17, 0.35);
+}
+
+PROBLEM_TEST("multigrid: W cycles converge at least as fast as V cycles") {
+  const std::string faces = face_cases(2)[1].faces;
+  const double v = asymptotic_factor(cycle_residuals<double>(laplace_case(2, 65, 5, faces), 8));
+  const double w = asymptotic_factor(cycle_residuals<double>(
+      laplace_case(2, 65, 5, faces) + "solve: {multigrid: {cycle: w}}\n", 8));
+  MESSAGE("2D 5-point neumann: V ", v, ", W ", w);
+  CHECK(w <= v + 1e-3);
+}
+
+PROBLEM_TEST("multigrid: full multigrid reduces a random error's residual below one V-cycle's") {
+  const std::string yaml = laplace_case(2, 65, 5, face_cases(2)[0].faces);
+  const auto fmg = cycle_residuals<double>(yaml, 0, true);
+  const auto v = cycle_residuals<double>(yaml, 1, false);
+  CHECK(fmg.back() < v.back());
+}
+
+PROBLEM_TEST("multigrid: repeated solves are bit-identical") {
+  const std::string yaml = laplace_case(3, 17, 27, face_cases(3)[1].faces);
+  const auto a = cycle_residuals<double>(yaml, 4, true);
+  const auto b = cycle_residuals<double>(yaml, 4, true);
+  CHECK(a == b);
+  const auto fa = cycle_residuals<float>(yaml, 4, true);
+  const auto fb = cycle_residuals<float>(yaml, 4, true);
+  CHECK(fa == fb);
+}
+
+PROBLEM_TEST("multigrid: auto picks multigrid where the grid coarsens twice") {
+  const auto pick = [](index_t n) {
+    return choose_method(parse_case(laplace_case(2, n, 5, ""), "t.yaml")).multigrid;
+  };
+  CHECK(pick(9));        // 9 -> 5 -> 3
+  CHECK_FALSE(pick(5));  // 5 -> 3: one coarsening
+  CHECK_FALSE(pick(1000));  // n - 1 odd
+  CHECK(pick(1025));
+  CHECK(nearest_full_sizes(1000, false) == std::array<index_t, 2>{513, 1025});
+  CHECK(nearest_full_sizes(100, true) == std::array<index_t, 2>{96, 128});
+}
+
+TEST_SUITE_END();
