@@ -42,9 +42,9 @@ std::string one_line(const std::string& message) {
 InputError::InputError(const std::string& message) : std::runtime_error(one_line(message)) {}
 
 namespace {
-const std::vector<std::string> kTopLevelKeys{"name",    "precision",  "backend", "grid",  "problem",
-                                             "stencil", "boundary",   "initial", "solve", "time",
-                                             "output",  "checkpoint", "tuning"};
+const std::vector<std::string> kTopLevelKeys{
+    "name",    "precision", "backend", "grid",   "problem",    "stencil", "boundary",
+    "initial", "solve",     "time",    "output", "checkpoint", "tuning",  "parallel"};
 
 bool valid_name(const std::string& name) {
   return !name.empty() && name.find_first_of("/ \t\r\n\v\f") == std::string::npos;

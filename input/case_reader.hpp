@@ -33,4 +33,7 @@ std::string to_yaml(const Case& c);
 /// The name of `e` in case files: "laplace", "poisson", "heat" or "custom".
 const char* equation_name(Equation e);
 
+/// The name of `s` in case files: "explicit", "implicit" or "crank-nicolson".
+const char* time_scheme_name(TimeScheme s);
+
 }  // namespace fdsolve

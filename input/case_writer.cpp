@@ -26,8 +26,11 @@ void emit_value(YAML::Emitter& out, const Value& value) {
   }
 }
 
+// A flow list of one value per axis, under `key` (or, when it is null, as the value of a key
+// already written).
 void emit_axes(YAML::Emitter& out, const char* key, const auto& values, int dims) {
-  out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  if (key) out << YAML::Key << key << YAML::Value;
+  out << YAML::Flow << YAML::BeginSeq;
   for (int axis = 0; axis < dims; ++axis) {
     if constexpr (std::is_floating_point_v<std::decay_t<decltype(values[0])>>) {
       emit_number(out, values[axis]);
@@ -63,11 +66,54 @@ void emit_stencil(YAML::Emitter& out, const StencilSpec& s) {
   out << YAML::EndMap << YAML::EndMap;
 }
 
-// Heat runs to time.end: the stopping keys of a Jacobi solve are not written (they are errors
-// there), so that the text reads back.
-void emit_solve(YAML::Emitter& out, const SolveSpec& s, bool heat) {
+const char* method_name(SolveMethod m) {
+  switch (m) {
+    case SolveMethod::Jacobi:
+      return "jacobi";
+    case SolveMethod::Multigrid:
+      return "multigrid";
+    default:
+      return "auto";
+  }
+}
+
+const char* criterion_name(Criterion k) {
+  switch (k) {
+    case Criterion::Update:
+      return "update";
+    case Criterion::Residual:
+      return "residual";
+    default:
+      return "auto";
+  }
+}
+
+void emit_multigrid(YAML::Emitter& out, const MultigridSpec& m) {
+  out << YAML::Key << "multigrid" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "cycle" << YAML::Value << (m.cycle == CycleKind::V ? "v" : "w");
+  out << YAML::Key << "pre_smooth" << YAML::Value << m.pre_smooth;
+  out << YAML::Key << "post_smooth" << YAML::Value << m.post_smooth;
+  out << YAML::Key << "fmg" << YAML::Value << m.fmg;
+  out << YAML::EndMap;
+}
+
+// Only the keys that apply are written (the others are errors on reading), so that the text
+// reads back. Steady cases: all but multigrid, which needs laplace or poisson and a method other
+// than jacobi. Heat runs to time.end: the explicit scheme takes none of the method and stopping
+// keys; the implicit ones solve each step by multigrid and take its method, settings and
+// per-step stopping keys. The criterion and the stagnation warning are for steady solves.
+void emit_solve(YAML::Emitter& out, const Case& c) {
+  const SolveSpec& s = c.solve;
+  const Equation eq = c.problem.equation;
+  const bool heat = eq == Equation::Heat;
+  const bool implicit_heat = heat && c.time.scheme != TimeScheme::Explicit;
+  const bool multigrid = implicit_heat || ((eq == Equation::Laplace || eq == Equation::Poisson) &&
+                                           s.method != SolveMethod::Jacobi);
   out << YAML::Key << "solve" << YAML::Value << YAML::BeginMap;
-  if (!heat) {
+  if (!heat || implicit_heat) out << YAML::Key << "method" << YAML::Value << method_name(s.method);
+  if (multigrid) emit_multigrid(out, s.multigrid);
+  if (!heat) out << YAML::Key << "criterion" << YAML::Value << criterion_name(s.criterion);
+  if (!heat || implicit_heat) {
     out << YAML::Key << "max_iterations" << YAML::Value << s.max_iterations;
     out << YAML::Key << "tolerance" << YAML::Value;
     emit_number(out, s.tolerance);
@@ -83,8 +129,10 @@ void emit_solve(YAML::Emitter& out, const SolveSpec& s, bool heat) {
   out << YAML::EndMap;
 }
 
+// The implicit schemes take a dt of any size and no safety factor.
 void emit_time(YAML::Emitter& out, const TimeSpec& t) {
   out << YAML::Key << "time" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "scheme" << YAML::Value << time_scheme_name(t.scheme);
   out << YAML::Key << "end" << YAML::Value;
   emit_number(out, t.end);
   out << YAML::Key << "dt" << YAML::Value;
@@ -93,8 +141,22 @@ void emit_time(YAML::Emitter& out, const TimeSpec& t) {
   } else {
     emit_number(out, t.dt);
   }
-  out << YAML::Key << "safety" << YAML::Value;
-  emit_number(out, t.safety);
+  if (t.scheme == TimeScheme::Explicit) {
+    out << YAML::Key << "safety" << YAML::Value;
+    emit_number(out, t.safety);
+  }
+  out << YAML::EndMap;
+}
+
+// auto, or the ranks per axis of the grid.
+void emit_parallel(YAML::Emitter& out, const Case& c) {
+  out << YAML::Key << "parallel" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "ranks" << YAML::Value;
+  if (c.parallel.ranks == std::array<int, 3>{0, 0, 0}) {
+    out << "auto";
+  } else {
+    emit_axes(out, nullptr, c.parallel.ranks, c.grid.dims);
+  }
   out << YAML::EndMap;
 }
 
@@ -150,6 +212,17 @@ const char* equation_name(Equation e) {
   return "laplace";
 }
 
+const char* time_scheme_name(TimeScheme s) {
+  switch (s) {
+    case TimeScheme::Implicit:
+      return "implicit";
+    case TimeScheme::CrankNicolson:
+      return "crank-nicolson";
+    default:
+      return "explicit";
+  }
+}
+
 std::string to_yaml(const Case& c) {
   YAML::Emitter out;
   out << YAML::BeginMap;
@@ -182,7 +255,7 @@ std::string to_yaml(const Case& c) {
   out << YAML::Key << "initial" << YAML::Value;
   emit_value(out, c.initial);
 
-  emit_solve(out, c.solve, eq == Equation::Heat);
+  emit_solve(out, c);
   if (eq == Equation::Heat) emit_time(out, c.time);
 
   out << YAML::Key << "output" << YAML::Value << YAML::BeginMap;
@@ -197,6 +270,7 @@ std::string to_yaml(const Case& c) {
   out << YAML::Key << "tuning" << YAML::Value << YAML::Flow << YAML::BeginMap;
   if (!c.tuning.kernel.empty()) out << YAML::Key << "kernel" << YAML::Value << c.tuning.kernel;
   out << YAML::EndMap;
+  emit_parallel(out, c);
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

@@ -1,6 +1,7 @@
-// The solve, time, output, checkpoint and tuning sections: how long to iterate or step, and
-// what to write.
+// The time, output, checkpoint, tuning and parallel sections: how long to step, what to write,
+// and how the grid is split over MPI ranks.
 #include <algorithm>
+#include <limits>
 
 #include "number_text.hpp"
 #include "parse_sections.hpp"
@@ -9,63 +10,34 @@
 namespace fdsolve {
 
 namespace {
-double read_at_least_zero(const Field& field) {
-  const double value = read_number(field);
-  if (value < 0) field.fail("must be at least 0, got " + format_number(value));
-  return value;
-}
-
-// Heat steps to time.end: the stopping keys of a Jacobi solve (and the stagnation warning) do
-// not apply, while norm, check_every (steps between checks and log lines), divergence_factor
-// and diagnostics do.
-void parse_solve(const FieldMap& root, Case& c) {
-  const FieldMap solve(root.get_or_empty("solve"),
-                       {"max_iterations", "tolerance", "absolute_tolerance", "norm", "check_every",
-                        "divergence_factor", "diagnostics", "stagnation_checks"},
-                       c.locations);
-  if (c.problem.equation == Equation::Heat) {
-    for (const char* key :
-         {"max_iterations", "tolerance", "absolute_tolerance", "stagnation_checks"}) {
-      if (const auto f = solve.get(key)) {
-        f->fail("does not apply to equation heat, which runs to time.end");
-      }
-    }
-  }
-  SolveSpec& s = c.solve;
-  if (const auto f = solve.get("max_iterations")) s.max_iterations = read_integer(*f, 1);
-  if (const auto f = solve.get("tolerance")) s.tolerance = read_at_least_zero(*f);
-  if (const auto f = solve.get("absolute_tolerance")) s.absolute_tolerance = read_at_least_zero(*f);
-  if (const auto f = solve.get("norm")) {
-    s.norm = read_choice(*f, {"l2", "linf"}) == 0 ? NormKind::L2 : NormKind::Linf;
-  }
-  if (const auto f = solve.get("check_every")) s.check_every = read_integer(*f, 1);
-  if (const auto f = solve.get("divergence_factor")) {
-    s.divergence_factor = read_number(*f);
-    if (!(s.divergence_factor > 1)) {
-      f->fail("must be greater than 1, got " + format_number(s.divergence_factor));
-    }
-  }
-  if (const auto f = solve.get("diagnostics"))
-    s.diagnostics = read_choice(*f, {"true", "false"}) == 0;
-  if (const auto f = solve.get("stagnation_checks")) s.stagnation_checks = read_integer(*f, 0);
-}
-
-// Heat only: the end time and the step, `auto` (safety times the stability limit, which the
-// solver derives from the stencil) or a number.
+// Heat only: the scheme, the end time and the step. The explicit scheme takes dt `auto` (safety
+// times the stability limit, which the solver derives from the stencil) or a number; the
+// implicit schemes need a number (any size) and have no stability limit to scale.
 void parse_time(const FieldMap& root, Case& c) {
   const auto section = root.get("time");
   if (section && c.problem.equation != Equation::Heat) {
     section->fail(std::string("only applies to equation heat, not ") +
                   equation_name(c.problem.equation));
   }
-  const FieldMap time(root.get_or_empty("time"), {"end", "dt", "safety"}, c.locations);
+  const FieldMap time(root.get_or_empty("time"), {"scheme", "end", "dt", "safety"}, c.locations);
   TimeSpec& t = c.time;
+  if (const auto f = time.get("scheme")) {
+    const TimeScheme schemes[] = {TimeScheme::Explicit, TimeScheme::Implicit,
+                                  TimeScheme::CrankNicolson};
+    t.scheme = schemes[read_choice(*f, {"explicit", "implicit", "crank-nicolson"})];
+  }
+  const bool implicit = t.scheme != TimeScheme::Explicit;
+  const std::string scheme = std::string("time.scheme ") + time_scheme_name(t.scheme);
   if (const auto f = time.get("end")) {
     t.end = read_number(*f);
     if (!(t.end > 0)) f->fail("must be greater than 0, got " + format_number(t.end));
   }
   if (const auto f = time.get("dt")) {
     const std::string text = read_text(*f);
+    if (text == "auto" && implicit) {
+      f->fail("expected a number for " + scheme +
+              ", got auto (dt: auto applies to the explicit scheme only)");
+    }
     if (text != "auto") {
       const auto dt = parse_number_text(text);
       if (!dt) f->fail("expected auto or a number, got '" + text + "'");
@@ -73,8 +45,16 @@ void parse_time(const FieldMap& root, Case& c) {
       t.dt_auto = false;
       t.dt = *dt;
     }
+  } else if (implicit) {
+    // Point at the time section, as a missing required key does.
+    throw InputError(time.self().location() + ": time.dt: required for " + scheme +
+                     ": a number greater than 0 (dt: auto applies to the explicit scheme only)");
   }
   if (const auto f = time.get("safety")) {
+    if (implicit) {
+      f->fail("does not apply to " + scheme +
+              " (it scales the explicit stability limit for dt: auto)");
+    }
     t.safety = read_number(*f);
     if (!(t.safety > 0 && t.safety <= 1)) {
       f->fail("must be greater than 0 and at most 1, got " + format_number(t.safety));
@@ -105,16 +85,43 @@ void parse_output(const FieldMap& root, Case& c) {
     }
   }
 }
+
+// parallel.ranks: auto, or the number of ranks along each axis of the grid.
+void parse_parallel(const FieldMap& root, Case& c) {
+  const FieldMap parallel(root.get_or_empty("parallel"), {"ranks"}, c.locations);
+  const auto f = parallel.get("ranks");
+  if (!f || (f->value.IsScalar() && f->value.Scalar() == "auto")) return;
+  const GridSpec& g = c.grid;
+  const auto entries = read_list(
+      *f, "auto or a list of " + std::to_string(g.dims) + " integers, one per axis of grid.points");
+  if (static_cast<int>(entries.size()) != g.dims) {
+    f->fail("expected " + std::to_string(g.dims) + " entries, one per axis of grid.points, got " +
+            std::to_string(entries.size()));
+  }
+  for (int axis = 0; axis < g.dims; ++axis) {
+    const std::int64_t ranks = read_integer(entries[axis], 1);
+    const std::int64_t most =
+        std::min<std::int64_t>(g.points[axis], std::numeric_limits<int>::max());
+    if (ranks > most) {
+      entries[axis].fail(
+          "must be at most grid.points[" + std::to_string(axis) + "] = " + std::to_string(most) +
+          " (each rank needs at least one node of the axis), got " + std::to_string(ranks));
+    }
+    c.parallel.ranks[axis] = static_cast<int>(ranks);
+  }
+}
 }  // namespace
 
+// time before solve: the time scheme decides which solve keys apply to heat.
 void parse_run_settings(const FieldMap& root, Case& c) {
-  parse_solve(root, c);
   parse_time(root, c);
+  parse_solve(root, c);
   parse_output(root, c);
   const FieldMap checkpoint(root.get_or_empty("checkpoint"), {"every"}, c.locations);
   if (const auto f = checkpoint.get("every")) c.checkpoint.every = read_integer(*f, 0);
   const FieldMap tuning(root.get_or_empty("tuning"), {"kernel"}, c.locations);
   if (const auto f = tuning.get("kernel")) c.tuning.kernel = read_text(*f);
+  parse_parallel(root, c);
 }
 
 }  // namespace fdsolve

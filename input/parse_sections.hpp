@@ -17,8 +17,10 @@ void parse_problem(const FieldMap& root, Case& c);
 void parse_boundary(const FieldMap& root, Case& c);
 /// After the boundary: 19 and 27 points check the spacing, which periodic axes change.
 void parse_stencil(const FieldMap& root, Case& c);
-/// solve, time, output, checkpoint and tuning.
+/// time, solve, output, checkpoint, tuning and parallel.
 void parse_run_settings(const FieldMap& root, Case& c);
+/// The solve section (parse_solve.cpp); after time, whose scheme decides what applies to heat.
+void parse_solve(const FieldMap& root, Case& c);
 
 /// initial and problem.source: a number, an expression (t only for equation heat), or
 /// {file, dataset}, resolved against the case file's directory and checked against the grid.

@@ -1,6 +1,8 @@
 // A minimal case gets every default of SPEC.md; given values and their file positions are kept.
 #include <doctest/doctest.h>
 
+#include <array>
+
 #include "case_reader.hpp"
 
 using fdsolve::parse_case;
@@ -39,6 +41,15 @@ TEST_CASE("input: a minimal 2D case has every default filled in") {
   CHECK(c.solve.divergence_factor == 1e6);
   CHECK(c.solve.diagnostics);
   CHECK(c.solve.stagnation_checks == 10);
+  // The method and criterion stay auto: the solver resolves them (multigrid where it applies).
+  CHECK(c.solve.method == fdsolve::SolveMethod::Auto);
+  CHECK(c.solve.criterion == fdsolve::Criterion::Auto);
+  CHECK(c.solve.multigrid.cycle == fdsolve::CycleKind::V);
+  CHECK(c.solve.multigrid.pre_smooth == 2);
+  CHECK(c.solve.multigrid.post_smooth == 2);
+  CHECK(c.solve.multigrid.fmg);
+  CHECK(c.time.scheme == fdsolve::TimeScheme::Explicit);
+  CHECK(c.parallel.ranks == std::array<int, 3>{0, 0, 0});
   CHECK(c.output.directory == "out/plate");
   CHECK(c.output.every == 0);
   CHECK(c.output.fields == std::vector<std::string>{"u"});
@@ -141,4 +152,82 @@ TEST_CASE("input: 19 and 27 points accept equal spacing within 1e-12") {
 
 TEST_CASE("input: the default name replaces characters a name may not contain") {
   CHECK(parse_case("grid: {points: [3, 3]}\n", "dir/my plate.yaml").name == "my_plate");
+}
+
+TEST_CASE("input: heat defaults to the explicit scheme with dt auto") {
+  const fdsolve::Case c = parse_case("grid: {points: [5, 5]}\nproblem: {equation: heat}\n", "h");
+  CHECK(c.time.scheme == fdsolve::TimeScheme::Explicit);
+  CHECK(c.time.dt_auto);
+  CHECK(c.time.safety == 0.9);
+  CHECK(c.time.end == 1.0);
+  CHECK(c.solve.method == fdsolve::SolveMethod::Auto);
+}
+
+TEST_CASE("input: solve method, multigrid settings, criterion and ranks are read and located") {
+  const char* text =
+      "grid: {points: [9, 9, 17]}\n"
+      "solve:\n"
+      "  method: multigrid\n"
+      "  multigrid: {cycle: w, pre_smooth: 3, post_smooth: 1, fmg: false}\n"
+      "  criterion: residual\n"
+      "parallel: {ranks: [1, 2, 4]}\n";
+  const fdsolve::Case c = parse_case(text, "mg.yaml");
+  CHECK(c.solve.method == fdsolve::SolveMethod::Multigrid);
+  CHECK(c.solve.multigrid.cycle == fdsolve::CycleKind::W);
+  CHECK(c.solve.multigrid.pre_smooth == 3);
+  CHECK(c.solve.multigrid.post_smooth == 1);
+  CHECK_FALSE(c.solve.multigrid.fmg);
+  CHECK(c.solve.criterion == fdsolve::Criterion::Residual);
+  CHECK(c.parallel.ranks == std::array<int, 3>{1, 2, 4});
+  CHECK(c.locations.at("solve.method") == "mg.yaml:3:11");
+  CHECK(c.locations.at("solve.multigrid.pre_smooth") == "mg.yaml:4:37");
+  CHECK(c.locations.at("parallel.ranks") == "mg.yaml:6:19");
+
+  // Partial multigrid settings keep the other defaults; ranks: auto is all zeros.
+  const fdsolve::Case d = parse_case(
+      "grid: {points: [5, 5]}\nsolve: {multigrid: {post_smooth: 4}, criterion: update}\n"
+      "parallel: {ranks: auto}\n",
+      "d");
+  CHECK(d.solve.method == fdsolve::SolveMethod::Auto);
+  CHECK(d.solve.multigrid.cycle == fdsolve::CycleKind::V);
+  CHECK(d.solve.multigrid.pre_smooth == 2);
+  CHECK(d.solve.multigrid.post_smooth == 4);
+  CHECK(d.solve.criterion == fdsolve::Criterion::Update);
+  CHECK(d.parallel.ranks == std::array<int, 3>{0, 0, 0});
+
+  // Jacobi and custom cases take method and criterion without multigrid settings.
+  const fdsolve::Case j =
+      parse_case("grid: {points: [5, 5]}\nsolve: {method: jacobi, criterion: residual}\n", "j");
+  CHECK(j.solve.method == fdsolve::SolveMethod::Jacobi);
+  CHECK(j.solve.criterion == fdsolve::Criterion::Residual);
+  const fdsolve::Case k = parse_case(
+      "grid: {points: [5, 5]}\nproblem: {equation: custom}\n"
+      "stencil: {points: 5, weights: {center: 0, x: 0.25, y: 0.25}}\n"
+      "solve: {method: jacobi, criterion: update}\n",
+      "k");
+  CHECK(k.solve.method == fdsolve::SolveMethod::Jacobi);
+  CHECK(k.solve.criterion == fdsolve::Criterion::Update);
+}
+
+TEST_CASE("input: implicit heat takes a dt of any size and the per-step multigrid keys") {
+  const fdsolve::Case c = parse_case(
+      "grid: {points: [9, 9]}\nproblem: {equation: heat}\n"
+      "time: {scheme: crank-nicolson, dt: 50, end: 100}\n"
+      "solve: {method: multigrid, multigrid: {cycle: w}, max_iterations: 20, tolerance: 1e-8,\n"
+      "        absolute_tolerance: 1e-12}\n",
+      "cn");
+  CHECK(c.time.scheme == fdsolve::TimeScheme::CrankNicolson);
+  CHECK_FALSE(c.time.dt_auto);
+  CHECK(c.time.dt == 50.0);
+  CHECK(c.solve.method == fdsolve::SolveMethod::Multigrid);
+  CHECK(c.solve.multigrid.cycle == fdsolve::CycleKind::W);
+  CHECK(c.solve.max_iterations == 20);
+  CHECK(c.solve.tolerance == 1e-8);
+  CHECK(c.solve.absolute_tolerance == 1e-12);
+  const fdsolve::Case be = parse_case("grid: {points: [5, 5]}\nproblem: {equation: heat}\n", "be",
+                                      {"time.scheme=implicit", "time.dt=0.5"});
+  CHECK(be.time.scheme == fdsolve::TimeScheme::Implicit);
+  CHECK(be.time.dt == 0.5);
+  CHECK(be.solve.method == fdsolve::SolveMethod::Auto);
+  CHECK(be.locations.at("time.scheme") == "--set time.scheme=implicit");
 }

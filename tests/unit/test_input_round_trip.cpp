@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "case_reader.hpp"
 #include "number_text.hpp"
@@ -26,6 +28,7 @@ void check_same_case(const fdsolve::Case& a, const fdsolve::Case& b) {
   CHECK(a.output == b.output);
   CHECK(a.checkpoint == b.checkpoint);
   CHECK(a.tuning == b.tuning);
+  CHECK(a.parallel == b.parallel);
   for (int face = 0; face < 6; ++face) {
     CHECK(a.boundary[face].value.uses_time == b.boundary[face].value.uses_time);
     CHECK(a.boundary[face].gradient.uses_time == b.boundary[face].gradient.uses_time);
@@ -34,9 +37,9 @@ void check_same_case(const fdsolve::Case& a, const fdsolve::Case& b) {
 }
 
 // Returns the written text so that callers can check what it lists.
-std::string check_round_trip(const std::string& text) {
+std::string check_round_trip(const std::string& text, const std::vector<std::string>& sets = {}) {
   CAPTURE(text);
-  const fdsolve::Case original = fdsolve::parse_case(text, "orig.yaml");
+  const fdsolve::Case original = fdsolve::parse_case(text, "orig.yaml", sets);
   const std::string yaml = fdsolve::to_yaml(original);
   CAPTURE(yaml);
   const fdsolve::Case again = fdsolve::parse_case(yaml, "written.yaml");
@@ -93,20 +96,21 @@ TEST_CASE("input: to_yaml round trip of heat cases writes time and leaves Jacobi
   for (const char* key :
        {"equation: heat", "diffusivity: 0.25", "time:", "end: 0.5", "dt: 0.001", "safety: 0.5",
         "check_every: 10", "norm: linf", "every: 50", "{type: neumann, gradient: \"0.5*t\"}",
-        "diagnostics: false",
-        "{type: dirichlet, value: \"cos(t)\"}"}) {
+        "diagnostics: false", "{type: dirichlet, value: \"cos(t)\"}"}) {
     const std::string what = key;
     CAPTURE(what);
     CHECK(yaml.find(key) != std::string::npos);
   }
-  for (const char* key : {"max_iterations", "tolerance", "stagnation_checks"}) {
+  for (const char* key :
+       {"max_iterations", "tolerance", "stagnation_checks", "method", "multigrid", "criterion"}) {
     const std::string what = key;
     CAPTURE(what);
     CHECK(yaml.find(key) == std::string::npos);
   }
   const std::string defaults =
       check_round_trip("grid: {points: [5, 5]}\nproblem: {equation: heat}\n");
-  for (const char* key : {"source: 0", "diffusivity: 1", "end: 1", "dt: auto", "safety: 0.9"}) {
+  for (const char* key :
+       {"source: 0", "diffusivity: 1", "scheme: explicit", "end: 1", "dt: auto", "safety: 0.9"}) {
     const std::string what = key;
     CAPTURE(what);
     CHECK(defaults.find(key) != std::string::npos);
@@ -144,11 +148,33 @@ TEST_CASE("input: to_yaml keeps doubles exact and lists every key") {
   CHECK(again.solve.tolerance == c.solve.tolerance);
   CHECK(again.grid.extent[0] == c.grid.extent[0]);
   CHECK(again.initial.constant == c.initial.constant);
-  for (const char* key :
-       {"name:", "precision:", "backend:", "points:", "extent:", "origin:", "equation:", "stencil:",
-        "x_min:", "y_max:", "initial:", "max_iterations:", "divergence_factor:",
-        "diagnostics: true", "stagnation_checks: 10",
-        "directory: out/exact", "fields:", "checkpoint:", "tuning:"}) {
+  for (const char* key : {"name:",
+                          "precision:",
+                          "backend:",
+                          "points:",
+                          "extent:",
+                          "origin:",
+                          "equation:",
+                          "stencil:",
+                          "x_min:",
+                          "y_max:",
+                          "initial:",
+                          "max_iterations:",
+                          "divergence_factor:",
+                          "diagnostics: true",
+                          "stagnation_checks: 10",
+                          "method: auto",
+                          "criterion: auto",
+                          "multigrid:",
+                          "cycle: v",
+                          "pre_smooth: 2",
+                          "post_smooth: 2",
+                          "fmg: true",
+                          "parallel: {ranks: auto}",
+                          "directory: out/exact",
+                          "fields:",
+                          "checkpoint:",
+                          "tuning:"}) {
     const std::string what = key;
     CAPTURE(what);
     CHECK(yaml.find(key) != std::string::npos);
@@ -161,6 +187,67 @@ TEST_CASE("input: to_yaml keeps doubles exact and lists every key") {
   }
   // A 2D case lists no z faces: they would be errors on reading.
   CHECK(yaml.find("z_min") == std::string::npos);
+}
+
+TEST_CASE("input: to_yaml round trip of multigrid settings, criterion and ranks") {
+  const std::string yaml = check_round_trip(
+      "grid: {points: [17, 9, 9]}\nproblem: {equation: poisson, source: 1}\n"
+      "solve:\n  method: multigrid\n  criterion: residual\n"
+      "  multigrid: {cycle: w, pre_smooth: 4, post_smooth: 1, fmg: false}\n"
+      "parallel: {ranks: [4, 2, 1]}\n");
+  for (const char* key : {"method: multigrid", "criterion: residual", "cycle: w", "pre_smooth: 4",
+                          "post_smooth: 1", "fmg: false", "parallel: {ranks: [4, 2, 1]}"}) {
+    const std::string what = key;
+    CAPTURE(what);
+    CHECK(yaml.find(key) != std::string::npos);
+  }
+  check_round_trip(
+      "grid: {points: [9, 9]}\nsolve: {multigrid: {pre_smooth: 1}, criterion: update}\n"
+      "parallel: {ranks: [1, 1]}\n");
+  check_round_trip("grid: {points: [9, 9]}\nparallel: {ranks: auto}\n", {"parallel.ranks=[3, 2]"});
+}
+
+TEST_CASE("input: to_yaml leaves multigrid settings out where they do not apply") {
+  // Jacobi: the method and criterion are written, the multigrid settings are not.
+  const std::string jacobi =
+      check_round_trip("grid: {points: [9, 9]}\nsolve: {method: jacobi, criterion: residual}\n");
+  CHECK(jacobi.find("method: jacobi") != std::string::npos);
+  CHECK(jacobi.find("criterion: residual") != std::string::npos);
+  CHECK(jacobi.find("multigrid") == std::string::npos);
+  // Custom: no multigrid settings either.
+  const std::string custom = check_round_trip(
+      "grid: {points: [9, 9]}\nproblem: {equation: custom}\n"
+      "stencil: {points: 5, weights: {center: 0.2, x: 0.3, y: 0.1}}\n"
+      "solve: {criterion: update}\n");
+  CHECK(custom.find("method: auto") != std::string::npos);
+  CHECK(custom.find("criterion: update") != std::string::npos);
+  CHECK(custom.find("multigrid") == std::string::npos);
+}
+
+TEST_CASE("input: to_yaml round trip of implicit heat writes the per-step multigrid keys") {
+  const std::string yaml = check_round_trip(
+      "grid: {points: [9, 9]}\nproblem: {equation: heat}\n"
+      "time: {scheme: implicit, dt: 0.75, end: 3}\n"
+      "solve: {multigrid: {cycle: w, post_smooth: 3}, max_iterations: 15, tolerance: 1e-9}\n");
+  for (const char* key :
+       {"scheme: implicit", "dt: 0.75", "method: auto", "cycle: w", "post_smooth: 3",
+        "max_iterations: 15", "tolerance: 1e-9", "absolute_tolerance: 0"}) {
+    const std::string what = key;
+    CAPTURE(what);
+    CHECK(yaml.find(key) != std::string::npos);
+  }
+  for (const char* key : {"safety", "criterion", "stagnation_checks", "dt: auto"}) {
+    const std::string what = key;
+    CAPTURE(what);
+    CHECK(yaml.find(key) == std::string::npos);
+  }
+  const std::string cn = check_round_trip(
+      "grid: {points: [5, 5, 5]}\nproblem: {equation: heat}\n"
+      "time: {scheme: crank-nicolson, dt: 2}\nsolve: {method: multigrid}\n"
+      "parallel: {ranks: [1, 1, 2]}\n");
+  CHECK(cn.find("scheme: crank-nicolson") != std::string::npos);
+  CHECK(cn.find("method: multigrid") != std::string::npos);
+  CHECK(cn.find("multigrid:") != std::string::npos);
 }
 
 TEST_CASE("input: number text is the shortest that reads back exactly") {
