@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "case_reader.hpp"
 #include "problem_setup.hpp"
 
 namespace fdsolve::multigrid {
@@ -95,6 +96,14 @@ MethodChoice choose_method(const Case& c) {
                                                            ? "heat steps in time"
                                                            : "custom has no operator to coarsen")};
   if (m == SolveMethod::Jacobi) return {false, "solve.method: jacobi"};
+  if (c.solve.criterion == Criterion::Update) {
+    // Multigrid's norms are of the residual; stopping on a cycle's update is not offered.
+    if (m == SolveMethod::Multigrid)
+      throw InputError(c.where("solve.criterion") +
+                       "solve.criterion: update applies to method jacobi; multigrid stops on "
+                       "the residual (criterion residual or auto)");
+    return {false, "auto: solve.criterion update asks for Jacobi's update norms"};
+  }
   if (m == SolveMethod::Multigrid) return {true, "solve.method: multigrid"};
   const std::size_t levels = build_hierarchy(fine_level(c)).size();
   if (levels >= kAutoMinLevels)
