@@ -7,6 +7,9 @@
 #   BENCH_ARGS           extra `fdsolve bench` arguments (e.g. "--dims 3 --precision float")
 #   SKIP_SANITIZERS=1    skip compute-sanitizer;  SKIP_BENCH=1  skip the bench
 #   SKIP_RUN_TIMINGS=1   skip the whole-run timings (check diagnostics on/off, Neumann faces)
+#   SKIP_MG_BENCH=1      skip `fdsolve bench --multigrid` and the anchors' time-to-solution runs
+#   MG_BENCH_ARGS        extra `fdsolve bench --multigrid` arguments
+# The anchors' scripts (../shared/anchors) travel in .device/anchors (named in `carry`).
 #   SANITIZER_TIMEOUT    seconds per sanitizer run (default 200)
 set -euo pipefail
 SECONDS=0
@@ -64,6 +67,31 @@ if [[ "${SKIP_BENCH:-0}" != 1 ]]; then
   [[ $rc -eq 0 ]] || failures+=("bench (rc $rc)")
 fi
 
+# --- multigrid: work units, and time to solution beside the anchors ---------------------------
+if [[ "${SKIP_MG_BENCH:-0}" != 1 ]]; then
+  set +e
+  # shellcheck disable=SC2086
+  "$BUILD/solver/fdsolve" bench --multigrid --backend cuda --json "$OUT/bench_mg.json" \
+    ${MG_BENCH_ARGS:-} 2>&1 | tee "$OUT/bench_mg.log"
+  rc=${PIPESTATUS[0]}
+  [[ $rc -eq 0 ]] || failures+=("bench --multigrid (rc $rc)")
+  if [[ -f .device/anchors/poisson2d.yaml ]]; then
+    {
+      for n in 1025 4097; do
+        # fdsolve run, multigrid, stopped at a residual 1e-10 of the initial one (the
+        # discretization error is reached earlier; the bench's fmg-solve rows find where).
+        "$BUILD/solver/fdsolve" run .device/anchors/poisson2d.yaml --backend cuda --quiet \
+          --output "$BUILD/anchor$n" --set grid.points=[$n,$n] --set solve.tolerance=1e-10 \
+          --set solve.diagnostics=false
+        python3 -c "import json; s=json.load(open('$BUILD/anchor$n/summary.json')); \
+print('fdsolve multigrid $n^2:', s['iterations'], 'cycles', '%.4f s' % s['wall_seconds'])"
+      done
+      python3 .device/anchors/cupy_cg.py 1025 4097
+    } 2>&1 | tee "$OUT/anchors.log"
+  fi
+  set -e
+fi
+
 # --- sanitizers ------------------------------------------------------------------------------
 gpu_tests="$BUILD/tests/fdsolve_gpu_tests"
 if [[ "${SKIP_SANITIZERS:-0}" != 1 ]]; then
@@ -94,6 +122,7 @@ if [[ "${SKIP_RUN_TIMINGS:-0}" != 1 ]]; then
     shift 2
     local dir="$BUILD/timing/$label"
     "$fd" run "$case" --backend cuda --quiet --output "$dir" --set solve.tolerance=0 \
+      --set solve.method=jacobi \
       --set solve.check_every=100 --set output.every=0 --set output.fields=[u] "$@" || true
     python3 -c "import json,sys; s=json.load(open('$dir/summary.json')); \
 print('$label', s['iterations'], '%.4f' % s['wall_seconds'], '%.4g' % s['cells_per_second'])"
@@ -121,6 +150,8 @@ grep -m1 "Product Name" "$OUT/env.log" || true
 grep -E "tests passed|tests failed|\*\*\*|Skipped|Failed  " "$OUT/ctest.log" | tail -n 15 || true
 grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases" "$OUT/sanitizer.log" 2>/dev/null || true
 [[ -f "$OUT/bench.log" ]] && cat "$OUT/bench.log"
+[[ -f "$OUT/bench_mg.log" ]] && cat "$OUT/bench_mg.log"
+[[ -f "$OUT/anchors.log" ]] && cat "$OUT/anchors.log"
 [[ -f "$OUT/run_timings.log" ]] && cat "$OUT/run_timings.log"
 if ((${#failures[@]})); then
   printf 'FAILED: %s\n' "${failures[@]}"

@@ -128,14 +128,14 @@ TEST_CASE("output: history.csv has the documented columns and round-trip numbers
   std::getline(csv, line);
   CHECK(line ==
         "iteration,time,norm_l2,norm_linf,min,max,mean,nonfinite,p50,p90,p99,linf_i,linf_j,"
-        "linf_k,wall_seconds");
+        "linf_k,factor,wall_seconds");
   REQUIRE(std::getline(csv, line));
   CHECK(line ==
         "1,0,0.33333333333333331,0.10000000000000001,-1e-300,1.0000000000000001e+300,"
-        "0.66666666666666663,,,,,,,,0.001");
+        "0.66666666666666663,,,,,,,,,0.001");
   REQUIRE(std::getline(csv, line));
   const std::vector<std::string> cells = split(line);
-  REQUIRE(cells.size() == 15);
+  REQUIRE(cells.size() == 16);
   CHECK(cells[0] == "100");
   CHECK(cells[7] == "3");
   CHECK(cells[10] == "nan");
@@ -176,11 +176,18 @@ TEST_CASE("output: history.csv of an earlier version reads as undiagnosed; bad l
   CHECK(old[0].mean == 0.125);
   CHECK(old[0].wall_seconds == 2.0);
   const std::string header = std::string(out::history_header) + "\n";
-  CHECK(out::parse_history_csv(header + "7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,0,9\n")[0].linf_at[1] == 4);
-  for (const char* bad : {"7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,,9\n",  // some diagnostics missing
-                          "7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,0\n",   // a column short
-                          "7,7,1,1,0,1,x,0,0.5,1,1,3,4,0,9\n",   // not a number
-                          "7.5,7,1,1,0,1,0.5,,,,,,,,9\n"}) {     // iteration not an integer
+  CHECK(out::parse_history_csv(header + "7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,0,,9\n")[0].linf_at[1] == 4);
+  // The factor column: empty on a first row, else the norm over the previous row's.
+  CHECK(std::isnan(out::parse_history_csv(header + "7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,0,,9\n")[0].factor));
+  CHECK(out::parse_history_csv(header + "7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,0,0.125,9\n")[0].factor ==
+        0.125);
+  // Files written before the factor column still read.
+  const std::string v2 = std::string(out::history_header_v2) + "\n";
+  CHECK(out::parse_history_csv(v2 + "7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,0,9\n")[0].wall_seconds == 9);
+  for (const char* bad : {"7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,,,9\n",  // some diagnostics missing
+                          "7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,0,9\n",   // a column short
+                          "7,7,1,1,0,1,x,0,0.5,1,1,3,4,0,,9\n",   // not a number
+                          "7.5,7,1,1,0,1,0.5,,,,,,,,,9\n"}) {    // iteration not an integer
     CAPTURE(bad);
     CHECK_THROWS_AS(out::parse_history_csv(header + bad), out::OutputError);
   }
@@ -267,9 +274,9 @@ TEST_CASE("output: summary.json holds the last check, the divergence and every c
   CHECK(
       json.find("    {\"iteration\": 1, \"time\": 0, \"norm_l2\": 0.5, \"norm_linf\": 0, \"min\": "
                 "0, \"max\": 0, \"mean\": 0, \"nonfinite\": null, \"p50\": null, \"p90\": null, "
-                "\"p99\": null, \"linf_at\": null, \"wall_seconds\": 0},\n") != std::string::npos);
+                "\"p99\": null, \"linf_at\": null, \"factor\": null, \"wall_seconds\": 0},\n") != std::string::npos);
   CHECK(json.find("\"nonfinite\": 3, \"p50\": 0, \"p90\": 0.009765625, \"p99\": null, "
-                  "\"linf_at\": [4, 0, 2], \"wall_seconds\": 12.5}\n") != std::string::npos);
+                  "\"linf_at\": [4, 0, 2], \"factor\": null, \"wall_seconds\": 12.5}\n") != std::string::npos);
 
   if (std::system("command -v python3 > /dev/null 2>&1") != 0) {
     MESSAGE("python3 not available: summary.json checked by string matching only");
