@@ -270,7 +270,8 @@ DIAG_TEST("a stagnating norm is warned about once, with the iterations still nee
   const auto r = run_case(dir, "eig",
                           "grid: {points: [65, 65], extent: [1, 1]}\n"
                           "initial: \"sin(pi*x)*sin(pi*y)\"\n"
-                          "solve: {check_every: 1, stagnation_checks: 5, max_iterations: 20}\n");
+                          "solve: {method: jacobi, check_every: 1, stagnation_checks: 5, "
+                          "max_iterations: 20}\n");
   INFO(r.output);
   CHECK(r.exit_code == 3);
   CHECK(count(r.output, "has fallen by less than 1% over the last 5 checks") == 1);

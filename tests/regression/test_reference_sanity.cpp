@@ -97,6 +97,21 @@ void within(const std::string& what, double err, double bound) {
   CHECK_MESSAGE(err <= bound, what, ": ", err, " > ", bound);
 }
 
+/// poisson_3d_27pt_periodic_float's answer: the mode over the 27-point eigenvalue within
+/// `discrete` (stopping error and float rounding; Jacobi measured 1.8e-5), and the continuous
+/// mode within O(h^2) at h = 1/16 (measured 1.9e-2).
+Check periodic_27pt(double discrete) {
+  return [discrete](const RegressionCase&, const SnapshotData& s) {
+    const double a = 6 * M_PI * M_PI / -symbol(27, {2 * M_PI, M_PI, M_PI}, 1.0 / 16);
+    auto mode = [](Node n) {
+      return std::sin(2 * M_PI * n.x) * std::sin(M_PI * n.y) * std::sin(M_PI * n.z);
+    };
+    within("max |u - u_h| (discrete solution)", max_error(s, [&](Node n) { return a * mode(n); }),
+           discrete);
+    within("max |u - sin(2 pi x) sin(pi y) sin(pi z)|", max_error(s, mode), 2.5e-2);
+  };
+}
+
 const std::map<std::string, Check>& checks() {
   static const std::map<std::string, Check> table = {
       {"mg_poisson_2d_dirichlet",
@@ -148,18 +163,10 @@ const std::map<std::string, Check>& checks() {
                 max_error(s, [](Node n) { return n.x * n.x * n.y + n.y * n.z * n.z - n.x * n.z; }),
                 1e-10);
        }},
-      {"poisson_3d_27pt_periodic_float",
-       [](const RegressionCase&, const SnapshotData& s) {
-         // Discrete: up to the stopping error and float rounding (measured 1.8e-5); continuous:
-         // O(h^2) with h = 1/16 (measured 1.9e-2).
-         const double a = 6 * M_PI * M_PI / -symbol(27, {2 * M_PI, M_PI, M_PI}, 1.0 / 16);
-         auto mode = [](Node n) {
-           return std::sin(2 * M_PI * n.x) * std::sin(M_PI * n.y) * std::sin(M_PI * n.z);
-         };
-         within("max |u - u_h| (discrete solution)",
-                max_error(s, [&](Node n) { return a * mode(n); }), 1e-4);
-         within("max |u - sin(2 pi x) sin(pi y) sin(pi z)|", max_error(s, mode), 2.5e-2);
-       }},
+      {"poisson_3d_27pt_periodic_float", periodic_27pt(1e-4)},
+      // Multigrid stops at a float residual 4x above rounding (the float headroom test needs
+      // that margin): the algebraic error is then about 1e-4 (measured 1.02e-4).
+      {"mg_poisson_3d_27pt_periodic_float", periodic_27pt(2e-4)},
       {"laplace_3d_7pt_float",
        [](const RegressionCase&, const SnapshotData& s) {
          // Discrete: sin(pi x) sin(pi y) sinh(theta k) / sinh(16 theta), node k on z, with

@@ -77,6 +77,27 @@ RESTART_TEST("a Jacobi run stopped at iteration 37 and resumed is bit-identical"
   CHECK(history_without_wall(full.path) == history_without_wall(parts.path));
 }
 
+RESTART_TEST("a multigrid run stopped at cycle 3 and resumed is bit-identical") {
+  TempDir full, parts;
+  const std::string base = "run " + example("plate.yaml") + kBackend +
+                           " --set solve.method=multigrid --set grid.points=[65,65] --set "
+                           "solve.tolerance=1e-11 --set checkpoint.every=3 --set "
+                           "output.fields=[u,update] --output ";
+  const auto a = run_fdsolve(base + full.path.string());
+  INFO(a.output);
+  REQUIRE(a.exit_code == 0);
+  REQUIRE(last_snapshot(full.path).info.iteration > 4);
+  const auto b = run_fdsolve(base + parts.path.string() + " --set solve.max_iterations=3");
+  INFO(b.output);
+  REQUIRE(b.exit_code == 3);
+  const auto c = run_fdsolve(base + parts.path.string() + " --resume");
+  INFO(c.output);
+  REQUIRE(c.exit_code == 0);
+  CHECK(c.output.find("resuming from cycle 3") != std::string::npos);
+  check_bit_identical(last_snapshot(full.path), last_snapshot(parts.path));
+  CHECK(history_without_wall(full.path) == history_without_wall(parts.path));
+}
+
 RESTART_TEST("a heat run killed by SIGTERM saves a checkpoint and resumes bit-identically") {
   TempDir full, parts;
   // About 45000 steps. The signal is sent once the first periodic checkpoint (step 1000)
