@@ -24,6 +24,13 @@ void fill_halo(const HaloFillArgs<T>& args);
 template <typename T>
 void write_box(T* field, const Layout& layout, const Box& box, const T* values);
 
+/// Copies the nodes of `box` (halo allowed) of `field` into dense `packed`, and back
+/// (halo_pack_cpu.cpp).
+template <typename T>
+void pack_box(const T* field, const Layout& layout, const Box& box, T* packed);
+template <typename T>
+void unpack_box(T* field, const Layout& layout, const Box& box, const T* packed);
+
 /// STREAM-style copy of `n` values, used as the CPU bandwidth yardstick.
 template <typename T>
 void copy(T* dst, const T* src, index_t n);
