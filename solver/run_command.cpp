@@ -83,6 +83,19 @@ class StopOnSignal {
   struct sigaction old_term_ {};
 };
 
+/// Over several ranks this slice runs Jacobi and explicit heat only: the solvers that are not
+/// distributed yet are refused rather than run wrongly.
+void refuse_undistributed(const Case& c) {
+  if (c.solve.method == SolveMethod::Multigrid)
+    throw InputError(c.where("solve.method") +
+                     "solve.method: multigrid does not run over several MPI ranks yet; use "
+                     "jacobi, or run on one rank");
+  if (c.problem.equation == Equation::Heat && c.time.scheme != TimeScheme::Explicit)
+    throw InputError(c.where("time.scheme") +
+                     "time.scheme: implicit schemes do not run over several MPI ranks yet; use "
+                     "explicit, or run on one rank");
+}
+
 void check_memory(const std::string& what, std::size_t needed, std::size_t free) {
   if (needed > free)
     throw BackendError("out of " + what + " memory: the case needs " + gib(needed) + ", " +
@@ -100,6 +113,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   parallel::agree(comm, [&] {
     backend = make_backend<T>(cuda, comm.node_rank());  // one GPU per rank of a node
     choose_kernel(c, *backend);  // an unknown tuning.kernel is bad input: fail before writing
+    if (comm.several()) refuse_undistributed(c);
     d = parallel::decompose(c, parallel::choose_ranks(c, comm), comm.rank());
     if (c.problem.equation == Equation::Heat) {
       const TimePlan plan = heat_time_plan(c);  // a dt above the limit is bad input
