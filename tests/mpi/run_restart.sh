@@ -3,6 +3,8 @@
 # bit-identical to an uninterrupted run on 1 rank.
 #   run_restart.sh FDSOLVE MPIEXEC WORKDIR CASE FIRST TOTAL
 # (a steady case with tolerance 0: FIRST iterations on 3 ranks, then up to TOTAL on 2).
+# Then the final field, as a data file for the initial state and the source, starts the same
+# case on 1 and 3 ranks: each rank reads its own box of the file.
 set -uo pipefail
 fdsolve=$1 mpiexec=$2 work=$3 case=$4 first=$5 total=$6
 name=$(basename "$case" .yaml)
@@ -23,3 +25,6 @@ last=$(printf "%s_%08d.h5" "$name" "$total")
 "$fdsolve" compare "$work/whole/$last" "$work/split/$last" --rtol 0 --atol 0 ||
   fail "resumed run differs from the uninterrupted one"
 echo "ok: $first iterations on 3 ranks + resume on 2 == $total iterations on 1 rank"
+data="{file: '$work/whole/$last', dataset: /u}"
+bash "$(dirname "$0")/run_parity.sh" "$fdsolve" "$mpiexec" "$work/data" "$case" 3 -- \
+  --set "initial=$data" --set "problem.source=$data" || fail "data-file initial state and source"
