@@ -123,8 +123,8 @@ struct Diagnostics {
   double min = std::numeric_limits<double>::infinity();   // NaNs ignored; +-Inf count
   double max = -std::numeric_limits<double>::infinity();  // NaNs ignored; +-Inf count
   double mean = 0;                                        // sum / nodes; NaN/Inf propagate
-  double sum = 0;  // of cur over the owned nodes: what ranks add up for the global mean
-  std::int64_t nonfinite = 0;                             // NaN and +-Inf values
+  double sum = 0;              // of cur over the owned nodes: what ranks add up for the global mean
+  std::int64_t nonfinite = 0;  // NaN and +-Inf values
   /// The first (lowest C-order index: k, then j, then i) kMaxNonfiniteLocations non-finite
   /// nodes as (i, j, k); k = 0 in 2D.
   std::vector<std::array<std::int64_t, 3>> nonfinite_at;

@@ -19,8 +19,7 @@ Boundaries<T>::Boundaries(const Case& c, Backend<T>& backend, const Layout& L)
     : Boundaries(c, backend, L, Subdomain::whole(c)) {}
 
 template <typename T>
-Boundaries<T>::Boundaries(const Case& c, Backend<T>& backend, const Layout& L,
-                          const Subdomain& sub)
+Boundaries<T>::Boundaries(const Case& c, Backend<T>& backend, const Layout& L, const Subdomain& sub)
     : c_(c), backend_(backend), L_(L), sub_(sub) {
   fill_.layout = L;
   for (int face = 0; face < 2 * c.grid.dims; ++face) {

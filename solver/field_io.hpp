@@ -29,7 +29,12 @@ class FieldWriter {
   /// Rank `d.rank` of a run over `comm`: `L` is the layout of its nodes.
   FieldWriter(const Case& c, Backend<T>& backend, const Layout& L, output::RunOutput& out,
               const parallel::Comm& comm, const parallel::Decomposition& d)
-      : c_(c), backend_(backend), L_(L), out_(out), comm_(comm), d_(d),
+      : c_(c),
+        backend_(backend),
+        L_(L),
+        out_(out),
+        comm_(comm),
+        d_(d),
         host_(static_cast<std::size_t>(L.size)) {
     for (const auto& name : c.output.fields)
       if (name == "source")
@@ -66,9 +71,10 @@ class FieldWriter {
     for (const T v : u) finite = finite && std::isfinite(v);
     // Every rank must skip alike: the gather below is collective.
     if (comm_.max(finite ? 0 : 1) != 0) {
-      spdlog::warn("checkpoint at iteration {} skipped: the field holds non-finite values; {} "
-                   "keeps the last good state",
-                   state.iteration, checkpoint_path(c_));
+      spdlog::warn(
+          "checkpoint at iteration {} skipped: the field holds non-finite values; {} "
+          "keeps the last good state",
+          state.iteration, checkpoint_path(c_));
       return false;
     }
     u = gather(u);

@@ -41,8 +41,8 @@ class HaloExchange {
  private:
   struct Face {
     int neighbour = -1;
-    Box send, recv;  // the owned layer sent, the halo layer received
-    Buffer<T> send_buffer, recv_buffer;  // backend memory
+    Box send, recv;                       // the owned layer sent, the halo layer received
+    Buffer<T> send_buffer, recv_buffer;   // backend memory
     std::vector<T> send_host, recv_host;  // staging when MPI cannot read backend memory
   };
   const T* message(Face& f);

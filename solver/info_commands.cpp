@@ -71,15 +71,15 @@ void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
   }
   if (comm.several()) {
     // Rank 0 owns the largest sub-box (the first parts of an uneven split get a node more).
-    const parallel::Decomposition d =
-        parallel::decompose(c, parallel::choose_ranks(c, comm), 0);
+    const parallel::Decomposition d = parallel::decompose(c, parallel::choose_ranks(c, comm), 0);
     const std::size_t device = required_memory(c, d.sub);
     const std::size_t host = required_host_memory(c, d.sub, true);
     text << fmt::format("# parallel: {}\n", parallel::describe(d));
-    text << fmt::format("# memory per rank: at most {} bytes ({:.3f} GiB) on the backend, {} bytes "
-                        "({:.3f} GiB) more on the host of rank 0 with a GPU backend (it gathers "
-                        "the snapshots)\n",
-                        device, gib(device), host, gib(host));
+    text << fmt::format(
+        "# memory per rank: at most {} bytes ({:.3f} GiB) on the backend, {} bytes "
+        "({:.3f} GiB) more on the host of rank 0 with a GPU backend (it gathers "
+        "the snapshots)\n",
+        device, gib(device), host, gib(host));
   }
 }
 

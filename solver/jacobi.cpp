@@ -203,9 +203,10 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
     earlier_seconds = k->state.wall_seconds;
     out.restore(k->index, k->history);
     if (k->state.backend != backend.name() || k->state.kernel != r.kernel)
-      spdlog::warn("resuming a state computed on {} ({}) with {} ({}): the result will not be "
-                   "bit-identical to an uninterrupted run",
-                   k->state.backend, k->state.kernel, backend.name(), r.kernel);
+      spdlog::warn(
+          "resuming a state computed on {} ({}) with {} ({}): the result will not be "
+          "bit-identical to an uninterrupted run",
+          k->state.backend, k->state.kernel, backend.name(), r.kernel);
     spdlog::info("resuming from iteration {} (time {})", done, k->state.time);
   }
   backend.upload(cur, initial.data(), L.size);
@@ -228,8 +229,12 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   std::int64_t it = done;
   const auto start = std::chrono::steady_clock::now();
   const auto state_now = [&] {
-    return LoopState{it, sched.time_after(it), r.first_norm,
-                     earlier_seconds + seconds_since(start), backend.name(), r.kernel};
+    return LoopState{it,
+                     sched.time_after(it),
+                     r.first_norm,
+                     earlier_seconds + seconds_since(start),
+                     backend.name(),
+                     r.kernel};
   };
 
   while (it < sched.total) {
@@ -280,8 +285,8 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
         // Locate it even when the diagnostics are off: the run ends here anyway. The buffers
         // swapped, but args still points at u before (in) and after (out) the sweep.
         if (!diagnosed)
-          diag = parallel::reduce_diagnostics(comm, backend.diagnose(args.in, args.out, L, box),
-                                              sub);
+          diag =
+              parallel::reduce_diagnostics(comm, backend.diagnose(args.in, args.out, L, box), sub);
         r.divergence = locate_divergence(it, sched.time_after(it), norm, limit, diag, grid);
         r.status = SolveStatus::Diverged;
         break;  // before the checkpoint step: a diverged state is never checkpointed

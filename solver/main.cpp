@@ -24,9 +24,9 @@ void setup_logging(bool quiet, const std::string& level, int rank) {
   auto logger = spdlog::stderr_color_mt("fdsolve");
   spdlog::set_default_logger(logger);
   spdlog::set_pattern("[%H:%M:%S] %^%l%$: %v");
-  spdlog::set_level(rank > 0  ? spdlog::level::off
-                    : quiet   ? spdlog::level::err
-                              : spdlog::level::from_str(level));
+  spdlog::set_level(rank > 0 ? spdlog::level::off
+                    : quiet  ? spdlog::level::err
+                             : spdlog::level::from_str(level));
 }
 
 /// Reports a failure of this rank and returns its exit code, or ends every rank with it when
@@ -125,7 +125,8 @@ int main(int argc, char** argv) {
       try {
         return compare_command(cmp_a, cmp_b, rtol, atol, std::cout);
       } catch (const std::exception& e) {
-        return fail(comm, kExitBadInput, e.what());  // SPEC: compare exits 2 on error, 1 on difference
+        return fail(comm, kExitBadInput,
+                    e.what());  // SPEC: compare exits 2 on error, 1 on difference
       }
     }
   } catch (const parallel::PeerFailure& e) {

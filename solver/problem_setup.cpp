@@ -36,8 +36,8 @@ void fill(const Case& c, const Subdomain& sub, const Value& value, double scale,
     for (index_t k = box.lo[2]; k < box.hi[2]; ++k)
       for (index_t j = box.lo[1]; j < box.hi[1]; ++j)
         for (index_t i = box.lo[0]; i < box.hi[0]; ++i)
-          out[at(i, j, k)] = static_cast<T>(
-              scale * data[((k + off[2]) * ny + j + off[1]) * nx + i + off[0]]);
+          out[at(i, j, k)] =
+              static_cast<T>(scale * data[((k + off[2]) * ny + j + off[1]) * nx + i + off[0]]);
     return;
   }
   // Per-step boundary faces of a small grid are too few nodes to wake the thread team for.
@@ -59,8 +59,9 @@ void fill(const Case& c, const Subdomain& sub, const Value& value, double scale,
 template <typename T>
 void fill(const Case& c, const Subdomain& sub, const Value& value, double scale, const Box& box,
           const Layout& L, std::vector<T>& field, double t = 0.0) {
-  fill(c, sub, value, scale, box, t, [&](index_t i, index_t j, index_t k) { return L.at(i, j, k); },
-       field.data());
+  fill(
+      c, sub, value, scale, box, t, [&](index_t i, index_t j, index_t k) { return L.at(i, j, k); },
+      field.data());
 }
 
 }  // namespace
@@ -158,11 +159,12 @@ std::vector<T> box_values(const Case& c, const Value& value, const Box& box, dou
                           const Subdomain& sub) {
   std::vector<T> dense(static_cast<std::size_t>(box.cells()));
   const index_t nx = box.extent(0), ny = box.extent(1);
-  fill(c, sub, value, 1.0, box, t,
-       [&](index_t i, index_t j, index_t k) {
-         return ((k - box.lo[2]) * ny + (j - box.lo[1])) * nx + (i - box.lo[0]);
-       },
-       dense.data());
+  fill(
+      c, sub, value, 1.0, box, t,
+      [&](index_t i, index_t j, index_t k) {
+        return ((k - box.lo[2]) * ny + (j - box.lo[1])) * nx + (i - box.lo[0]);
+      },
+      dense.data());
   return dense;
 }
 

@@ -117,8 +117,8 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     d = parallel::decompose(c, parallel::choose_ranks(c, comm), comm.rank());
     if (c.problem.equation == Equation::Heat) {
       const TimePlan plan = heat_time_plan(c);  // a dt above the limit is bad input
-      spdlog::info("heat: {} steps of dt {:.6g} (stability limit {:.6g}, {}) to t = {}",
-                   plan.steps, plan.dt, plan.limit, describe_stencil(c), c.time.end);
+      spdlog::info("heat: {} steps of dt {:.6g} (stability limit {:.6g}, {}) to t = {}", plan.steps,
+                   plan.dt, plan.limit, describe_stencil(c), c.time.end);
     }
     check_memory(backend->name(), required_memory(c, d.sub), backend->free_memory());
     if (backend->name() != "cpu")
@@ -136,8 +136,10 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
                fmt::join(c.grid.points.begin(), c.grid.points.begin() + c.grid.dims, "x"),
                sizeof(T) == 4 ? "float" : "double", backend->name(), backend->device());
   if (comm.several())
-    spdlog::info("MPI: {}; snapshots and checkpoints gathered to rank 0 and written serially "
-                 "(slow path)", parallel::describe(d));
+    spdlog::info(
+        "MPI: {}; snapshots and checkpoints gathered to rank 0 and written serially "
+        "(slow path)",
+        parallel::describe(d));
   SolveOptions so;
   so.comm = comm;
   so.decomposition = &d;
@@ -172,11 +174,10 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   s.config_yaml = to_yaml(c);
   out.write_summary(s);
 
-  spdlog::info(
-      "{} after {} {}: l2 {:.3e}, linf {:.3e}; {:.3f} s, {:.3g} cells/s; results in {}",
-      to_string(r.status), r.iterations,
-      c.problem.equation == Equation::Heat ? "steps" : "iterations", r.norm_l2, r.norm_linf,
-      r.seconds, r.cells_per_second, c.output.directory);
+  spdlog::info("{} after {} {}: l2 {:.3e}, linf {:.3e}; {:.3f} s, {:.3g} cells/s; results in {}",
+               to_string(r.status), r.iterations,
+               c.problem.equation == Equation::Heat ? "steps" : "iterations", r.norm_l2,
+               r.norm_linf, r.seconds, r.cells_per_second, c.output.directory);
   if (!s.history.empty() && s.history.back().diagnosed && !r.divergence) {
     const output::HistoryRow& last = s.history.back();
     spdlog::info(
@@ -218,7 +219,8 @@ int run_command(const RunOptions& options) {
   if (!options.output_directory.empty())
     overrides.push_back("output.directory=" + yaml_quote(options.output_directory));
   const parallel::Comm comm = parallel::Comm::world();
-  const Case c = parallel::agree(comm, [&] { return read_case_file(options.case_path, overrides); });
+  const Case c =
+      parallel::agree(comm, [&] { return read_case_file(options.case_path, overrides); });
   const bool cuda = parallel::agree(comm, [&] { return use_cuda(c.backend); });
   return c.precision == Precision::Float ? run_typed<float>(c, cuda, options, comm)
                                          : run_typed<double>(c, cuda, options, comm);

@@ -76,8 +76,7 @@ class CpuBackend final : public Backend<T> {
     cpu::unpack_box(field.data(), layout, box, packed.data());
   }
   bool host_memory() const override { return true; }
-  void write_box(Buffer<T>& field, const Layout& layout, const Box& box,
-                 const T* values) override {
+  void write_box(Buffer<T>& field, const Layout& layout, const Box& box, const T* values) override {
     cpu::write_box(field.data(), layout, box, values);
   }
 

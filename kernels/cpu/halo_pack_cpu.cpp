@@ -1,7 +1,6 @@
 // Packing boxes of a field for the halo exchange, on the host. Faces are small (one node
 // thick): a plain loop, no thread team.
 #include "../halo_pack.hpp"
-
 #include "stencil_cpu.hpp"
 
 namespace fdsolve::cpu {

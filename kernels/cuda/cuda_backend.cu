@@ -162,8 +162,7 @@ class CudaBackend final : public Backend<T> {
     cuda::unpack_box(field.data(), layout, box, packed.data(), stream_);
   }
   bool host_memory() const override { return false; }
-  void write_box(Buffer<T>& field, const Layout& layout, const Box& box,
-                 const T* values) override {
+  void write_box(Buffer<T>& field, const Layout& layout, const Box& box, const T* values) override {
     cuda::write_box(field.data(), layout, box, values, stream_);
   }
 

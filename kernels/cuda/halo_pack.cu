@@ -38,19 +38,16 @@ void pack_box(const T* field, const Layout& L, const Box& box, T* packed, cudaSt
 }
 
 template <typename T>
-void unpack_box(T* field, const Layout& L, const Box& box, const T* packed,
-                cudaStream_t stream) {
+void unpack_box(T* field, const Layout& L, const Box& box, const T* packed, cudaStream_t stream) {
   const PackGeometry g = pack_geometry(L, box);
   if (g.count() == 0) return;
-  unpack_kernel<T><<<blocks_for(g.count()), kPackBlock, 0, stream>>>(field, g, g.count(),
-                                                                     packed);
+  unpack_kernel<T><<<blocks_for(g.count()), kPackBlock, 0, stream>>>(field, g, g.count(), packed);
   FDSOLVE_CUDA_CHECK(cudaGetLastError());
 }
 
 template void pack_box<float>(const float*, const Layout&, const Box&, float*, cudaStream_t);
 template void pack_box<double>(const double*, const Layout&, const Box&, double*, cudaStream_t);
 template void unpack_box<float>(float*, const Layout&, const Box&, const float*, cudaStream_t);
-template void unpack_box<double>(double*, const Layout&, const Box&, const double*,
-                                 cudaStream_t);
+template void unpack_box<double>(double*, const Layout&, const Box&, const double*, cudaStream_t);
 
 }  // namespace fdsolve::cuda

@@ -73,8 +73,9 @@ Comm Comm::world() {
 
 // One rank may run without MPI initialised (no launcher): its collectives are copies.
 std::vector<char> Comm::allgather(const void* data, std::size_t bytes) const {
-  if (size_ == 1) return std::vector<char>(static_cast<const char*>(data),
-                                           static_cast<const char*>(data) + bytes);
+  if (size_ == 1)
+    return std::vector<char>(static_cast<const char*>(data),
+                             static_cast<const char*>(data) + bytes);
   std::vector<char> all(bytes * static_cast<std::size_t>(size_));
   FDSOLVE_MPI_CHECK(MPI_Allgather(data, count_of(bytes), MPI_BYTE, all.data(), count_of(bytes),
                                   MPI_BYTE, MPI_COMM_WORLD));
@@ -111,9 +112,8 @@ long long Comm::max(long long value) const {
 void Comm::sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv,
                     std::size_t recv_bytes, int source, int tag) const {
   FDSOLVE_MPI_CHECK(MPI_Sendrecv(send, count_of(send_bytes), MPI_BYTE,
-                                 dest < 0 ? MPI_PROC_NULL : dest, tag, recv,
-                                 count_of(recv_bytes), MPI_BYTE,
-                                 source < 0 ? MPI_PROC_NULL : source, tag, MPI_COMM_WORLD,
+                                 dest < 0 ? MPI_PROC_NULL : dest, tag, recv, count_of(recv_bytes),
+                                 MPI_BYTE, source < 0 ? MPI_PROC_NULL : source, tag, MPI_COMM_WORLD,
                                  MPI_STATUS_IGNORE));
 }
 
@@ -149,8 +149,7 @@ std::string mpi_build_text() {
   int length = 0;
   MPI_Get_library_version(text, &length);
   std::string version(text, static_cast<std::size_t>(length));
-  if (const auto eol = version.find_first_of(",\n"); eol != std::string::npos)
-    version.resize(eol);
+  if (const auto eol = version.find_first_of(",\n"); eol != std::string::npos) version.resize(eol);
   return "MPI: on (" + version + "; CUDA-aware: " + (mpi_cuda_aware() ? "yes" : "no") + ")";
 }
 

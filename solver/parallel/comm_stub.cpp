@@ -20,8 +20,7 @@ std::vector<char> Comm::gather_to_root(const void* data, std::size_t bytes) cons
 
 long long Comm::max(long long value) const { return value; }
 
-void Comm::sendrecv(const void*, std::size_t, int dest, void*, std::size_t, int source,
-                    int) const {
+void Comm::sendrecv(const void*, std::size_t, int dest, void*, std::size_t, int source, int) const {
   if (dest >= 0 || source >= 0) throw std::logic_error("sendrecv on a one-rank communicator");
 }
 

@@ -27,10 +27,9 @@ std::array<int, 3> choose_ranks(const Case& c, const Comm& comm) {
     int fixed = 1;
     for (int a = 0; a < dims; ++a) fixed *= given[a] > 0 ? given[a] : 1;
     if (comm.size() % fixed != 0)
-      throw InputError(fmt::format("{}parallel.ranks: [{}] does not divide the {} ranks",
-                                   c.where("parallel.ranks"),
-                                   fmt::join(given.begin(), given.begin() + dims, ", "),
-                                   comm.size()));
+      throw InputError(fmt::format(
+          "{}parallel.ranks: [{}] does not divide the {} ranks", c.where("parallel.ranks"),
+          fmt::join(given.begin(), given.begin() + dims, ", "), comm.size()));
     ranks = comm.dims_create(dims, given);
   } else {
     const std::array<int, 3> factors = comm.dims_create(dims, {0, 0, 0});  // non-increasing
@@ -43,10 +42,9 @@ std::array<int, 3> choose_ranks(const Case& c, const Comm& comm) {
   int product = 1;
   for (int a = 0; a < dims; ++a) product *= ranks[a];
   if (product != comm.size())
-    throw InputError(fmt::format("{}parallel.ranks: [{}] makes {} ranks, but {} are running",
-                                 c.where("parallel.ranks"),
-                                 fmt::join(ranks.begin(), ranks.begin() + dims, ", "), product,
-                                 comm.size()));
+    throw InputError(fmt::format(
+        "{}parallel.ranks: [{}] makes {} ranks, but {} are running", c.where("parallel.ranks"),
+        fmt::join(ranks.begin(), ranks.begin() + dims, ", "), product, comm.size()));
   for (int a = 0; a < dims; ++a)
     if (c.grid.points[a] < 2 * static_cast<index_t>(ranks[a]) && ranks[a] > 1)
       throw InputError(fmt::format(

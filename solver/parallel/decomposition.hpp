@@ -15,7 +15,7 @@ class Comm;
 
 struct Decomposition {
   int dims = 2;
-  int size = 1;                      // ranks in all
+  int size = 1;                       // ranks in all
   std::array<int, 3> ranks{1, 1, 1};  // ranks per axis
   int rank = 0;
   std::array<int, 3> coords{0, 0, 0};  // this rank's position in the rank grid

@@ -26,8 +26,8 @@ Box face_layer(const Layout& L, int axis, int side, bool halo) {
 }  // namespace
 
 template <typename T>
-HaloExchange<T>::HaloExchange(const Layout& layout, Backend<T>& backend,
-                              const parallel::Comm& comm, const parallel::Decomposition& d)
+HaloExchange<T>::HaloExchange(const Layout& layout, Backend<T>& backend, const parallel::Comm& comm,
+                              const parallel::Decomposition& d)
     : layout_(layout), backend_(&backend), comm_(comm) {
   direct_ = backend.host_memory() || parallel::mpi_cuda_aware();
   for (int face = 0; face < 2 * layout.dims; ++face) {
@@ -83,11 +83,11 @@ void HaloExchange<T>::exchange_axis(Buffer<T>& field, int axis) {
   // Downward: my low layer becomes the low neighbour's high halo; then upward. With two ranks
   // on a periodic axis both neighbours are the same rank: the tags keep the two apart.
   comm_.sendrecv(to_lo, lo.neighbour >= 0 ? bytes(lo.send) : 0, lo.neighbour,
-                 hi.neighbour >= 0 ? landing(hi) : nullptr,
-                 hi.neighbour >= 0 ? bytes(hi.recv) : 0, hi.neighbour, 2 * axis);
+                 hi.neighbour >= 0 ? landing(hi) : nullptr, hi.neighbour >= 0 ? bytes(hi.recv) : 0,
+                 hi.neighbour, 2 * axis);
   comm_.sendrecv(to_hi, hi.neighbour >= 0 ? bytes(hi.send) : 0, hi.neighbour,
-                 lo.neighbour >= 0 ? landing(lo) : nullptr,
-                 lo.neighbour >= 0 ? bytes(lo.recv) : 0, lo.neighbour, 2 * axis + 1);
+                 lo.neighbour >= 0 ? landing(lo) : nullptr, lo.neighbour >= 0 ? bytes(lo.recv) : 0,
+                 lo.neighbour, 2 * axis + 1);
   if (hi.neighbour >= 0) deliver(field, hi);
   if (lo.neighbour >= 0) deliver(field, lo);
 }

@@ -27,8 +27,9 @@ expect() {
 
 case2d=$cases/poisson_2d_x.yaml
 # A data file that does not exist: every rank reads it and fails; rank 0 reports.
-expect missing_data 2 3 run "$case2d" --output "$work/o1" --set 'initial={file: nowhere.h5, dataset: /u}'
-# More ranks than the grid allows (17 nodes over 9 ranks on x leaves fewer than 2).
+expect missing_data 2 3 run "$case2d" --output "$work/o1" \
+  --set 'initial={file: nowhere.h5, dataset: /u}'
+# More ranks than the grid allows (3 ranks on 5 nodes leave one rank a single node).
 expect too_many_ranks 2 3 run "$case2d" --output "$work/o2" --set 'grid.points=[5,5]'
 # An output directory that cannot be created: only rank 0 touches it, all exit 1.
 expect unwritable 1 2 run "$case2d" --output /proc/fdsolve-cannot-write
