@@ -140,6 +140,20 @@ class Backend {
   /// Enqueues copying all of `src` into `dst` (same size).
   virtual void copy(Buffer<T>& dst, const Buffer<T>& src) = 0;
 
+  /// MPI halo exchange (solver/parallel): packing faces into dense buffers and back.
+  /// Copies the nodes of `box` of `field` (halo nodes allowed) into `packed`, dense in C
+  /// order (x fastest); both in backend memory. Returns when `packed` is complete, so that it
+  /// may go to MPI (or be downloaded) at once: the halo exchange's send side.
+  virtual void pack_box(const Buffer<T>& field, const Layout& layout, const Box& box,
+                        Buffer<T>& packed) = 0;
+  /// The receive side: dense `packed` onto the nodes of `box` of `field`, ordered before later
+  /// sweeps.
+  virtual void unpack_box(Buffer<T>& field, const Layout& layout, const Box& box,
+                          const Buffer<T>& packed) = 0;
+  /// Whether this backend's buffers are host memory (MPI reads them directly); device memory
+  /// goes to MPI directly only when the library is CUDA-aware, else through host copies.
+  virtual bool host_memory() const = 0;
+
   /// The diagnostics of a check (diagnostics.hpp): `prev` is u before the sweep and `cur` u
   /// after it, both of `layout` in this backend's memory; `updated` is the box the sweep
   /// updated (inside the owned nodes). Only the small results reach the host; returns when

@@ -123,7 +123,8 @@ struct Diagnostics {
   double min = std::numeric_limits<double>::infinity();   // NaNs ignored; +-Inf count
   double max = -std::numeric_limits<double>::infinity();  // NaNs ignored; +-Inf count
   double mean = 0;                                        // sum / nodes; NaN/Inf propagate
-  std::int64_t nonfinite = 0;                             // NaN and +-Inf values
+  double sum = 0;              // of cur over the owned nodes: what ranks add up for the global mean
+  std::int64_t nonfinite = 0;  // NaN and +-Inf values
   /// The first (lowest C-order index: k, then j, then i) kMaxNonfiniteLocations non-finite
   /// nodes as (i, j, k); k = 0 in 2D.
   std::vector<std::array<std::int64_t, 3>> nonfinite_at;
@@ -147,8 +148,9 @@ struct Diagnostics {
 
   /// Fills the derived fields (mean, l2, p50/p90/p99) from the raw ones and `sum` (the sum
   /// of cur over the owned nodes). `cdf` must be filled already.
-  void finish(double sum) {
-    mean = nodes > 0 ? sum / static_cast<double>(nodes) : 0.0;
+  void finish(double total) {
+    sum = total;
+    mean = nodes > 0 ? total / static_cast<double>(nodes) : 0.0;
     l2 = updated > 0 ? std::sqrt(sum_sq / static_cast<double>(updated)) : 0.0;
     p50 = percentile_from_cdf(cdf, 50);
     p90 = percentile_from_cdf(cdf, 90);

@@ -33,14 +33,16 @@ NodeAt node_at(const GridMeta& grid, const std::array<std::int64_t, 3>& node) {
 }
 
 RunOutput::RunOutput(std::string directory, std::string name, GridMeta grid,
-                     std::string config_yaml)
+                     std::string config_yaml, bool writes)
     : directory_(std::move(directory)),
       name_(std::move(name)),
       grid_(grid),
-      config_yaml_(std::move(config_yaml)) {
+      config_yaml_(std::move(config_yaml)),
+      writes_(writes) {
   if (name_.empty() || name_.find('/') != std::string::npos) {
     throw OutputError("invalid output name '" + name_ + "'");
   }
+  if (!writes_) return;
   std::error_code error;
   std::filesystem::create_directories(directory_, error);
   if (!error && !std::filesystem::is_directory(directory_, error)) {
@@ -64,7 +66,7 @@ void RunOutput::snapshot(std::int64_t iteration, double time,
   info.grid = grid_;
   info.config_yaml = config_yaml_;
   info.texts = texts;
-  write_snapshot(path, info, fields);
+  if (writes_) write_snapshot(path, info, fields);
 
   XdmfEntry entry{file, iteration, time, {}, static_cast<int>(sizeof(T))};
   for (const auto& field : fields) entry.fields.push_back(field.name);
@@ -80,6 +82,7 @@ void RunOutput::snapshot(std::int64_t iteration, double time,
 }
 
 void RunOutput::write_index() const {
+  if (!writes_) return;
   write_text_atomic(std::filesystem::path(directory_) / (name_ + ".xmf"),
                     make_xdmf(name_, grid_, index_));
 }
@@ -89,7 +92,7 @@ void RunOutput::restore(std::vector<XdmfEntry> index, std::vector<HistoryRow> hi
   for (const XdmfEntry& entry : index) {
     const std::string path = (std::filesystem::path(directory_) / entry.file).string();
     std::error_code error;
-    if (!std::filesystem::is_regular_file(path, error)) {
+    if (writes_ && !std::filesystem::is_regular_file(path, error)) {
       throw OutputError("cannot continue the output in " + directory_ + ": snapshot " + path +
                         ", listed in the checkpoint, is missing");
     }
@@ -111,11 +114,13 @@ template void RunOutput::snapshot<double>(std::int64_t, double,
 void RunOutput::add_history(const HistoryRow& row) { history_.push_back(row); }
 
 void RunOutput::flush_history() const {
+  if (!writes_) return;
   write_text_atomic(std::filesystem::path(directory_) / "history.csv",
                     format_history_csv(history_));
 }
 
 void RunOutput::write_summary(const Summary& summary) const {
+  if (!writes_) return;
   write_text_atomic(std::filesystem::path(directory_) / "summary.json",
                     format_summary_json(summary));
 }

@@ -92,8 +92,11 @@ struct Summary {
 
 class RunOutput {
  public:
-  /// Creates `directory` (and parents). Files are named after `name`.
-  RunOutput(std::string directory, std::string name, GridMeta grid, std::string config_yaml);
+  /// Creates `directory` (and parents). Files are named after `name`. With `writes` false
+  /// (the ranks but the first of a run over several) nothing is created or written, but the
+  /// index and history are kept as if it were, so that every rank decides alike.
+  RunOutput(std::string directory, std::string name, GridMeta grid, std::string config_yaml,
+            bool writes = true);
 
   /// Writes <name>_<iteration:08d>.h5, then rewrites <name>.xmf to list every snapshot so far.
   /// Writing the same iteration again replaces that snapshot (and its .xmf entry). `texts` are
@@ -126,6 +129,7 @@ class RunOutput {
   std::string name_;
   GridMeta grid_;
   std::string config_yaml_;
+  bool writes_ = true;
   std::vector<std::string> snapshots_;  // paths, in the order of index_
   std::vector<XdmfEntry> index_;
   std::vector<HistoryRow> history_;

@@ -16,11 +16,13 @@ bool use_cuda(BackendChoice choice) {
 }
 
 template <typename T>
-std::unique_ptr<Backend<T>> make_backend(bool cuda) {
-  return cuda ? make_cuda_backend<T>(0) : make_cpu_backend<T>();
+std::unique_ptr<Backend<T>> make_backend(bool cuda, int device) {
+  if (!cuda) return make_cpu_backend<T>();
+  const int devices = cuda_device_count();
+  return make_cuda_backend<T>(devices > 0 ? device % devices : 0);
 }
 
-template std::unique_ptr<Backend<float>> make_backend<float>(bool);
-template std::unique_ptr<Backend<double>> make_backend<double>(bool);
+template std::unique_ptr<Backend<float>> make_backend<float>(bool, int);
+template std::unique_ptr<Backend<double>> make_backend<double>(bool, int);
 
 }  // namespace fdsolve

@@ -13,7 +13,9 @@ namespace fdsolve {
 /// usable device throws BackendError naming the reason.
 bool use_cuda(BackendChoice choice);
 
+/// The backend; with CUDA, device `device` modulo the devices present (a rank passes its
+/// index on its node, so the ranks of a node take one GPU each).
 template <typename T>
-std::unique_ptr<Backend<T>> make_backend(bool cuda);
+std::unique_ptr<Backend<T>> make_backend(bool cuda, int device = 0);
 
 }  // namespace fdsolve

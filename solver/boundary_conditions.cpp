@@ -2,6 +2,7 @@
 #include "boundary_conditions.hpp"
 
 #include "expression.hpp"
+#include "halo_exchange.hpp"
 #include "problem_setup.hpp"
 
 namespace fdsolve {
@@ -15,9 +16,14 @@ bool is_dirichlet(const Case& c, int face) {
 
 template <typename T>
 Boundaries<T>::Boundaries(const Case& c, Backend<T>& backend, const Layout& L)
-    : c_(c), backend_(backend), L_(L) {
+    : Boundaries(c, backend, L, Subdomain::whole(c)) {}
+
+template <typename T>
+Boundaries<T>::Boundaries(const Case& c, Backend<T>& backend, const Layout& L, const Subdomain& sub)
+    : c_(c), backend_(backend), L_(L), sub_(sub) {
   fill_.layout = L;
   for (int face = 0; face < 2 * c.grid.dims; ++face) {
+    if (!sub.physical(face)) continue;  // a neighbouring rank fills this halo
     const BoundaryCondition& bc = c.boundary[face];
     GhostFace<T>& ghost = fill_.faces[face];
     if (bc.type == BoundaryType::Periodic) {
@@ -55,9 +61,10 @@ void Boundaries<T>::set_gradients(double t) {
     for (index_t q = -q_halo; q < h.n[h.q_axis] + q_halo; ++q)
       for (index_t p = -1; p <= h.n[h.p_axis]; ++p) {
         double x[3] = {0, 0, 0};
-        x[axis] = node_coordinate(c_, axis, boundary);
-        x[h.p_axis] = node_coordinate(c_, h.p_axis, p);
-        if (h.q_axis < c_.grid.dims) x[h.q_axis] = node_coordinate(c_, h.q_axis, q);
+        x[axis] = node_coordinate(c_, axis, sub_.to_global(axis, boundary));
+        x[h.p_axis] = node_coordinate(c_, h.p_axis, sub_.to_global(h.p_axis, p));
+        if (h.q_axis < c_.grid.dims)
+          x[h.q_axis] = node_coordinate(c_, h.q_axis, sub_.to_global(h.q_axis, q));
         values[h.face_index(p, q)] = static_cast<T>(two_h * g(x[0], x[1], x[2], t));
       }
     backend_.upload(offsets_[face], values.data(), h.face_size());
@@ -67,19 +74,45 @@ void Boundaries<T>::set_gradients(double t) {
 
 template <typename T>
 void Boundaries<T>::before_sweep(Buffer<T>& cur, Buffer<T>& next, double t, double t_next) {
+  fill_ghosts(cur, t, nullptr);
+  write_dirichlet(next, t_next);
+}
+
+template <typename T>
+void Boundaries<T>::before_sweep(Buffer<T>& cur, Buffer<T>& next, double t, double t_next,
+                                 HaloExchange<T>& halo) {
+  fill_ghosts(cur, t, halo.active() ? &halo : nullptr);
+  write_dirichlet(next, t_next);
+}
+
+template <typename T>
+void Boundaries<T>::fill_ghosts(Buffer<T>& cur, double t, HaloExchange<T>* halo) {
   if (gradient_in_time_ && t != gradient_time_) set_gradients(t);
-  if (fill_.any()) {
-    fill_.field = cur.data();
-    backend_.fill_halo(fill_);
+  fill_.field = cur.data();
+  if (!halo) {
+    if (fill_.any()) backend_.fill_halo(fill_);
+    return;
   }
-  if (dirichlet_in_time_) {
-    // Every Dirichlet face, in face order, so the later face still wins on shared nodes.
-    for (int face = 0; face < 2 * c_.grid.dims; ++face) {
-      if (!is_dirichlet(c_, face)) continue;
-      const Box box = face_box(L_, face);
-      const std::vector<T> values = box_values<T>(c_, c_.boundary[face].value, box, t_next);
-      backend_.write_box(next, L_, box, values.data());
-    }
+  // One axis at a time: its physical ghosts, then its exchange (which sends the earlier axes'
+  // halo along with the face, completing edges and corners).
+  for (int axis = 0; axis < c_.grid.dims; ++axis) {
+    HaloFillArgs<T> one = fill_;
+    for (int face = 0; face < 6; ++face)
+      if (face / 2 != axis) one.faces[face] = GhostFace<T>{};
+    if (one.any()) backend_.fill_halo(one);
+    halo->exchange_axis(cur, axis);
+  }
+}
+
+template <typename T>
+void Boundaries<T>::write_dirichlet(Buffer<T>& next, double t_next) {
+  if (!dirichlet_in_time_) return;
+  // Every physical Dirichlet face, in face order, so the later face still wins on shared nodes.
+  for (int face = 0; face < 2 * c_.grid.dims; ++face) {
+    if (!is_dirichlet(c_, face) || !sub_.physical(face)) continue;
+    const Box box = face_box(L_, face);
+    const std::vector<T> values = box_values<T>(c_, c_.boundary[face].value, box, t_next, sub_);
+    backend_.write_box(next, L_, box, values.data());
   }
 }
 

@@ -8,8 +8,12 @@
 
 #include "backend.hpp"
 #include "case.hpp"
+#include "parallel/subdomain.hpp"
 
 namespace fdsolve {
+
+template <typename T>
+class HaloExchange;
 
 template <typename T>
 class Boundaries {
@@ -17,11 +21,19 @@ class Boundaries {
   /// Sets up the ghost rules of `c` for fields of layout `L` on `backend`; per-node gradient
   /// offsets live in backend memory.
   Boundaries(const Case& c, Backend<T>& backend, const Layout& L);
+  /// The same for the nodes `sub` owns: faces between ranks get no rule (the halo exchange
+  /// fills them), values and gradients are evaluated at global coordinates.
+  Boundaries(const Case& c, Backend<T>& backend, const Layout& L, const Subdomain& sub);
 
   /// Before the sweep that takes `cur` (at time t) to `next` (at t_next): fills the ghosts of
   /// `cur` with the gradients at t and, when Dirichlet values change in time, writes their
   /// values at t_next onto `next`'s boundary nodes.
   void before_sweep(Buffer<T>& cur, Buffer<T>& next, double t, double t_next);
+  /// The same, exchanging the faces shared with other ranks through `halo`, axis by axis
+  /// between the physical faces' ghosts: each axis's exchange and ghost rules then see the
+  /// earlier axes' halo complete, so edge and corner ghosts (19/27 points) match one rank's.
+  void before_sweep(Buffer<T>& cur, Buffer<T>& next, double t, double t_next,
+                    HaloExchange<T>& halo);
 
   /// Whether any face rule fills the halo (Neumann or periodic faces).
   bool fills_halo() const { return fill_.any(); }
@@ -30,10 +42,13 @@ class Boundaries {
 
  private:
   void set_gradients(double t);
+  void fill_ghosts(Buffer<T>& cur, double t, HaloExchange<T>* halo);
+  void write_dirichlet(Buffer<T>& next, double t_next);
 
   const Case& c_;
   Backend<T>& backend_;
   Layout L_;
+  Subdomain sub_;
   HaloFillArgs<T> fill_;
   std::array<Buffer<T>, 6> offsets_;  // per-node 2 h g of faces whose gradient varies
   bool dirichlet_in_time_ = false;

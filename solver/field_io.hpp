@@ -1,5 +1,7 @@
 // Moving fields from the backend to files during a run: snapshots with the fields the case
 // asks for, and checkpoints, which are never written from a state with non-finite values.
+// Over several ranks every rank's nodes are gathered to rank 0, which writes (the slow path
+// until parallel HDF5); every rank calls these at the same iterations.
 #pragma once
 
 #include <spdlog/spdlog.h>
@@ -11,6 +13,9 @@
 
 #include "backend.hpp"
 #include "checkpoint.hpp"
+#include "parallel/comm.hpp"
+#include "parallel/decomposition.hpp"
+#include "parallel/field_gather.hpp"
 #include "problem_setup.hpp"
 #include "run_output.hpp"
 
@@ -20,9 +25,20 @@ template <typename T>
 class FieldWriter {
  public:
   FieldWriter(const Case& c, Backend<T>& backend, const Layout& L, output::RunOutput& out)
-      : c_(c), backend_(backend), L_(L), out_(out), host_(static_cast<std::size_t>(L.size)) {
+      : FieldWriter(c, backend, L, out, parallel::Comm{}, parallel::decompose(c, {1, 1, 1}, 0)) {}
+  /// Rank `d.rank` of a run over `comm`: `L` is the layout of its nodes.
+  FieldWriter(const Case& c, Backend<T>& backend, const Layout& L, output::RunOutput& out,
+              const parallel::Comm& comm, const parallel::Decomposition& d)
+      : c_(c),
+        backend_(backend),
+        L_(L),
+        out_(out),
+        comm_(comm),
+        d_(d),
+        host_(static_cast<std::size_t>(L.size)) {
     for (const auto& name : c.output.fields)
-      if (name == "source") source_ = owned_dense(source_values<T>(c, L), L);
+      if (name == "source")
+        source_ = gather(owned_dense(source_values<T>(c, L, d.sub, 1.0, 0.0), L));
   }
 
   /// Downloads `cur` (and `prev` for the update field) and writes snapshot `iteration`, with
@@ -38,7 +54,7 @@ class FieldWriter {
       } else if (name == "update") {
         update = download_dense(prev);
         for (std::size_t i = 0; i < update.size(); ++i) update[i] = u[i] - update[i];
-        fields.push_back({"update", update.data()});
+        fields.push_back({"update", update.data()});  // empty but for rank 0
       } else if (name == "source") {
         fields.push_back({"source", source_.data()});
       }
@@ -49,28 +65,39 @@ class FieldWriter {
   /// Writes the checkpoint of `cur` unless it holds a non-finite value, in which case the
   /// previous checkpoint stays and false is returned.
   bool checkpoint(const Buffer<T>& cur, const LoopState& state) {
-    const std::vector<T> u = download_dense(cur);
-    for (const T v : u)
-      if (!std::isfinite(v)) {
-        spdlog::warn("checkpoint at iteration {} skipped: the field holds non-finite values; {} "
-                     "keeps the last good state",
-                     state.iteration, checkpoint_path(c_));
-        return false;
-      }
-    write_checkpoint(c_, state, u, out_);
+    backend_.download(host_.data(), cur, L_.size);
+    std::vector<T> u = owned_dense(host_, L_);
+    bool finite = true;
+    for (const T v : u) finite = finite && std::isfinite(v);
+    // Every rank must skip alike: the gather below is collective.
+    if (comm_.max(finite ? 0 : 1) != 0) {
+      spdlog::warn(
+          "checkpoint at iteration {} skipped: the field holds non-finite values; {} "
+          "keeps the last good state",
+          state.iteration, checkpoint_path(c_));
+      return false;
+    }
+    u = gather(u);
+    if (comm_.root()) write_checkpoint(c_, state, u, out_);
     return true;
   }
 
  private:
+  /// The dense field of the whole grid on rank 0 (empty on the others).
   std::vector<T> download_dense(const Buffer<T>& field) {
     backend_.download(host_.data(), field, L_.size);
-    return owned_dense(host_, L_);
+    return gather(owned_dense(host_, L_));
+  }
+  std::vector<T> gather(const std::vector<T>& mine) {
+    return parallel::gather_field(comm_, d_, mine);
   }
 
   const Case& c_;
   Backend<T>& backend_;
   const Layout& L_;
   output::RunOutput& out_;
+  parallel::Comm comm_;
+  parallel::Decomposition d_;
   std::vector<T> host_;    // staging buffer for downloads, allocated once
   std::vector<T> source_;  // dense source, when the case writes it
 };

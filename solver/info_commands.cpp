@@ -11,6 +11,9 @@
 #include "exit_codes.hpp"
 #include "jacobi.hpp"
 #include "solve.hpp"
+#include "parallel/agree.hpp"
+#include "parallel/comm.hpp"
+#include "parallel/decomposition.hpp"
 #include "stability.hpp"
 
 #ifndef FDSOLVE_CUDA_ARCHITECTURES
@@ -18,13 +21,29 @@
 #endif
 
 namespace fdsolve {
+namespace {
+
+/// Everything `check` prints, built before anything is printed.
+void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text);
+
+}  // namespace
 
 int check_command(const std::string& case_path, const std::vector<std::string>& overrides,
                   std::ostream& out) {
-  const Case c = read_case_file(case_path, overrides);
+  const parallel::Comm comm = parallel::Comm::world();
+  const Case c = on_ranks(
+      parallel::agree(comm, [&] { return read_case_file(case_path, overrides); }), comm.several());
   // Everything is built before anything is printed: a check that fails late (e.g. heat's
   // stability limit) must leave stdout empty, as for any other invalid case.
   std::ostringstream text;
+  parallel::agree(comm, [&] { check_text(c, comm, text); });
+  if (comm.root()) out << text.str();  // under mpirun, once
+  return kExitOk;
+}
+
+namespace {
+
+void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
   text << to_yaml(c);
   const auto gib = [](std::size_t b) { return static_cast<double>(b) / (1 << 30); };
   const std::size_t device = case_memory(c), host = required_host_memory(c);
@@ -55,9 +74,21 @@ int check_command(const std::string& case_path, const std::vector<std::string>& 
     else
       text << "# estimated iterations: the iteration does not contract on this grid\n";
   }
-  out << text.str();
-  return kExitOk;
+  if (comm.several()) {
+    // Rank 0 owns the largest sub-box (the first parts of an uneven split get a node more).
+    const parallel::Decomposition d = parallel::decompose(c, parallel::choose_ranks(c, comm), 0);
+    const std::size_t device = required_memory(c, d.sub);
+    const std::size_t host = required_host_memory(c, d.sub, true);
+    text << fmt::format("# parallel: {}\n", parallel::describe(d));
+    text << fmt::format(
+        "# memory per rank: at most {} bytes ({:.3f} GiB) on the backend, {} bytes "
+        "({:.3f} GiB) more on the host of rank 0 with a GPU backend (it gathers "
+        "the snapshots)\n",
+        device, gib(device), host, gib(host));
+  }
 }
+
+}  // namespace
 
 int compare_command(const std::string& a, const std::string& b, double rtol, double atol,
                     std::ostream& out) {
@@ -73,6 +104,7 @@ std::string version_text() {
   std::string s = fmt::format("fdsolve {}\n", FDSOLVE_VERSION);
   s += FDSOLVE_HAVE_CUDA ? fmt::format("CUDA: on (architectures {})\n", FDSOLVE_CUDA_ARCHITECTURES)
                          : std::string("CUDA: off\n");
+  s += parallel::mpi_build_text() + "\n";
   s += "precision: float, double\nCPU backend: OpenMP\n";
   const int n = cuda_device_count();
   if (n == 0) s += "CUDA devices: none (" + cuda_unavailable_reason() + ")";

@@ -12,6 +12,7 @@
 #include "case_reader.hpp"
 #include "field_io.hpp"
 #include "halo_exchange.hpp"
+#include "parallel/reduce.hpp"
 #include "problem_setup.hpp"
 #include "progress.hpp"
 #include "run_checks.hpp"
@@ -58,8 +59,8 @@ Schedule make_schedule(const Case& c, bool allow_unstable) {
 template <typename T>
 class SourceField {
  public:
-  SourceField(const Case& c, Backend<T>& backend, const Layout& L)
-      : c_(c), backend_(backend), L_(L) {
+  SourceField(const Case& c, Backend<T>& backend, const Layout& L, const Subdomain& sub)
+      : c_(c), backend_(backend), L_(L), sub_(sub) {
     if (has_source_field(c)) field_ = backend.allocate(L.size);
   }
   /// The source scaled by `scale` at time t, in backend memory; null when there is none.
@@ -67,7 +68,7 @@ class SourceField {
     if (field_.size() == 0) return nullptr;
     const bool stale = !loaded_ || scale != scale_ || (c_.problem.source.uses_time && t != t_);
     if (stale) {
-      backend_.upload(field_, source_values<T>(c_, L_, scale, t).data(), L_.size);
+      backend_.upload(field_, source_values<T>(c_, L_, sub_, scale, t).data(), L_.size);
       loaded_ = true;
       scale_ = scale;
       t_ = t;
@@ -79,6 +80,7 @@ class SourceField {
   const Case& c_;
   Backend<T>& backend_;
   const Layout& L_;
+  const Subdomain& sub_;
   Buffer<T> field_;
   bool loaded_ = false;
   double scale_ = 0, t_ = 0;
@@ -94,14 +96,18 @@ std::string check_detail(const output::HistoryRow& row) {
   return text;
 }
 
-/// Puts a checkpoint's dense owned nodes into a field of layout L.
+/// Puts the nodes `sub` owns of a checkpoint's dense whole field into a field of layout L:
+/// a checkpoint holds the whole grid, so any rank count can resume it.
 template <typename T>
-void place_owned(const std::vector<double>& dense, const Layout& L, std::vector<T>& field) {
-  const index_t nx = L.n[0], ny = L.n[1];
+void place_owned(const std::vector<double>& dense, const Layout& L, const Subdomain& sub,
+                 std::vector<T>& field) {
+  const auto& g = sub.global;
+  const auto& o = sub.offset;
   for (index_t k = 0; k < L.n[2]; ++k)
-    for (index_t j = 0; j < ny; ++j)
-      for (index_t i = 0; i < nx; ++i)
-        field[L.at(i, j, k)] = static_cast<T>(dense[(k * ny + j) * nx + i]);
+    for (index_t j = 0; j < L.n[1]; ++j)
+      for (index_t i = 0; i < L.n[0]; ++i)
+        field[L.at(i, j, k)] =
+            static_cast<T>(dense[((k + o[2]) * g[1] + j + o[1]) * g[0] + i + o[0]]);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -125,9 +131,11 @@ const char* to_string(SolveStatus s) {
   }
 }
 
-std::size_t required_memory(const Case& c) {
+std::size_t required_memory(const Case& c) { return required_memory(c, Subdomain::whole(c)); }
+
+std::size_t required_memory(const Case& c, const Subdomain& sub) {
   const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
-  const Layout L = field_layout(c, value);
+  const Layout L = field_layout(c, value, sub);
   const std::size_t fields = has_source_field(c) ? 3 : 2;
   std::size_t faces = 0;
   for (int face = 0; face < 2 * c.grid.dims; ++face) {
@@ -139,12 +147,20 @@ std::size_t required_memory(const Case& c) {
 }
 
 std::size_t required_host_memory(const Case& c) {
+  return required_host_memory(c, Subdomain::whole(c), true);
+}
+
+std::size_t required_host_memory(const Case& c, const Subdomain& sub, bool root) {
   // The initial field and the source are built in full on the host, then a staging buffer and
-  // the dense copies of a snapshot's fields are held while it is written.
+  // the dense copies of a snapshot's fields are held while it is written; rank 0 also holds
+  // the gathered whole fields (and the gather's receive buffer).
   const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
-  const Layout L = field_layout(c, value);
+  const Layout L = field_layout(c, value, sub);
   const std::size_t dense = static_cast<std::size_t>(L.owned_cells()) * value;
-  return 2 * static_cast<std::size_t>(L.size) * value + 3 * dense;
+  std::size_t whole = 0;
+  if (root && !sub.is_whole())
+    whole = 4 * static_cast<std::size_t>(field_layout(c, value).owned_cells()) * value;
+  return 2 * static_cast<std::size_t>(L.size) * value + 3 * dense + whole;
 }
 
 template <typename T>
@@ -162,8 +178,13 @@ template <typename T>
 SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& out,
                          const SolveOptions& options) {
   const KernelId kernel = choose_kernel(c, backend);
-  const Layout L = field_layout(c, sizeof(T));
-  const Box box = update_box(c);
+  const parallel::Comm& comm = options.comm;
+  const parallel::Decomposition d =
+      options.decomposition ? *options.decomposition : parallel::decompose(c, {1, 1, 1}, 0);
+  const Subdomain& sub = d.sub;
+  const Layout L = field_layout(c, sizeof(T), sub);
+  const Box box = update_box(c, sub);
+  const index_t updated_cells = update_box(c).cells();  // over all ranks
   const Schedule sched = make_schedule(c, options.allow_unstable_dt);
   // The residual criterion: a Jacobi update is d = s (f - A u), s the source scale, so the
   // residual of the state a sweep starts from is its update over s.
@@ -175,30 +196,32 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   r.dt = sched.plan.dt;
   std::int64_t done = 0;  // iterations before this session
   double earlier_seconds = 0;
-  std::vector<T> initial = initial_field<T>(c, L);
+  std::vector<T> initial = initial_field<T>(c, L, sub);
   Buffer<T> cur = backend.allocate(L.size);
   Buffer<T> next = backend.allocate(L.size);
   backend.upload(next, initial.data(), L.size);  // Dirichlet nodes must hold in both buffers
   if (const Checkpoint* k = options.resume) {
-    place_owned(k->u, L, initial);
+    place_owned(k->u, L, sub, initial);
     done = k->state.iteration;
     r.first_norm = k->state.first_norm;
     earlier_seconds = k->state.wall_seconds;
     out.restore(k->index, k->history);
     if (k->state.backend != backend.name() || k->state.kernel != r.kernel)
-      spdlog::warn("resuming a state computed on {} ({}) with {} ({}): the result will not be "
-                   "bit-identical to an uninterrupted run",
-                   k->state.backend, k->state.kernel, backend.name(), r.kernel);
+      spdlog::warn(
+          "resuming a state computed on {} ({}) with {} ({}): the result will not be "
+          "bit-identical to an uninterrupted run",
+          k->state.backend, k->state.kernel, backend.name(), r.kernel);
     spdlog::info("resuming from iteration {} (time {})", done, k->state.time);
   }
   backend.upload(cur, initial.data(), L.size);
   initial = std::vector<T>();  // the host copy is not needed any more
 
-  SourceField<T> source(c, backend, L);
-  Boundaries<T> boundaries(c, backend, L);
-  HaloExchange<T> halo(L);
-  FieldWriter<T> writer(c, backend, L, out);
-  Progress progress(options.live_progress, sched.total, box.cells(), done, sched.heat);
+  SourceField<T> source(c, backend, L, sub);
+  Boundaries<T> boundaries(c, backend, L, sub);
+  HaloExchange<T> halo(L, backend, comm, d);
+  if (halo.active()) spdlog::info("halo exchange: {}", halo.path());
+  FieldWriter<T> writer(c, backend, L, out, comm, d);
+  Progress progress(options.live_progress, sched.total, updated_cells, done, sched.heat);
   SweepArgs<T> args;
   args.layout = L;
   args.box = box;
@@ -210,20 +233,26 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   std::int64_t it = done;
   const auto start = std::chrono::steady_clock::now();
   const auto state_now = [&] {
-    return LoopState{it, sched.time_after(it), r.first_norm,
-                     earlier_seconds + seconds_since(start), backend.name(), r.kernel};
+    return LoopState{it,
+                     sched.time_after(it),
+                     r.first_norm,
+                     earlier_seconds + seconds_since(start),
+                     backend.name(),
+                     r.kernel};
   };
 
   while (it < sched.total) {
-    if (options.stop && options.stop->load(std::memory_order_relaxed)) {
+    // A signal reaches the ranks at different moments: they stop together, at the first
+    // iteration any of them saw it (an integer maximum: exact).
+    const bool stop = options.stop && options.stop->load(std::memory_order_relaxed);
+    if (comm.several() ? comm.max(stop ? 1 : 0) != 0 : stop) {
       r.status = SolveStatus::Interrupted;
       break;
     }
     ++it;
     const double t = sched.time_after(it - 1);
     const EquationWeights& eq = sched.weights(it);
-    halo.exchange(cur);
-    boundaries.before_sweep(cur, next, t, sched.time_after(it));
+    boundaries.before_sweep(cur, next, t, sched.time_after(it), halo);
     args.in = cur.data();
     args.out = next.data();
     args.weights = eq.weights;
@@ -233,9 +262,11 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
         it == 1 || it % c.solve.check_every == 0 || it == sched.total || checkpoint_due;
     SweepStats stats;
     if (check) {
-      stats = scale_norms(backend.sweep_with_stats(args, kernel), norm_scale);
+      stats = scale_norms(parallel::reduce_stats(comm, backend.sweep_with_stats(args, kernel)),
+                          norm_scale);
       // Only check iterations pay for the diagnostics: args.in holds u before, args.out after.
-      if (c.solve.diagnostics) diag = backend.diagnose(args.in, args.out, L, box);
+      if (c.solve.diagnostics)
+        diag = parallel::reduce_diagnostics(comm, backend.diagnose(args.in, args.out, L, box), sub);
     } else {
       backend.sweep(args, kernel);
     }
@@ -259,7 +290,9 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
       if (diverged(norm, limit, stats, diagnosed)) {
         // Locate it even when the diagnostics are off: the run ends here anyway. The buffers
         // swapped, but args still points at u before (in) and after (out) the sweep.
-        if (!diagnosed) diag = backend.diagnose(args.in, args.out, L, box);
+        if (!diagnosed)
+          diag =
+              parallel::reduce_diagnostics(comm, backend.diagnose(args.in, args.out, L, box), sub);
         r.divergence = locate_divergence(it, sched.time_after(it), norm, limit, diag, grid);
         r.status = SolveStatus::Diverged;
         break;  // before the checkpoint step: a diverged state is never checkpointed
@@ -286,7 +319,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   r.time = sched.time_after(it);
   r.seconds = earlier_seconds + session;
   r.cells_per_second =
-      session > 0 ? static_cast<double>(box.cells()) * static_cast<double>(it - done) / session
+      session > 0 ? static_cast<double>(updated_cells) * static_cast<double>(it - done) / session
                   : 0;
   if (r.status == SolveStatus::Interrupted) writer.checkpoint(cur, state_now());
   if (r.divergence) {

@@ -11,6 +11,8 @@
 #include "backend.hpp"
 #include "case.hpp"
 #include "checkpoint.hpp"
+#include "parallel/comm.hpp"
+#include "parallel/decomposition.hpp"
 #include "run_output.hpp"
 
 namespace fdsolve {
@@ -44,6 +46,10 @@ struct SolveOptions {
   /// Run a heat case even when its dt is above the stability limit (tests that show the
   /// limit is real); the CLI never sets it.
   bool allow_unstable_dt = false;
+  /// The ranks of a run over several (mpirun) and this rank's part of the grid; the default,
+  /// one rank owning the whole grid, is a run without MPI.
+  parallel::Comm comm;
+  const parallel::Decomposition* decomposition = nullptr;
 };
 
 /// Solves `c` on `backend`, writing snapshots, checkpoints and history through `out`.
@@ -54,9 +60,13 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
 /// Bytes of backend memory the case needs (both buffers, the source field and the per-node
 /// Neumann gradients if any).
 std::size_t required_memory(const Case& c);
+/// The same for the nodes one rank owns.
+std::size_t required_memory(const Case& c, const Subdomain& sub);
 /// Bytes of host memory the run needs on top of the backend's (the staging buffer of
 /// snapshots and checkpoints, and the initial and source fields while they are built).
 std::size_t required_host_memory(const Case& c);
+/// The same for one rank; rank 0 also holds the gathered whole fields of snapshots.
+std::size_t required_host_memory(const Case& c, const Subdomain& sub, bool root);
 
 /// The kernel variant the case runs with on `backend`: tuning.kernel or the default.
 /// Throws InputError naming tuning.kernel when the backend has no such variant.

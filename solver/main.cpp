@@ -1,5 +1,6 @@
 // fdsolve's command line: parses arguments, runs one sub-command, and reports any error once
-// with the exit code of SPEC.md.
+// with the exit code of SPEC.md. Under mpirun only rank 0 logs; a failure that the ranks did
+// not agree on (parallel/agree.hpp) ends the job with MPI_Abort so that no rank waits forever.
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -14,20 +15,43 @@
 #include "commands.hpp"
 #include "compare.hpp"
 #include "exit_codes.hpp"
+#include "parallel/agree.hpp"
+#include "parallel/comm.hpp"
 
 namespace {
 
-void setup_logging(bool quiet, const std::string& level) {
+/// Rank 0 logs as asked; the other ranks are silent but for their own failures (fail below).
+void setup_logging(bool quiet, const std::string& level, int rank) {
   auto logger = spdlog::stderr_color_mt("fdsolve");
   spdlog::set_default_logger(logger);
   spdlog::set_pattern("[%H:%M:%S] %^%l%$: %v");
-  spdlog::set_level(quiet ? spdlog::level::err : spdlog::level::from_str(level));
+  spdlog::set_level(rank > 0 ? spdlog::level::off
+                    : quiet  ? spdlog::level::err
+                             : spdlog::level::from_str(level));
+}
+
+/// Reports a failure of this rank and returns its exit code, or ends every rank with it when
+/// the others did not take part in agreeing on it (they may be waiting for this one).
+int fail(const fdsolve::parallel::Comm& comm, int code, const std::string& message) {
+  if (comm.several()) {
+    spdlog::set_level(spdlog::level::err);
+    spdlog::error("rank {}: {}", comm.rank(), message);
+    if (!fdsolve::parallel::failure_agreed()) {
+      spdlog::default_logger()->flush();
+      comm.abort(code);
+    }
+    return code;
+  }
+  spdlog::error("{}", message);
+  return code;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace fdsolve;
+  parallel::MpiSession mpi(argc, argv);
+  const parallel::Comm comm = parallel::Comm::world();
   CLI::App app{"fdsolve: finite-difference Laplace/Poisson solver for CUDA GPUs and CPUs"};
   app.set_version_flag("--version", [] { return version_text(); });
   app.require_subcommand(1);
@@ -84,14 +108,15 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
+    // Usage errors are the same on every rank: rank 0 says so.
+    const int code = comm.root() ? app.exit(e) : e.get_exit_code();
     return code == 0 ? kExitOk : kExitBadInput;
   }
-  setup_logging(quiet, log_level);
+  setup_logging(quiet, log_level, comm.rank());
 
   try {
     if (*run_cmd) {
-      run.live_progress = !quiet && isatty(STDERR_FILENO);
+      run.live_progress = !quiet && comm.root() && isatty(STDERR_FILENO);
       return run_command(run);
     }
     if (*check_cmd) return check_command(check_path, check_sets, std::cout);
@@ -106,19 +131,18 @@ int main(int argc, char** argv) {
       try {
         return compare_command(cmp_a, cmp_b, rtol, atol, std::cout);
       } catch (const std::exception& e) {
-        spdlog::error("{}", e.what());
-        return kExitBadInput;  // SPEC: compare exits 2 on error, 1 on difference
+        return fail(comm, kExitBadInput,
+                    e.what());  // SPEC: compare exits 2 on error, 1 on difference
       }
     }
+  } catch (const parallel::PeerFailure& e) {
+    return e.code();  // another rank failed in the same step and reports it
   } catch (const InputError& e) {
-    spdlog::error("{}", e.what());
-    return kExitBadInput;
+    return fail(comm, kExitBadInput, e.what());
   } catch (const std::invalid_argument& e) {
-    spdlog::error("{}", e.what());
-    return kExitBadInput;
+    return fail(comm, kExitBadInput, e.what());
   } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
-    return kExitRuntime;
+    return fail(comm, kExitRuntime, e.what());
   }
   return kExitOk;
 }

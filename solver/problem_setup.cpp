@@ -15,8 +15,10 @@ namespace {
 /// are not thread-safe, and compiling is cheap next to evaluating millions of nodes), or data
 /// read from a file (dense over the owned nodes).
 template <typename T, typename At>
-void fill(const Case& c, const Value& value, double scale, const Box& box, double t, At&& at,
-          T* out) {
+void fill(const Case& c, const Subdomain& sub, const Value& value, double scale, const Box& box,
+          double t, At&& at, T* out) {
+  // `box` is in the rank's node indices; coordinates and data files use global ones.
+  const auto& off = sub.offset;
   if (value.is_constant()) {
     const T v = static_cast<T>(scale * value.constant);
 #pragma omp parallel for collapse(2) schedule(static)
@@ -34,7 +36,8 @@ void fill(const Case& c, const Value& value, double scale, const Box& box, doubl
     for (index_t k = box.lo[2]; k < box.hi[2]; ++k)
       for (index_t j = box.lo[1]; j < box.hi[1]; ++j)
         for (index_t i = box.lo[0]; i < box.hi[0]; ++i)
-          out[at(i, j, k)] = static_cast<T>(scale * data[(k * ny + j) * nx + i]);
+          out[at(i, j, k)] =
+              static_cast<T>(scale * data[((k + off[2]) * ny + j + off[1]) * nx + i + off[0]]);
     return;
   }
   // Per-step boundary faces of a small grid are too few nodes to wake the thread team for.
@@ -47,17 +50,18 @@ void fill(const Case& c, const Value& value, double scale, const Box& box, doubl
       for (index_t j = box.lo[1]; j < box.hi[1]; ++j)
         for (index_t i = box.lo[0]; i < box.hi[0]; ++i)
           out[at(i, j, k)] = static_cast<T>(
-              scale * expr(node_coordinate(c, 0, i), node_coordinate(c, 1, j),
-                           c.grid.dims == 3 ? node_coordinate(c, 2, k) : 0.0, t));
+              scale * expr(node_coordinate(c, 0, i + off[0]), node_coordinate(c, 1, j + off[1]),
+                           c.grid.dims == 3 ? node_coordinate(c, 2, k + off[2]) : 0.0, t));
   }
 }
 
 /// Writes `value` into a field of layout L on the nodes of `box`.
 template <typename T>
-void fill(const Case& c, const Value& value, double scale, const Box& box, const Layout& L,
-          std::vector<T>& field, double t = 0.0) {
-  fill(c, value, scale, box, t, [&](index_t i, index_t j, index_t k) { return L.at(i, j, k); },
-       field.data());
+void fill(const Case& c, const Subdomain& sub, const Value& value, double scale, const Box& box,
+          const Layout& L, std::vector<T>& field, double t = 0.0) {
+  fill(
+      c, sub, value, scale, box, t, [&](index_t i, index_t j, index_t k) { return L.at(i, j, k); },
+      field.data());
 }
 
 }  // namespace
@@ -95,49 +99,72 @@ output::GridMeta grid_meta(const Case& c) {
 }
 
 Layout field_layout(const Case& c, std::size_t value_size) {
-  const auto& p = c.grid.points;
-  return Layout::make(c.grid.dims, {p[0], p[1], c.grid.dims == 3 ? p[2] : 1},
-                      static_cast<index_t>(128 / value_size));
+  return field_layout(c, value_size, Subdomain::whole(c));
 }
 
-Box update_box(const Case& c) {
+Layout field_layout(const Case& c, std::size_t value_size, const Subdomain& sub) {
+  return Layout::make(c.grid.dims, sub.n, static_cast<index_t>(128 / value_size));
+}
+
+Box update_box(const Case& c) { return update_box(c, Subdomain::whole(c)); }
+
+Box update_box(const Case& c, const Subdomain& sub) {
   Box b{{0, 0, 0}, {1, 1, 1}};
   for (int a = 0; a < c.grid.dims; ++a) {
-    const bool min_fixed = c.boundary[2 * a].type == BoundaryType::Dirichlet;
-    const bool max_fixed = c.boundary[2 * a + 1].type == BoundaryType::Dirichlet;
-    b.lo[a] = min_fixed ? 1 : 0;
-    b.hi[a] = c.grid.points[a] - (max_fixed ? 1 : 0);
+    const auto fixed = [&](int face) {
+      return sub.physical(face) && c.boundary[face].type == BoundaryType::Dirichlet;
+    };
+    b.lo[a] = fixed(2 * a) ? 1 : 0;
+    b.hi[a] = sub.n[a] - (fixed(2 * a + 1) ? 1 : 0);
   }
   return b;
 }
 
 template <typename T>
 std::vector<T> initial_field(const Case& c, const Layout& L) {
+  return initial_field<T>(c, L, Subdomain::whole(c));
+}
+
+template <typename T>
+std::vector<T> initial_field(const Case& c, const Layout& L, const Subdomain& sub) {
   std::vector<T> field(static_cast<std::size_t>(L.size), T(0));
-  fill(c, c.initial, 1.0, L.owned_box(), L, field);
+  fill(c, sub, c.initial, 1.0, L.owned_box(), L, field);
   for (int face = 0; face < 2 * c.grid.dims; ++face)
-    if (c.boundary[face].type == BoundaryType::Dirichlet)
-      fill(c, c.boundary[face].value, 1.0, face_box(L, face), L, field);
+    if (c.boundary[face].type == BoundaryType::Dirichlet && sub.physical(face))
+      fill(c, sub, c.boundary[face].value, 1.0, face_box(L, face), L, field);
   return field;
 }
 
 template <typename T>
 std::vector<T> source_values(const Case& c, const Layout& L, double scale, double t) {
+  return source_values<T>(c, L, Subdomain::whole(c), scale, t);
+}
+
+template <typename T>
+std::vector<T> source_values(const Case& c, const Layout& L, const Subdomain& sub, double scale,
+                             double t) {
   std::vector<T> field(static_cast<std::size_t>(L.size), T(0));
   if (c.problem.equation == Equation::Poisson || c.problem.equation == Equation::Heat)
-    fill(c, c.problem.source, scale, L.owned_box(), L, field, t);
+    fill(c, sub, c.problem.source, scale, L.owned_box(), L, field, t);
   return field;
 }
 
 template <typename T>
 std::vector<T> box_values(const Case& c, const Value& value, const Box& box, double t) {
+  return box_values<T>(c, value, box, t, Subdomain::whole(c));
+}
+
+template <typename T>
+std::vector<T> box_values(const Case& c, const Value& value, const Box& box, double t,
+                          const Subdomain& sub) {
   std::vector<T> dense(static_cast<std::size_t>(box.cells()));
   const index_t nx = box.extent(0), ny = box.extent(1);
-  fill(c, value, 1.0, box, t,
-       [&](index_t i, index_t j, index_t k) {
-         return ((k - box.lo[2]) * ny + (j - box.lo[1])) * nx + (i - box.lo[0]);
-       },
-       dense.data());
+  fill(
+      c, sub, value, 1.0, box, t,
+      [&](index_t i, index_t j, index_t k) {
+        return ((k - box.lo[2]) * ny + (j - box.lo[1])) * nx + (i - box.lo[0]);
+      },
+      dense.data());
   return dense;
 }
 
@@ -152,6 +179,16 @@ std::vector<T> owned_dense(const std::vector<T>& field, const Layout& L) {
   return dense;
 }
 
+template std::vector<float> initial_field<float>(const Case&, const Layout&, const Subdomain&);
+template std::vector<double> initial_field<double>(const Case&, const Layout&, const Subdomain&);
+template std::vector<float> source_values<float>(const Case&, const Layout&, const Subdomain&,
+                                                 double, double);
+template std::vector<double> source_values<double>(const Case&, const Layout&, const Subdomain&,
+                                                   double, double);
+template std::vector<float> box_values<float>(const Case&, const Value&, const Box&, double,
+                                              const Subdomain&);
+template std::vector<double> box_values<double>(const Case&, const Value&, const Box&, double,
+                                                const Subdomain&);
 template std::vector<float> initial_field<float>(const Case&, const Layout&);
 template std::vector<double> initial_field<double>(const Case&, const Layout&);
 template std::vector<float> source_values<float>(const Case&, const Layout&, double, double);

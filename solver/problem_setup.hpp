@@ -6,6 +6,7 @@
 
 #include "case.hpp"
 #include "layout.hpp"
+#include "parallel/subdomain.hpp"
 #include "snapshot.hpp"
 
 namespace fdsolve {
@@ -13,12 +14,17 @@ namespace fdsolve {
 /// Grid geometry for output: points, origin and spacing per axis.
 output::GridMeta grid_meta(const Case& c);
 
-/// The layout of one field of the case, rows aligned for values of `value_size` bytes.
+/// The layout of one field of the case, rows aligned for values of `value_size` bytes: of the
+/// whole grid, or of the nodes `sub` owns.
 Layout field_layout(const Case& c, std::size_t value_size);
+Layout field_layout(const Case& c, std::size_t value_size, const Subdomain& sub);
 
 /// The nodes a sweep updates: all owned nodes but the Dirichlet faces (Dirichlet wins where
 /// faces meet, so the updated set is always a box).
 Box update_box(const Case& c);
+/// The same on the nodes `sub` owns, in its node indices: Dirichlet faces are left out only
+/// where they are physical faces of `sub`.
+Box update_box(const Case& c, const Subdomain& sub);
 
 /// The owned nodes of one face (Face order: x_min, x_max, y_min, ...).
 Box face_box(const Layout& layout, int face);
@@ -27,6 +33,10 @@ Box face_box(const Layout& layout, int face);
 /// SPEC.md's face order so that shared edges and corners take the later face's value.
 template <typename T>
 std::vector<T> initial_field(const Case& c, const Layout& layout);
+/// The same on the nodes `sub` owns (`layout` from field_layout(c, size, sub)): values at the
+/// global coordinates, Dirichlet values on its physical faces only.
+template <typename T>
+std::vector<T> initial_field(const Case& c, const Layout& layout, const Subdomain& sub);
 
 /// Whether the source varies from node to node (an expression or data), so that the sweep
 /// reads a source field rather than a constant.
@@ -37,11 +47,18 @@ bool has_source_field(const Case& c);
 template <typename T>
 std::vector<T> source_values(const Case& c, const Layout& layout, double scale = 1.0,
                              double t = 0.0);
+template <typename T>
+std::vector<T> source_values(const Case& c, const Layout& layout, const Subdomain& sub,
+                             double scale, double t);
 
 /// `value` at time t on the nodes of `box`, dense in C order (x fastest): Dirichlet face values
 /// for write_box.
 template <typename T>
 std::vector<T> box_values(const Case& c, const Value& value, const Box& box, double t);
+/// The same for `box` in the node indices of `sub`.
+template <typename T>
+std::vector<T> box_values(const Case& c, const Value& value, const Box& box, double t,
+                          const Subdomain& sub);
 
 /// The physical coordinate of node index i on `axis` (i may be -1 or n: the halo).
 double node_coordinate(const Case& c, int axis, index_t i);

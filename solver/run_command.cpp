@@ -11,6 +11,9 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "jacobi.hpp"
+#include "parallel/agree.hpp"
+#include "parallel/comm.hpp"
+#include "parallel/decomposition.hpp"
 #include "problem_setup.hpp"
 #include "run_checks.hpp"
 #include "solve.hpp"
@@ -81,6 +84,19 @@ class StopOnSignal {
   struct sigaction old_term_ {};
 };
 
+/// Over several ranks this slice runs Jacobi and explicit heat only: the solvers that are not
+/// distributed yet are refused rather than run wrongly.
+void refuse_undistributed(const Case& c) {
+  if (c.solve.method == SolveMethod::Multigrid)
+    throw InputError(c.where("solve.method") +
+                     "solve.method: multigrid does not run over several MPI ranks yet; use "
+                     "jacobi, or run on one rank");
+  if (c.problem.equation == Equation::Heat && c.time.scheme != TimeScheme::Explicit)
+    throw InputError(c.where("time.scheme") +
+                     "time.scheme: implicit schemes do not run over several MPI ranks yet; use "
+                     "explicit, or run on one rank");
+}
+
 void check_memory(const std::string& what, std::size_t needed, std::size_t free) {
   if (needed > free)
     throw BackendError("out of " + what + " memory: the case needs " + gib(needed) + ", " +
@@ -88,23 +104,36 @@ void check_memory(const std::string& what, std::size_t needed, std::size_t free)
 }
 
 template <typename T>
-int run_typed(const Case& c, bool cuda, const RunOptions& options) {
-  auto backend = make_backend<T>(cuda);
-  choose_kernel(c, *backend);  // an unknown tuning.kernel is bad input: fail before writing
-  if (c.problem.equation == Equation::Heat) {
-    const TimePlan plan = heat_time_plan(c);  // a dt above the limit is bad input
-    spdlog::info("heat: {} steps of dt {:.6g} (stability limit {:.6g}, {}) to t = {}",
-                 plan.steps, plan.dt, plan.limit, describe_stencil(c), c.time.end);
-  }
-  check_memory(backend->name(), case_memory(c), backend->free_memory());
-  if (backend->name() != "cpu")
-    check_memory("host", required_host_memory(c), make_cpu_backend<T>()->free_memory());
-  // A resumed run must find its checkpoint valid before anything in the directory changes.
+int run_typed(const Case& c, bool cuda, const RunOptions& options, const parallel::Comm& comm) {
+  std::unique_ptr<Backend<T>> backend;
+  parallel::Decomposition d;
   Checkpoint resume;
-  if (options.resume) resume = read_checkpoint(c);
-
-  if (!options.resume) warn_about_earlier_snapshots(c);
-  output::RunOutput out(c.output.directory, c.name, grid_meta(c), to_yaml(c));
+  std::unique_ptr<output::RunOutput> output;
+  // Every check every rank makes before the run, agreed: a failure on any rank ends all of
+  // them here with one message and one exit code.
+  parallel::agree(comm, [&] {
+    backend = make_backend<T>(cuda, comm.node_rank());  // one GPU per rank of a node
+    choose_kernel(c, *backend);  // an unknown tuning.kernel is bad input: fail before writing
+    if (comm.several()) refuse_undistributed(c);
+    d = parallel::decompose(c, parallel::choose_ranks(c, comm), comm.rank());
+    if (c.problem.equation == Equation::Heat) {
+      const TimePlan plan = heat_time_plan(c);  // a dt above the limit is bad input
+      spdlog::info("heat: {} steps of dt {:.6g} (stability limit {:.6g}, {}) to t = {}", plan.steps,
+                   plan.dt, plan.limit, describe_stencil(c), c.time.end);
+    }
+    check_memory(backend->name(), comm.several() ? required_memory(c, d.sub) : case_memory(c),
+                 backend->free_memory());
+    if (backend->name() != "cpu")
+      check_memory("host", required_host_memory(c, d.sub, comm.root()),
+                   make_cpu_backend<T>()->free_memory());
+    // A resumed run must find its checkpoint valid before anything in the directory changes.
+    if (options.resume) resume = read_checkpoint(c);
+    if (!options.resume && comm.root()) warn_about_earlier_snapshots(c);
+    // Only rank 0 writes files; the others keep the same index and history in memory.
+    output = std::make_unique<output::RunOutput>(c.output.directory, c.name, grid_meta(c),
+                                                 to_yaml(c), comm.root());
+  });
+  output::RunOutput& out = *output;
   spdlog::info("case {}: {}D grid {}, {} on {} ({})", c.name, c.grid.dims,
                fmt::join(c.grid.points.begin(), c.grid.points.begin() + c.grid.dims, "x"),
                sizeof(T) == 4 ? "float" : "double", backend->name(), backend->device());
@@ -112,7 +141,14 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options) {
     if (line.rfind("warning: ", 0) == 0) continue;  // the solve itself warns
     spdlog::info("{}", line);
   }
+  if (comm.several())
+    spdlog::info(
+        "MPI: {}; snapshots and checkpoints gathered to rank 0 and written serially "
+        "(slow path)",
+        parallel::describe(d));
   SolveOptions so;
+  so.comm = comm;
+  so.decomposition = &d;
   so.live_progress = options.live_progress;
   so.resume = options.resume ? &resume : nullptr;
   so.stop = &g_stop;
@@ -165,12 +201,15 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options) {
     case SolveStatus::Converged:
     case SolveStatus::Completed:
       return kExitOk;
-    case SolveStatus::Interrupted:
+    case SolveStatus::Interrupted: {
+      // Every rank stopped together; the signal number may have reached only some of them.
+      const int signal = static_cast<int>(comm.max(g_signal));
       spdlog::warn(
           "interrupted by signal {} at iteration {}: state saved to {}; continue with "
           "`fdsolve run {} --resume`",
-          static_cast<int>(g_signal), r.iterations, checkpoint_path(c), c.source_path);
-      return 128 + static_cast<int>(g_signal);
+          signal, r.iterations, checkpoint_path(c), c.source_path);
+      return 128 + signal;
+    }
     case SolveStatus::Diverged:
       spdlog::error(
           "{}; last state written to {} (marked diverged), no checkpoint written from it",
@@ -190,10 +229,13 @@ int run_command(const RunOptions& options) {
   if (!options.backend.empty()) overrides.push_back("backend=" + options.backend);
   if (!options.output_directory.empty())
     overrides.push_back("output.directory=" + yaml_quote(options.output_directory));
-  const Case c = read_case_file(options.case_path, overrides);
-  const bool cuda = use_cuda(c.backend);
-  return c.precision == Precision::Float ? run_typed<float>(c, cuda, options)
-                                         : run_typed<double>(c, cuda, options);
+  const parallel::Comm comm = parallel::Comm::world();
+  const Case c = on_ranks(
+      parallel::agree(comm, [&] { return read_case_file(options.case_path, overrides); }),
+      comm.several());
+  const bool cuda = parallel::agree(comm, [&] { return use_cuda(c.backend); });
+  return c.precision == Precision::Float ? run_typed<float>(c, cuda, options, comm)
+                                         : run_typed<double>(c, cuda, options, comm);
 }
 
 }  // namespace fdsolve

@@ -16,6 +16,12 @@ SolveResult solve_case(const Case& c, Backend<T>& backend, output::RunOutput& ou
   return solve_jacobi<T>(c, backend, out, options);
 }
 
+Case on_ranks(Case c, bool several) {
+  if (several && c.solve.method == SolveMethod::Auto && c.problem.equation != Equation::Heat)
+    c.solve.method = SolveMethod::Jacobi;
+  return c;
+}
+
 std::size_t case_memory(const Case& c) {
   return multigrid::choose_method(c).multigrid ? multigrid::multigrid_memory(c)
                                                : required_memory(c);

@@ -14,6 +14,10 @@ template <typename T>
 SolveResult solve_case(const Case& c, Backend<T>& backend, output::RunOutput& out,
                        const SolveOptions& options);
 
+/// The case as it runs on `several` ranks: multigrid is not distributed yet, so there
+/// solve.method auto means Jacobi (an explicit multigrid is refused by the run).
+Case on_ranks(Case c, bool several);
+
 /// Bytes of backend memory the case needs with the method it resolves to.
 std::size_t case_memory(const Case& c);
 

@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config
           libhdf5-dev libyaml-cpp-dev libspdlog-dev libfmt-dev libcli11-dev libmuparser-dev
           doctest-dev hdf5-tools
+          libopenmpi-dev openmpi-bin  # mpirun -n N fdsolve run (tests labelled mpi)
           python3-matplotlib python3-h5py)  # tools/plot_*.py and their test
 
 exec "$(dirname "$0")/install-packages.sh" install-deps "${packages[@]}"

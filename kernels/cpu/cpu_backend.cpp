@@ -67,8 +67,16 @@ class CpuBackend final : public Backend<T> {
   }
   void synchronize() override {}
   void fill_halo(const HaloFillArgs<T>& args) override { cpu::fill_halo(args); }
-  void write_box(Buffer<T>& field, const Layout& layout, const Box& box,
-                 const T* values) override {
+  void pack_box(const Buffer<T>& field, const Layout& layout, const Box& box,
+                Buffer<T>& packed) override {
+    cpu::pack_box(field.data(), layout, box, packed.data());
+  }
+  void unpack_box(Buffer<T>& field, const Layout& layout, const Box& box,
+                  const Buffer<T>& packed) override {
+    cpu::unpack_box(field.data(), layout, box, packed.data());
+  }
+  bool host_memory() const override { return true; }
+  void write_box(Buffer<T>& field, const Layout& layout, const Box& box, const T* values) override {
     cpu::write_box(field.data(), layout, box, values);
   }
 

@@ -33,6 +33,12 @@ void prolong_add(const TransferArgs<T>& args);
 /// Sets `n` values to `value`.
 template <typename T>
 void fill_value(T* dst, index_t n, T value);
+/// Copies the nodes of `box` (halo allowed) of `field` into dense `packed`, and back
+/// (halo_pack_cpu.cpp).
+template <typename T>
+void pack_box(const T* field, const Layout& layout, const Box& box, T* packed);
+template <typename T>
+void unpack_box(T* field, const Layout& layout, const Box& box, const T* packed);
 
 /// STREAM-style copy of `n` values, used as the CPU bandwidth yardstick.
 template <typename T>

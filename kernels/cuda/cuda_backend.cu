@@ -168,8 +168,16 @@ class CudaBackend final : public Backend<T> {
   void synchronize() override { FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
   void fill_halo(const HaloFillArgs<T>& args) override { launch_fill_halo(args, stream_); }
-  void write_box(Buffer<T>& field, const Layout& layout, const Box& box,
-                 const T* values) override {
+  void pack_box(const Buffer<T>& field, const Layout& layout, const Box& box,
+                Buffer<T>& packed) override {
+    cuda::pack_box(field.data(), layout, box, packed.data(), stream_);
+  }
+  void unpack_box(Buffer<T>& field, const Layout& layout, const Box& box,
+                  const Buffer<T>& packed) override {
+    cuda::unpack_box(field.data(), layout, box, packed.data(), stream_);
+  }
+  bool host_memory() const override { return false; }
+  void write_box(Buffer<T>& field, const Layout& layout, const Box& box, const T* values) override {
     cuda::write_box(field.data(), layout, box, values, stream_);
   }
 

@@ -16,4 +16,12 @@ template <typename T>
 void write_box(T* field, const Layout& layout, const Box& box, const T* values,
                cudaStream_t stream);
 
+/// Packs the nodes of `box` of the device `field` into dense device `packed` and waits; and
+/// the reverse, enqueued on `stream` (halo_pack.cu).
+template <typename T>
+void pack_box(const T* field, const Layout& layout, const Box& box, T* packed, cudaStream_t stream);
+template <typename T>
+void unpack_box(T* field, const Layout& layout, const Box& box, const T* packed,
+                cudaStream_t stream);
+
 }  // namespace fdsolve::cuda

@@ -1,0 +1,65 @@
+// The communicator of a run: the ranks of `mpirun -n N`, or one rank in a build without MPI
+// (or a run started without mpirun). Plain types only: no MPI header leaks past this file, so
+// the loop code is the same with and without MPI.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace fdsolve::parallel {
+
+class Comm {
+ public:
+  /// The world communicator; MPI must be initialised (MpiSession) when built with MPI.
+  static Comm world();
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool root() const { return rank_ == 0; }
+  bool several() const { return size_ > 1; }
+
+  /// Every rank's `bytes` bytes, in rank order, on every rank (MPI_Allgather).
+  std::vector<char> allgather(const void* data, std::size_t bytes) const;
+  /// Every rank's block (its own size) concatenated in rank order on rank 0; empty elsewhere.
+  std::vector<char> gather_to_root(const void* data, std::size_t bytes) const;
+  /// The largest `value` over the ranks (integers only: exact in any order).
+  long long max(long long value) const;
+  /// Sends `send` to rank `dest` and receives `recv` from rank `source` with one tag; a
+  /// negative rank skips that half.
+  void sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv,
+                std::size_t recv_bytes, int source, int tag) const;
+  void barrier() const;
+  /// Ends every rank with `code` (a failure seen by one rank while others may be waiting).
+  [[noreturn]] void abort(int code) const;
+
+  /// The rank's index among the ranks of its node: the CUDA device it takes.
+  int node_rank() const { return node_rank_; }
+  /// MPI_Dims_create: a balanced split of size() ranks over `dims` axes; entries already
+  /// non-zero in `ranks` are kept.
+  std::array<int, 3> dims_create(int dims, std::array<int, 3> ranks) const;
+
+ private:
+  int rank_ = 0;
+  int size_ = 1;
+  int node_rank_ = 0;
+};
+
+/// Initialises MPI for the life of the object (when built with MPI) and finalises it after.
+class MpiSession {
+ public:
+  MpiSession(int& argc, char**& argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+};
+
+/// "MPI: on (library version)" or "MPI: off", for --version.
+std::string mpi_build_text();
+
+/// Whether the MPI library can send from and receive into CUDA device memory (Open MPI's
+/// MPIX_Query_cuda_support at run time); false without MPI or without CUDA support.
+bool mpi_cuda_aware();
+
+}  // namespace fdsolve::parallel

@@ -1,0 +1,164 @@
+// The communicator over MPI. Every call is checked: MPI_COMM_WORLD returns errors instead of
+// aborting, and FDSOLVE_MPI_CHECK turns them into MpiError naming the call.
+// The C API only: Open MPI's mpi.h would otherwise pull in its deprecated C++ bindings.
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI's MPIX_Query_cuda_support
+#endif
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+
+#include "comm.hpp"
+
+namespace fdsolve::parallel {
+namespace {
+
+class MpiError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+void check(int code, const char* call, const char* file, int line) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  throw MpiError(fmt::format("{} failed at {}:{}: {}", call, file, line,
+                             std::string(text, static_cast<std::size_t>(length))));
+}
+
+#define FDSOLVE_MPI_CHECK(call) check((call), #call, __FILE__, __LINE__)
+
+int count_of(std::size_t bytes) {
+  if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw MpiError(fmt::format("a message of {} bytes is over MPI's int count", bytes));
+  return static_cast<int>(bytes);
+}
+
+/// Whether this process was started by an MPI launcher (mpirun, srun): a plain `fdsolve run`
+/// does not initialise MPI, so it starts as fast as a build without MPI.
+bool launched_by_mpi() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK"})
+    if (std::getenv(name)) return true;
+  return false;
+}
+
+bool mpi_running() {
+  int ready = 0, done = 0;
+  MPI_Initialized(&ready);
+  MPI_Finalized(&done);
+  return ready && !done;
+}
+
+}  // namespace
+
+Comm Comm::world() {
+  Comm c;
+  if (!mpi_running()) return c;  // one rank
+  FDSOLVE_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &c.rank_));
+  FDSOLVE_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &c.size_));
+  MPI_Comm node;
+  FDSOLVE_MPI_CHECK(
+      MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, c.rank_, MPI_INFO_NULL, &node));
+  FDSOLVE_MPI_CHECK(MPI_Comm_rank(node, &c.node_rank_));
+  FDSOLVE_MPI_CHECK(MPI_Comm_free(&node));
+  return c;
+}
+
+// One rank may run without MPI initialised (no launcher): its collectives are copies.
+std::vector<char> Comm::allgather(const void* data, std::size_t bytes) const {
+  if (size_ == 1)
+    return std::vector<char>(static_cast<const char*>(data),
+                             static_cast<const char*>(data) + bytes);
+  std::vector<char> all(bytes * static_cast<std::size_t>(size_));
+  FDSOLVE_MPI_CHECK(MPI_Allgather(data, count_of(bytes), MPI_BYTE, all.data(), count_of(bytes),
+                                  MPI_BYTE, MPI_COMM_WORLD));
+  return all;
+}
+
+std::vector<char> Comm::gather_to_root(const void* data, std::size_t bytes) const {
+  if (size_ == 1) return allgather(data, bytes);
+  const int mine = count_of(bytes);
+  std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(counts.size());
+  FDSOLVE_MPI_CHECK(MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD));
+  std::vector<char> all;
+  if (root()) {
+    std::size_t total = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      offsets[r] = count_of(total);
+      total += static_cast<std::size_t>(counts[r]);
+    }
+    count_of(total);  // MPI_Gatherv's displacements are ints too
+    all.resize(total);
+  }
+  FDSOLVE_MPI_CHECK(MPI_Gatherv(data, mine, MPI_BYTE, all.data(), counts.data(), offsets.data(),
+                                MPI_BYTE, 0, MPI_COMM_WORLD));
+  return all;
+}
+
+long long Comm::max(long long value) const {
+  if (size_ == 1) return value;
+  long long out = 0;
+  FDSOLVE_MPI_CHECK(MPI_Allreduce(&value, &out, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD));
+  return out;
+}
+
+void Comm::sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv,
+                    std::size_t recv_bytes, int source, int tag) const {
+  FDSOLVE_MPI_CHECK(MPI_Sendrecv(send, count_of(send_bytes), MPI_BYTE,
+                                 dest < 0 ? MPI_PROC_NULL : dest, tag, recv, count_of(recv_bytes),
+                                 MPI_BYTE, source < 0 ? MPI_PROC_NULL : source, tag, MPI_COMM_WORLD,
+                                 MPI_STATUS_IGNORE));
+}
+
+void Comm::barrier() const {
+  if (size_ > 1) FDSOLVE_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+}
+
+void Comm::abort(int code) const {
+  if (mpi_running()) MPI_Abort(MPI_COMM_WORLD, code);
+  std::exit(code);  // not reached: MPI_Abort does not return
+}
+
+std::array<int, 3> Comm::dims_create(int dims, std::array<int, 3> ranks) const {
+  if (size_ == 1) return {1, 1, 1};
+  FDSOLVE_MPI_CHECK(MPI_Dims_create(size_, dims, ranks.data()));
+  for (int a = dims; a < 3; ++a) ranks[a] = 1;
+  return ranks;
+}
+
+MpiSession::MpiSession(int& argc, char**& argv) {
+  if (!launched_by_mpi() || mpi_running()) return;
+  FDSOLVE_MPI_CHECK(MPI_Init(&argc, &argv));
+  // Errors come back as codes (checked above) rather than aborting without a message.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+MpiSession::~MpiSession() {
+  if (mpi_running()) MPI_Finalize();
+}
+
+std::string mpi_build_text() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  MPI_Get_library_version(text, &length);
+  std::string version(text, static_cast<std::size_t>(length));
+  if (const auto eol = version.find_first_of(",\n"); eol != std::string::npos) version.resize(eol);
+  return "MPI: on (" + version + "; CUDA-aware: " + (mpi_cuda_aware() ? "yes" : "no") + ")";
+}
+
+bool mpi_cuda_aware() {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
+}
+
+}  // namespace fdsolve::parallel

@@ -1,0 +1,40 @@
+// The one-rank communicator of a build without MPI: every collective is a copy.
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include "comm.hpp"
+
+namespace fdsolve::parallel {
+
+Comm Comm::world() { return Comm{}; }
+
+std::vector<char> Comm::allgather(const void* data, std::size_t bytes) const {
+  const char* p = static_cast<const char*>(data);
+  return std::vector<char>(p, p + bytes);
+}
+
+std::vector<char> Comm::gather_to_root(const void* data, std::size_t bytes) const {
+  return allgather(data, bytes);
+}
+
+long long Comm::max(long long value) const { return value; }
+
+void Comm::sendrecv(const void*, std::size_t, int dest, void*, std::size_t, int source, int) const {
+  if (dest >= 0 || source >= 0) throw std::logic_error("sendrecv on a one-rank communicator");
+}
+
+void Comm::barrier() const {}
+
+void Comm::abort(int code) const { std::exit(code); }
+
+std::array<int, 3> Comm::dims_create(int, std::array<int, 3>) const { return {1, 1, 1}; }
+
+MpiSession::MpiSession(int&, char**&) {}
+MpiSession::~MpiSession() = default;
+
+std::string mpi_build_text() { return "MPI: off"; }
+
+bool mpi_cuda_aware() { return false; }
+
+}  // namespace fdsolve::parallel

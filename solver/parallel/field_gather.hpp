@@ -1,0 +1,37 @@
+// Whole fields across ranks for output and restart: the slow path of this first slice, which
+// gathers every rank's nodes to rank 0 and writes serially (parallel HDF5 would let each rank
+// write its own hyperslab). Dense arrays are C-ordered with x fastest, as in the snapshots.
+#pragma once
+
+#include <cstring>
+#include <vector>
+
+#include "comm.hpp"
+#include "decomposition.hpp"
+
+namespace fdsolve::parallel {
+
+/// The dense field of the whole grid on rank 0 (empty on the others), from every rank's dense
+/// owned nodes `mine`. On one rank: `mine` itself.
+template <typename T>
+std::vector<T> gather_field(const Comm& comm, const Decomposition& d, const std::vector<T>& mine) {
+  if (!comm.several()) return mine;
+  const std::vector<char> bytes = comm.gather_to_root(mine.data(), mine.size() * sizeof(T));
+  if (!comm.root()) return {};
+  const auto& g = d.sub.global;
+  std::vector<T> whole(static_cast<std::size_t>(g[0] * g[1] * g[2]));
+  const char* from = bytes.data();
+  for (int r = 0; r < comm.size(); ++r) {
+    const Subdomain s = d.subdomain_of(r);
+    for (index_t k = 0; k < s.n[2]; ++k)
+      for (index_t j = 0; j < s.n[1]; ++j) {
+        const index_t at = ((k + s.offset[2]) * g[1] + j + s.offset[1]) * g[0] + s.offset[0];
+        const std::size_t row = static_cast<std::size_t>(s.n[0]) * sizeof(T);
+        std::memcpy(whole.data() + at, from, row);
+        from += row;
+      }
+  }
+  return whole;
+}
+
+}  // namespace fdsolve::parallel

@@ -1,0 +1,103 @@
+// Deterministic reductions of check statistics (see reduce.hpp).
+#include "reduce.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+namespace fdsolve::parallel {
+namespace {
+
+/// Diagnostics as one trivially copyable block (its vector of nodes as a fixed array), in
+/// global node indices, so that MPI_Allgather can carry it.
+struct PackedDiagnostics {
+  std::int64_t nodes, nonfinite, nonfinite_count, updated;
+  double min, max, sum, sum_sq, linf;
+  std::array<std::int64_t, 3> nonfinite_at[kMaxNonfiniteLocations];
+  std::array<std::int64_t, 3> linf_at;
+  std::array<std::int64_t, kHistBins> histogram;
+};
+static_assert(std::is_trivially_copyable_v<PackedDiagnostics>);
+
+std::array<std::int64_t, 3> to_global(const Subdomain& sub, std::array<std::int64_t, 3> node) {
+  if (node[0] < 0) return node;  // {-1, -1, -1}: no node
+  for (int a = 0; a < 3; ++a) node[a] += sub.offset[a];
+  return node;
+}
+
+/// C-order index of a global node (k, then j, then i): the order "first" refers to.
+std::int64_t linear(const Subdomain& sub, const std::array<std::int64_t, 3>& node) {
+  if (node[0] < 0) return -1;
+  return (node[2] * sub.global[1] + node[1]) * sub.global[0] + node[0];
+}
+
+template <typename T>
+std::vector<T> gather_all(const Comm& comm, const T& mine) {
+  const std::vector<char> bytes = comm.allgather(&mine, sizeof(T));
+  std::vector<T> all(static_cast<std::size_t>(comm.size()));
+  std::memcpy(all.data(), bytes.data(), bytes.size());
+  return all;
+}
+
+}  // namespace
+
+SweepStats reduce_stats(const Comm& comm, const SweepStats& mine) {
+  if (!comm.several()) return mine;
+  SweepStats total;
+  for (const SweepStats& s : gather_all(comm, mine)) total.merge(s);
+  return total;
+}
+
+Diagnostics reduce_diagnostics(const Comm& comm, const Diagnostics& mine, const Subdomain& sub) {
+  if (!comm.several()) return mine;
+  PackedDiagnostics p{};
+  p.nodes = mine.nodes;
+  p.nonfinite = mine.nonfinite;
+  p.nonfinite_count = static_cast<std::int64_t>(mine.nonfinite_at.size());
+  p.updated = mine.updated;
+  p.min = mine.min;
+  p.max = mine.max;
+  p.sum = mine.sum;
+  p.sum_sq = mine.sum_sq;
+  p.linf = mine.linf;
+  for (std::size_t i = 0; i < mine.nonfinite_at.size() && i < kMaxNonfiniteLocations; ++i)
+    p.nonfinite_at[i] = to_global(sub, mine.nonfinite_at[i]);
+  p.linf_at = to_global(sub, mine.linf_at);
+  p.histogram = mine.histogram;
+
+  Diagnostics d;
+  double sum = 0;
+  std::int64_t linf_index = -1;
+  std::vector<std::array<std::int64_t, 3>> nonfinite_at;
+  for (const PackedDiagnostics& r : gather_all(comm, p)) {
+    d.nodes += r.nodes;
+    d.nonfinite += r.nonfinite;
+    d.updated += r.updated;
+    d.min = std::fmin(d.min, r.min);
+    d.max = std::fmax(d.max, r.max);
+    sum += r.sum;
+    d.sum_sq += r.sum_sq;
+    for (int b = 0; b < kHistBins; ++b) d.histogram[b] += r.histogram[b];
+    for (std::int64_t i = 0; i < r.nonfinite_count; ++i) nonfinite_at.push_back(r.nonfinite_at[i]);
+    // Each rank's node already ranks first among its own (local C order is global C order
+    // within a box), so the global choice is among these.
+    const std::int64_t at = linear(sub, r.linf_at);
+    if (ranks_above(r.linf, at, d.linf, linf_index)) {
+      d.linf = r.linf;
+      d.linf_at = r.linf_at;
+      linf_index = at;
+    }
+  }
+  if (linf_index < 0) d.linf = 0;  // no rank updated a node
+  // The first kMaxNonfiniteLocations in global C order: each rank sent its first ones.
+  std::sort(nonfinite_at.begin(), nonfinite_at.end(),
+            [&](const auto& a, const auto& b) { return linear(sub, a) < linear(sub, b); });
+  if (nonfinite_at.size() > kMaxNonfiniteLocations) nonfinite_at.resize(kMaxNonfiniteLocations);
+  d.nonfinite_at = std::move(nonfinite_at);
+  std::int64_t running = 0;
+  for (int b = 0; b < kHistBins; ++b) d.cdf[b] = running += d.histogram[b];
+  d.finish(sum);
+  return d;
+}
+
+}  // namespace fdsolve::parallel
