@@ -18,6 +18,7 @@ struct BenchOptions {
   int iterations = 0;     // sweeps timed per row; 0: chosen from the size
   int norm_every = -1;    // sweeps between checked sweeps; 0 = none; -1: rows for 0 and 1
   std::string json_path;  // write the rows as a JSON array here when not empty
+  int threads = 0;        // --threads: CPU threads, 0: automatic (ThreadPolicy)
 };
 
 struct BenchRow {

@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "compare.hpp"
 #include "exit_codes.hpp"
+#include "wait_policy.hpp"
 
 namespace {
 
@@ -27,6 +28,7 @@ void setup_logging(bool quiet, const std::string& level) {
 
 int main(int argc, char** argv) {
   using namespace fdsolve;
+  default_to_passive_wait(argv);  // before any OpenMP thread exists (wait_policy.hpp)
   CLI::App app{"fdsolve: finite-difference Laplace/Poisson solver for CUDA GPUs and CPUs"};
   app.set_version_flag("--version", [] { return version_text(); });
   app.require_subcommand(1);
@@ -44,6 +46,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--backend", run.backend, "auto, cuda or cpu")
       ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
   run_cmd->add_option("--output", run.output_directory, "Output directory");
+  run_cmd->add_option("--threads", run.threads,
+                      "CPU threads (default: the cores this process may use, or OMP_NUM_THREADS)")
+      ->check(CLI::Range(1, 4096));
   run_cmd->add_flag("--resume", run.resume,
                     "Continue from <output>/checkpoint.h5 (written by checkpoint.every or an "
                     "interrupted run)");
@@ -69,6 +74,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--norm-every", bench.norm_every, "Sweeps between norms; 0 = none")
       ->check(CLI::Range(0, 1 << 20));
   bench_cmd->add_option("--json", bench.json_path, "Write the rows as JSON");
+  bench_cmd->add_option("--threads", bench.threads, "CPU threads (default: as for run)")
+      ->check(CLI::Range(1, 4096));
 
   std::string cmp_a, cmp_b;
   double rtol = 1e-12, atol = 0;
