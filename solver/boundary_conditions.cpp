@@ -1,7 +1,12 @@
 // Boundaries: ghost rules and time-dependent boundary values (see boundary_conditions.hpp).
 #include "boundary_conditions.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
+
 #include "expression.hpp"
+#include "finite_inputs.hpp"
 #include "problem_setup.hpp"
 
 namespace fdsolve {
@@ -58,7 +63,19 @@ void Boundaries<T>::set_gradients(double t) {
         x[axis] = node_coordinate(c_, axis, boundary);
         x[h.p_axis] = node_coordinate(c_, h.p_axis, p);
         if (h.q_axis < c_.grid.dims) x[h.q_axis] = node_coordinate(c_, h.q_axis, q);
-        values[h.face_index(p, q)] = static_cast<T>(two_h * g(x[0], x[1], x[2], t));
+        const double v = g(x[0], x[1], x[2], t);
+        // Owned nodes only: the halo's corner values are never read by a sweep.
+        const bool owned = p >= 0 && p < h.n[h.p_axis] && q >= 0 && q < h.n[h.q_axis];
+        if (owned && !std::isfinite(v)) {
+          std::array<index_t, 3> node{0, 0, 0};
+          node[axis] = boundary;
+          node[h.p_axis] = p;
+          if (h.q_axis < c_.grid.dims) node[h.q_axis] = q;
+          throw NonFiniteInput(describe_nonfinite(c_, face_key(c_, face, "gradient"), v, node,
+                                                  false) +
+                               fmt::format(" at t = {}", t));
+        }
+        values[h.face_index(p, q)] = static_cast<T>(two_h * v);
       }
     backend_.upload(offsets_[face], values.data(), h.face_size());
     fill_.faces[face].offsets = offsets_[face].data();
@@ -77,7 +94,14 @@ void Boundaries<T>::before_sweep(Buffer<T>& cur, Buffer<T>& next, double t, doub
     for (int face = 0; face < 2 * c_.grid.dims; ++face) {
       if (!is_dirichlet(c_, face)) continue;
       const Box box = face_box(L_, face);
-      const std::vector<T> values = box_values<T>(c_, c_.boundary[face].value, box, t_next);
+      std::vector<T> values;
+      try {
+        values = box_values<T>(c_, c_.boundary[face].value, box, t_next);
+      } catch (const NonFiniteValue& e) {
+        throw NonFiniteInput(describe_nonfinite(c_, face_key(c_, face, "value"), e.value, e.node,
+                                                false) +
+                             fmt::format(" at t = {}", t_next));
+      }
       backend_.write_box(next, L_, box, values.data());
     }
   }

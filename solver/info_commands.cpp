@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "compare.hpp"
 #include "exit_codes.hpp"
+#include "finite_inputs.hpp"
 #include "jacobi.hpp"
 #include "stability.hpp"
 
@@ -21,6 +22,7 @@ namespace fdsolve {
 int check_command(const std::string& case_path, const std::vector<std::string>& overrides,
                   std::ostream& out) {
   const Case c = read_case_file(case_path, overrides);
+  check_finite_inputs(c);
   // Everything is built before anything is printed: a check that fails late (e.g. heat's
   // stability limit) must leave stdout empty, as for any other invalid case.
   std::ostringstream text;

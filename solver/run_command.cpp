@@ -9,7 +9,9 @@
 #include "backend_select.hpp"
 #include "case_reader.hpp"
 #include "commands.hpp"
+#include "cpu/thread_policy.hpp"
 #include "exit_codes.hpp"
+#include "finite_inputs.hpp"
 #include "jacobi.hpp"
 #include "problem_setup.hpp"
 #include "run_checks.hpp"
@@ -98,15 +100,20 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options) {
   check_memory(backend->name(), required_memory(c), backend->free_memory());
   if (backend->name() != "cpu")
     check_memory("host", required_host_memory(c), make_cpu_backend<T>()->free_memory());
+  check_finite_inputs(c);  // NaN or Inf inputs are bad input: found before anything is written
   // A resumed run must find its checkpoint valid before anything in the directory changes.
   Checkpoint resume;
   if (options.resume) resume = read_checkpoint(c);
 
   if (!options.resume) warn_about_earlier_snapshots(c);
   output::RunOutput out(c.output.directory, c.name, grid_meta(c), to_yaml(c));
-  spdlog::info("case {}: {}D grid {}, {} on {} ({})", c.name, c.grid.dims,
+  // The sweeps' team: smaller than the policy's limit on a small grid (thread_policy.hpp).
+  const int threads = backend->name() == "cpu" ? cpu::team_size(update_box(c).cells()) : 0;
+  spdlog::info("case {}: {}D grid {}, {} on {} ({}){}", c.name, c.grid.dims,
                fmt::join(c.grid.points.begin(), c.grid.points.begin() + c.grid.dims, "x"),
-               sizeof(T) == 4 ? "float" : "double", backend->name(), backend->device());
+               sizeof(T) == 4 ? "float" : "double", backend->name(), backend->device(),
+               threads > 0 ? fmt::format(", sweeps on {} thread{}", threads, threads == 1 ? "" : "s")
+                           : std::string());
   SolveOptions so;
   so.live_progress = options.live_progress;
   so.resume = options.resume ? &resume : nullptr;
@@ -119,6 +126,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options) {
   s.case_file = c.source_path;
   s.backend = backend->name();
   s.device = backend->device();
+  s.threads = threads;
   s.precision = sizeof(T) == 4 ? "float" : "double";
   s.kernel = r.kernel;
   s.grid = grid_meta(c);
@@ -182,6 +190,7 @@ int run_command(const RunOptions& options) {
   if (!options.output_directory.empty())
     overrides.push_back("output.directory=" + yaml_quote(options.output_directory));
   const Case c = read_case_file(options.case_path, overrides);
+  cpu::set_thread_policy(cpu::resolve_thread_policy(options.threads));
   const bool cuda = use_cuda(c.backend);
   return c.precision == Precision::Float ? run_typed<float>(c, cuda, options)
                                          : run_typed<double>(c, cuda, options);
