@@ -160,6 +160,10 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options) {
         last.iteration, last.min, last.max, last.mean, last.p50, last.p90, last.p99,
         fmt::join(last.linf_at.begin(), last.linf_at.begin() + c.grid.dims, ", "));
   }
+  // Where to look next: the index ParaView opens, and the plot scripts (tools/plot_*.py).
+  spdlog::info("open {}/{}.xmf in ParaView; plots: tools/plot_history.py {} and "
+               "tools/plot_slice.py {}",
+               c.output.directory, c.name, c.output.directory, c.output.directory);
   switch (r.status) {
     case SolveStatus::Converged:
     case SolveStatus::Completed:
