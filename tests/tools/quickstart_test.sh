@@ -17,6 +17,7 @@ fail() {
 
 tar -C "$src" --exclude='./build*' --exclude=./out --exclude=./.git -cf - . | tar -C "$scratch" -xf -
 launcher=()
+export CCACHE_BASEDIR="$scratch"  # relative paths: a second run of this test hits the cache
 command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 if ! (cd "$scratch" && FDSOLVE_SKIP_DEPS=1 tools/quickstart.sh -DFDSOLVE_ENABLE_CUDA=OFF \
     "${launcher[@]}" >"$scratch/log" 2>&1); then
