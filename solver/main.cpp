@@ -28,7 +28,7 @@ void setup_logging(bool quiet, const std::string& level) {
 
 int main(int argc, char** argv) {
   using namespace fdsolve;
-  default_to_passive_wait(argv);  // before any OpenMP thread exists (wait_policy.hpp)
+  default_spin_count(argv);  // before any OpenMP thread exists (wait_policy.hpp)
   CLI::App app{"fdsolve: finite-difference Laplace/Poisson solver for CUDA GPUs and CPUs"};
   app.set_version_flag("--version", [] { return version_text(); });
   app.require_subcommand(1);
