@@ -61,6 +61,7 @@ struct Divergence {
   std::vector<NodeAt> nodes;
   double largest_update = 0;  // no non-finite value: that |u' - u|
   std::string snapshot;       // file name of the last state's snapshot, marked diverged
+  std::string input;          // reason "input": the key, time and node of a non-finite input
 };
 
 /// The contents of summary.json.
@@ -82,6 +83,7 @@ struct Summary {
   double first_norm = 0;  // norm of iteration 1 (the reference of the relative tolerance)
   double wall_seconds = 0;
   double cells_per_second = 0;  // updated nodes per second over the solve
+  int threads = 0;              // CPU threads of the sweeps (cpu backend; 0: not recorded)
   bool diagnostics = true;      // solve.diagnostics
   /// Every check's row, the last one's numbers also written as "last_check".
   std::vector<HistoryRow> history;

@@ -90,6 +90,7 @@ void write_divergence(JsonWriter& json, const Divergence& d, int dims) {
   for (const NodeAt& at : d.nodes) write_node_at(json, {}, at, dims);
   json.end_array();
   json.value("snapshot", d.snapshot);
+  if (!d.input.empty()) json.value("input", d.input);
   json.end_object();
 }
 
@@ -102,6 +103,7 @@ std::string format_summary_json(const Summary& summary) {
   json.value("case_file", summary.case_file);
   json.value("backend", summary.backend);
   json.value("device", summary.device);
+  if (summary.threads > 0) json.value("threads", summary.threads);
   json.value("precision", summary.precision);
   json.value("kernel", summary.kernel);
   json.value("method", summary.method);

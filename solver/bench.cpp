@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "cpu/thread_policy.hpp"
 
 namespace fdsolve {
 
@@ -224,6 +225,7 @@ void bench_backend(const std::string& name, Factory32 make32, Factory64 make64,
 
 std::vector<BenchRow> run_bench(const BenchOptions& options, std::ostream& out) {
   std::vector<BenchRow> rows;
+  if (options.threads > 0) cpu::set_thread_policy(cpu::resolve_thread_policy(options.threads));
   const bool want_cuda = options.backend.empty() || options.backend == "cuda";
   const bool want_cpu = options.backend.empty() || options.backend == "cpu";
   if (want_cuda) {

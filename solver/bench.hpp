@@ -19,6 +19,7 @@ struct BenchOptions {
   int norm_every = -1;    // sweeps between checked sweeps; 0 = none; -1: rows for 0 and 1
   std::string json_path;  // write the rows as a JSON array here when not empty
   bool multigrid = false;  // the multigrid rows (work units) instead of the sweep variants
+  int threads = 0;        // --threads: CPU threads, 0: automatic (ThreadPolicy)
 };
 
 struct BenchRow {

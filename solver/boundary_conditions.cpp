@@ -1,8 +1,13 @@
 // Boundaries: ghost rules and time-dependent boundary values (see boundary_conditions.hpp).
 #include "boundary_conditions.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
+
 #include "expression.hpp"
 #include "halo_exchange.hpp"
+#include "finite_inputs.hpp"
 #include "problem_setup.hpp"
 
 namespace fdsolve {
@@ -65,7 +70,19 @@ void Boundaries<T>::set_gradients(double t) {
         x[h.p_axis] = node_coordinate(c_, h.p_axis, sub_.to_global(h.p_axis, p));
         if (h.q_axis < c_.grid.dims)
           x[h.q_axis] = node_coordinate(c_, h.q_axis, sub_.to_global(h.q_axis, q));
-        values[h.face_index(p, q)] = static_cast<T>(two_h * g(x[0], x[1], x[2], t));
+        const double v = g(x[0], x[1], x[2], t);
+        // Owned nodes only: the halo's corner values are never read by a sweep.
+        const bool owned = p >= 0 && p < h.n[h.p_axis] && q >= 0 && q < h.n[h.q_axis];
+        if (owned && !std::isfinite(v)) {
+          std::array<index_t, 3> node{0, 0, 0};
+          node[axis] = sub_.to_global(axis, boundary);
+          node[h.p_axis] = sub_.to_global(h.p_axis, p);
+          if (h.q_axis < c_.grid.dims) node[h.q_axis] = sub_.to_global(h.q_axis, q);
+          throw NonFiniteInput(describe_nonfinite(c_, face_key(c_, face, "gradient"), v, node,
+                                                  false) +
+                               fmt::format(" at t = {}", t));
+        }
+        values[h.face_index(p, q)] = static_cast<T>(two_h * v);
       }
     backend_.upload(offsets_[face], values.data(), h.face_size());
     fill_.faces[face].offsets = offsets_[face].data();
@@ -111,7 +128,14 @@ void Boundaries<T>::write_dirichlet(Buffer<T>& next, double t_next) {
   for (int face = 0; face < 2 * c_.grid.dims; ++face) {
     if (!is_dirichlet(c_, face) || !sub_.physical(face)) continue;
     const Box box = face_box(L_, face);
-    const std::vector<T> values = box_values<T>(c_, c_.boundary[face].value, box, t_next, sub_);
+    std::vector<T> values;
+    try {
+      values = box_values<T>(c_, c_.boundary[face].value, box, t_next, sub_);
+    } catch (const NonFiniteValue& e) {
+      throw NonFiniteInput(describe_nonfinite(c_, face_key(c_, face, "value"), e.value, e.node,
+                                              false) +
+                           fmt::format(" at t = {}", t_next));
+    }
     backend_.write_box(next, L_, box, values.data());
   }
 }

@@ -14,6 +14,7 @@ struct RunOptions {
   std::string backend;                 // --backend, empty: the case's
   std::string output_directory;        // --output, empty: the case's
   bool resume = false;                 // --resume: continue from the checkpoint
+  int threads = 0;                     // --threads: CPU threads, 0: automatic (ThreadPolicy)
   bool live_progress = false;
 };
 

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "compare.hpp"
 #include "exit_codes.hpp"
+#include "finite_inputs.hpp"
 #include "jacobi.hpp"
 #include "solve.hpp"
 #include "parallel/agree.hpp"
@@ -31,8 +32,13 @@ void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text);
 int check_command(const std::string& case_path, const std::vector<std::string>& overrides,
                   std::ostream& out) {
   const parallel::Comm comm = parallel::Comm::world();
-  const Case c = on_ranks(
-      parallel::agree(comm, [&] { return read_case_file(case_path, overrides); }), comm.several());
+  const Case c = on_ranks(parallel::agree(comm,
+                                          [&] {
+                                            Case read = read_case_file(case_path, overrides);
+                                            check_finite_inputs(read);
+                                            return read;
+                                          }),
+                          comm.several());
   // Everything is built before anything is printed: a check that fails late (e.g. heat's
   // stability limit) must leave stdout empty, as for any other invalid case.
   std::ostringstream text;

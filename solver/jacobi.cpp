@@ -11,6 +11,7 @@
 #include "boundary_conditions.hpp"
 #include "case_reader.hpp"
 #include "field_io.hpp"
+#include "finite_inputs.hpp"
 #include "halo_exchange.hpp"
 #include "parallel/reduce.hpp"
 #include "problem_setup.hpp"
@@ -68,7 +69,14 @@ class SourceField {
     if (field_.size() == 0) return nullptr;
     const bool stale = !loaded_ || scale != scale_ || (c_.problem.source.uses_time && t != t_);
     if (stale) {
-      backend_.upload(field_, source_values<T>(c_, L_, sub_, scale, t).data(), L_.size);
+      std::vector<T> values;
+      try {
+        values = source_values<T>(c_, L_, sub_, scale, t);
+      } catch (const NonFiniteValue& e) {
+        throw NonFiniteInput(describe_nonfinite(c_, "problem.source", e.value, e.node, false) +
+                             fmt::format(" at t = {}", t));
+      }
+      backend_.upload(field_, values.data(), L_.size);
       loaded_ = true;
       scale_ = scale;
       t_ = t;
@@ -252,11 +260,26 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
     ++it;
     const double t = sched.time_after(it - 1);
     const EquationWeights& eq = sched.weights(it);
-    boundaries.before_sweep(cur, next, t, sched.time_after(it), halo);
     args.in = cur.data();
     args.out = next.data();
     args.weights = eq.weights;
-    args.source_field = source.at(t, eq.source_scale);
+    try {
+      boundaries.before_sweep(cur, next, t, sched.time_after(it), halo);
+      args.source_field = source.at(t, eq.source_scale);
+    } catch (const NonFiniteInput& e) {
+      // Over several ranks the others may be waiting in the exchange: end the job instead.
+      if (comm.several()) throw;
+      // A time-dependent input turned NaN or Inf: the run stops as diverged with the state of
+      // the last complete iteration, which is still finite.
+      r.divergence = output::Divergence{};
+      r.divergence->iteration = it;
+      r.divergence->time = t;
+      r.divergence->reason = "input";
+      r.divergence->input = e.what();
+      r.status = SolveStatus::Diverged;
+      --it;
+      break;
+    }
     const bool checkpoint_due = c.checkpoint.every > 0 && it % c.checkpoint.every == 0;
     const bool check =
         it == 1 || it % c.solve.check_every == 0 || it == sched.total || checkpoint_due;

@@ -17,6 +17,7 @@
 #include "exit_codes.hpp"
 #include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
+#include "wait_policy.hpp"
 
 namespace {
 
@@ -50,6 +51,7 @@ int fail(const fdsolve::parallel::Comm& comm, int code, const std::string& messa
 
 int main(int argc, char** argv) {
   using namespace fdsolve;
+  default_spin_count(argv);  // before any OpenMP thread exists (wait_policy.hpp)
   parallel::MpiSession mpi(argc, argv);
   const parallel::Comm comm = parallel::Comm::world();
   CLI::App app{"fdsolve: finite-difference Laplace/Poisson solver for CUDA GPUs and CPUs"};
@@ -69,6 +71,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--backend", run.backend, "auto, cuda or cpu")
       ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
   run_cmd->add_option("--output", run.output_directory, "Output directory");
+  run_cmd->add_option("--threads", run.threads,
+                      "CPU threads (default: the cores this process may use, or OMP_NUM_THREADS)")
+      ->check(CLI::Range(1, 4096));
   run_cmd->add_flag("--resume", run.resume,
                     "Continue from <output>/checkpoint.h5 (written by checkpoint.every or an "
                     "interrupted run)");
@@ -96,6 +101,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--json", bench.json_path, "Write the rows as JSON");
   bench_cmd->add_flag("--multigrid", bench.multigrid,
                       "Multigrid rows: a V-cycle and a full solve, in work units");
+  bench_cmd->add_option("--threads", bench.threads, "CPU threads (default: as for run)")
+      ->check(CLI::Range(1, 4096));
 
   std::string cmp_a, cmp_b;
   double rtol = 1e-12, atol = 0;

@@ -3,9 +3,12 @@
 #include "problem_setup.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "data_file.hpp"
 #include "expression.hpp"
+#include "finite_inputs.hpp"
 
 namespace fdsolve {
 namespace {
@@ -42,16 +45,33 @@ void fill(const Case& c, const Subdomain& sub, const Value& value, double scale,
   }
   // Per-step boundary faces of a small grid are too few nodes to wake the thread team for.
   const bool parallel = box.cells() > 4096;
+  const index_t nx = box.extent(0), ny = box.extent(1);
+  index_t bad = std::numeric_limits<index_t>::max();  // first non-finite node, C order in box
 #pragma omp parallel if (parallel)
   {
     const Expression expr(value.expression);
-#pragma omp for collapse(2) schedule(static)
+#pragma omp for collapse(2) schedule(static) reduction(min : bad)
     for (index_t k = box.lo[2]; k < box.hi[2]; ++k)
       for (index_t j = box.lo[1]; j < box.hi[1]; ++j)
-        for (index_t i = box.lo[0]; i < box.hi[0]; ++i)
-          out[at(i, j, k)] = static_cast<T>(
-              scale * expr(node_coordinate(c, 0, i + off[0]), node_coordinate(c, 1, j + off[1]),
-                           c.grid.dims == 3 ? node_coordinate(c, 2, k + off[2]) : 0.0, t));
+        for (index_t i = box.lo[0]; i < box.hi[0]; ++i) {
+          const double v =
+              expr(node_coordinate(c, 0, i + off[0]), node_coordinate(c, 1, j + off[1]),
+                   c.grid.dims == 3 ? node_coordinate(c, 2, k + off[2]) : 0.0, t);
+          if (!std::isfinite(v))
+            bad = std::min(bad, ((k - box.lo[2]) * ny + (j - box.lo[1])) * nx + (i - box.lo[0]));
+          out[at(i, j, k)] = static_cast<T>(scale * v);
+        }
+  }
+  if (bad != std::numeric_limits<index_t>::max()) {
+    // Time-dependent inputs are checked here each time they are evaluated (issue 11); the
+    // node is named in global indices.
+    const std::array<index_t, 3> node{box.lo[0] + bad % nx + off[0],
+                                      box.lo[1] + bad / nx % ny + off[1],
+                                      box.lo[2] + bad / (nx * ny) + off[2]};
+    const Expression expr(value.expression);
+    throw NonFiniteValue(expr(node_coordinate(c, 0, node[0]), node_coordinate(c, 1, node[1]),
+                              c.grid.dims == 3 ? node_coordinate(c, 2, node[2]) : 0.0, t),
+                         node);
   }
 }
 

@@ -102,6 +102,7 @@ std::string describe_divergence(const output::Divergence& d, int dims, bool heat
     return text;
   }
   std::string text = when + ": ";
+  if (d.reason == "input") return text + d.input;
   if (d.reason == "nonfinite")
     text += "the update u' - u is not finite (NaN or Inf) although every value of u is";
   else if (!std::isfinite(d.norm))

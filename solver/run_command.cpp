@@ -9,7 +9,9 @@
 #include "backend_select.hpp"
 #include "case_reader.hpp"
 #include "commands.hpp"
+#include "cpu/thread_policy.hpp"
 #include "exit_codes.hpp"
+#include "finite_inputs.hpp"
 #include "jacobi.hpp"
 #include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
@@ -126,6 +128,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     if (backend->name() != "cpu")
       check_memory("host", required_host_memory(c, d.sub, comm.root()),
                    make_cpu_backend<T>()->free_memory());
+    check_finite_inputs(c);  // NaN or Inf inputs are bad input: found before anything is written
     // A resumed run must find its checkpoint valid before anything in the directory changes.
     if (options.resume) resume = read_checkpoint(c);
     if (!options.resume && comm.root()) warn_about_earlier_snapshots(c);
@@ -134,9 +137,14 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
                                                  to_yaml(c), comm.root());
   });
   output::RunOutput& out = *output;
-  spdlog::info("case {}: {}D grid {}, {} on {} ({})", c.name, c.grid.dims,
+  // The sweeps' team: smaller than the policy's limit on a small grid (thread_policy.hpp).
+  const int threads =
+      backend->name() == "cpu" ? cpu::team_size(update_box(c, d.sub).cells()) : 0;
+  spdlog::info("case {}: {}D grid {}, {} on {} ({}){}", c.name, c.grid.dims,
                fmt::join(c.grid.points.begin(), c.grid.points.begin() + c.grid.dims, "x"),
-               sizeof(T) == 4 ? "float" : "double", backend->name(), backend->device());
+               sizeof(T) == 4 ? "float" : "double", backend->name(), backend->device(),
+               threads > 0 ? fmt::format(", sweeps on {} thread{}", threads, threads == 1 ? "" : "s")
+                           : std::string());
   for (const std::string& line : describe_method(c)) {
     if (line.rfind("warning: ", 0) == 0) continue;  // the solve itself warns
     spdlog::info("{}", line);
@@ -160,6 +168,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   s.case_file = c.source_path;
   s.backend = backend->name();
   s.device = backend->device();
+  s.threads = threads;
   s.precision = sizeof(T) == 4 ? "float" : "double";
   s.kernel = r.kernel;
   s.method = method_name(c);
@@ -197,6 +206,10 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
         last.iteration, last.min, last.max, last.mean, last.p50, last.p90, last.p99,
         fmt::join(last.linf_at.begin(), last.linf_at.begin() + c.grid.dims, ", "));
   }
+  // Where to look next: the index ParaView opens, and the plot scripts (tools/plot_*.py).
+  spdlog::info("open {}/{}.xmf in ParaView; plots: tools/plot_history.py {} and "
+               "tools/plot_slice.py {}",
+               c.output.directory, c.name, c.output.directory, c.output.directory);
   switch (r.status) {
     case SolveStatus::Converged:
     case SolveStatus::Completed:
@@ -233,6 +246,7 @@ int run_command(const RunOptions& options) {
   const Case c = on_ranks(
       parallel::agree(comm, [&] { return read_case_file(options.case_path, overrides); }),
       comm.several());
+  cpu::set_thread_policy(cpu::resolve_thread_policy(options.threads));
   const bool cuda = parallel::agree(comm, [&] { return use_cuda(c.backend); });
   return c.precision == Precision::Float ? run_typed<float>(c, cuda, options, comm)
                                          : run_typed<double>(c, cuda, options, comm);

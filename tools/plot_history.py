@@ -4,16 +4,25 @@ when the file has the columns p50, p90 and p99, the band of the update's distrib
 the 50th to the 99th percentile with the 90th as a dashed line. A `nonfinite` column, when
 present, marks the first check that found non-finite values.
 
+    tools/plot_history.py out/plate                  # writes out/plate/history.png
     tools/plot_history.py out/plate/history.csv plate_history.png [--x iteration|time]
 
-Needs python3-matplotlib (Debian). Exits 2 when the file cannot be read.
+Given a run directory it reads the directory's history.csv; without an output path the PNG is
+written beside the CSV (history.png). Needs matplotlib (Debian: python3-matplotlib); without it
+it prints one line naming this interpreter and exits 2, as it does when the file cannot be read.
 """
 import argparse
 import csv
 import math
+import os
 import sys
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    print(f"plot_history: {sys.executable} cannot import matplotlib: install python3-matplotlib "
+          f"(Debian) or run `{sys.executable} -m pip install matplotlib`", file=sys.stderr)
+    sys.exit(2)
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
@@ -25,8 +34,9 @@ PERCENTILES = ("p50", "p90", "p99")
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("history", help="history.csv written by fdsolve run")
-    parser.add_argument("out", help="PNG to write")
+    parser.add_argument("history", help="history.csv written by fdsolve run, or its run directory")
+    parser.add_argument("out", nargs="?",
+                        help="PNG to write (default: history.png beside the CSV)")
     parser.add_argument("--x", choices=["iteration", "time"], default="iteration",
                         help="horizontal axis (default: iteration)")
     parser.add_argument("--title", help="plot title (default: the file name)")
@@ -56,6 +66,10 @@ def positive(values):
 
 def main():
     args = parse_args()
+    if os.path.isdir(args.history):
+        args.history = os.path.join(args.history, "history.csv")
+    if args.out is None:
+        args.out = os.path.join(os.path.dirname(args.history), "history.png")
     try:
         cols = read_columns(args.history)
     except (OSError, ValueError) as e:
@@ -89,6 +103,7 @@ def main():
     ax.legend(loc="best", fontsize="small")
     fig.tight_layout()
     fig.savefig(args.out)
+    print(args.out)
     return 0
 
 

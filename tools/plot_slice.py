@@ -2,20 +2,33 @@
 """Draws a field of an fdsolve snapshot to a PNG with physical coordinates: a 2D field whole,
 a 3D field as the slice at one index of one axis (default: the middle of z).
 
+    tools/plot_slice.py out/plate               # the last snapshot: out/plate/plate_<it>_u.png
     tools/plot_slice.py out/plate/plate_00001000.h5 plate.png [--field u]
     tools/plot_slice.py box.h5 box.png --axis y --index 10
 
 Snapshots hold each field as a dataset [ny][nx] or [nz][ny][nx] (x fastest) and the root
 attributes origin and spacing (x, y[, z]), dims, time and iteration. Nodes are drawn as cells
-centred on their coordinates; NaN shows grey. Needs python3-matplotlib and python3-h5py
-(Debian). Exits 2 when the file, field or slice does not exist.
+centred on their coordinates; NaN shows grey. Given a run directory it draws the snapshot of
+the highest iteration; without an output path the PNG is written beside the snapshot
+(<snapshot>_<field>.png). Needs numpy, h5py and matplotlib (Debian: python3-h5py,
+python3-matplotlib); without them it prints one line naming this interpreter and exits 2, as it
+does when the file, field or slice does not exist.
 """
 import argparse
+import glob
+import os
+import re
 import sys
 
-import h5py
-import matplotlib
-import numpy as np
+try:
+    import h5py
+    import matplotlib
+    import numpy as np
+except ImportError as e:
+    print(f"plot_slice: {sys.executable} cannot import {e.name or 'a module'}: install "
+          f"python3-h5py python3-matplotlib (Debian) or run "
+          f"`{sys.executable} -m pip install h5py matplotlib`", file=sys.stderr)
+    sys.exit(2)
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
@@ -26,8 +39,9 @@ AXES = "xyz"
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("snapshot", help="an fdsolve snapshot (.h5)")
-    parser.add_argument("out", help="PNG to write")
+    parser.add_argument("snapshot", help="an fdsolve snapshot (.h5), or a run directory")
+    parser.add_argument("out", nargs="?",
+                        help="PNG to write (default: <snapshot>_<field>.png beside it)")
     parser.add_argument("--field", default="u", help="dataset to draw (default: u)")
     parser.add_argument("--axis", choices=list(AXES), default="z",
                         help="3D: the axis normal to the slice (default: z)")
@@ -51,8 +65,27 @@ def edges(origin, spacing, n):
     return origin - h / 2, origin + (n - 0.5) * h
 
 
+def last_snapshot(directory):
+    """The snapshot <name>_<iteration:08d>.h5 of the highest iteration in a run directory."""
+    found = []
+    for path in glob.glob(os.path.join(directory, "*.h5")):
+        m = re.fullmatch(r".+_(\d{8,})\.h5", os.path.basename(path))
+        if m:
+            found.append((int(m.group(1)), path))
+    return max(found)[1] if found else None
+
+
 def main():
     args = parse_args()
+    if os.path.isdir(args.snapshot):
+        snapshot = last_snapshot(args.snapshot)
+        if snapshot is None:
+            print(f"plot_slice: {args.snapshot}: no snapshot (<name>_<iteration>.h5) in the "
+                  f"directory", file=sys.stderr)
+            return 2
+        args.snapshot = snapshot
+    if args.out is None:
+        args.out = f"{os.path.splitext(args.snapshot)[0]}_{args.field}.png"
     try:
         f = h5py.File(args.snapshot, "r")
     except OSError as e:
@@ -112,6 +145,7 @@ def main():
     ax.set_title(title, fontsize="medium")
     fig.tight_layout()
     fig.savefig(args.out)
+    print(args.out)
     return 0
 
 

@@ -11,6 +11,7 @@
 #include "../backend.hpp"
 #include "diagnostics_cpu.hpp"
 #include "stencil_cpu.hpp"
+#include "thread_policy.hpp"
 
 namespace fdsolve {
 namespace {
@@ -25,7 +26,8 @@ class CpuBackend final : public Backend<T> {
  public:
   std::string name() const override { return "cpu"; }
   std::string device() const override {
-    return "CPU (OpenMP, " + std::to_string(omp_get_max_threads()) + " threads)";
+    const cpu::ThreadPolicy& p = cpu::thread_policy();
+    return "CPU (OpenMP, up to " + std::to_string(p.threads) + " threads: " + p.source + ")";
   }
 
   Buffer<T> allocate(index_t n) override {
@@ -35,7 +37,7 @@ class CpuBackend final : public Backend<T> {
       throw BackendError("out of host memory: " + std::to_string(bytes) + " bytes needed, " +
                          std::to_string(free_memory()) + " available");
       // First touch in parallel so that pages land near the threads that sweep them.
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(cpu::team_size(n))
     for (index_t i = 0; i < n; ++i) p[i] = T(0);
     return Buffer<T>(p, n, &free_host<T>);
   }

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <vector>
 
+#include "thread_policy.hpp"
+
 namespace fdsolve::cpu {
 namespace {
 
@@ -91,7 +93,7 @@ Diagnostics diagnose(const T* prev, const T* cur, const Layout& L, const Box& bo
   std::vector<char> row_has(static_cast<std::size_t>(rows), 0);
   Histogram hist{};
 
-#pragma omp parallel
+#pragma omp parallel num_threads(team_size(L.owned_cells()))
   {
     Histogram local{};
 #pragma omp for schedule(static)

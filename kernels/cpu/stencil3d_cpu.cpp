@@ -12,6 +12,7 @@
 #include "../point_update.hpp"
 #include "row_stats.hpp"
 #include "stencil_cpu.hpp"
+#include "thread_policy.hpp"
 
 namespace fdsolve::cpu {
 namespace {
@@ -66,7 +67,7 @@ void march(const SweepArgs<T>& a, std::vector<SweepStats>& partial) {
   const TypedWeights<T> w = typed<T>(a.weights);
   const index_t nx = b.extent(0), ny = b.extent(1);
   const index_t blocks = (ny + kRowsPerBlock - 1) / kRowsPerBlock;
-#pragma omp parallel
+#pragma omp parallel num_threads(team_size(b.cells()))
   {
     // Q and R of three planes (below, at and above the output plane), rotated as z advances.
     std::vector<T> buffer(static_cast<std::size_t>(6 * kRowsPerBlock * nx));

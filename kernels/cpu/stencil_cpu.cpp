@@ -7,6 +7,7 @@
 
 #include "../point_update.hpp"
 #include "row_stats.hpp"
+#include "thread_policy.hpp"
 
 namespace fdsolve::cpu {
 namespace {
@@ -66,7 +67,7 @@ void sweep_box(const SweepArgs<T>& a, SweepStats* stats) {
     return;
   }
   std::vector<SweepStats> partial(stats ? rows : 0);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(team_size(a.box.cells()))
   for (index_t r = 0; r < rows; ++r) {
     const index_t j = a.box.lo[1] + r % ny;
     const index_t k = a.box.lo[2] + r / ny;
@@ -90,7 +91,7 @@ void sweep(const SweepArgs<T>& args, SweepStats* stats) {
 
 template <typename T>
 void copy(T* dst, const T* src, index_t n) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(team_size(n))
   for (index_t i = 0; i < n; ++i) dst[i] = src[i];
 }
 

@@ -2,6 +2,7 @@
 // compare, and deterministic results.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <fstream>
 
 #include "cli_runner.hpp"
@@ -91,4 +92,38 @@ TEST_CASE("regression: --version names the build options") {
   CHECK(r.exit_code == 0);
   CHECK(r.output.find("fdsolve ") != std::string::npos);
   CHECK(r.output.find("CUDA: ") != std::string::npos);
+}
+
+TEST_CASE("regression: a non-finite input is bad input up front, or stops a run later (exit 4)") {
+  TempDir dir;
+  fs::create_directories(dir.path);
+  // 1/0 at every node: found by check and run before anything is written (exit 2).
+  const fs::path bad = dir.path / "bad.yaml";
+  std::ofstream(bad) << "grid: {points: [5, 5]}\nproblem: {equation: poisson, source: \"1/0\"}\n";
+  const fs::path out = dir.path / "out";
+  const auto r = run_fdsolve("run " + bad.string() + " --output " + out.string());
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find(bad.string() + ":2:38: problem.source: evaluates to inf at node (i, j) = "
+                      "(0, 0), (x, y) = (0, 0)") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+  CHECK(run_fdsolve("check " + bad.string()).exit_code == 2);
+
+  // Finite at t = 0 (check passes), infinite from t > 0.02: with dt 0.01 step 4 starts at
+  // t = 0.03, so the run stops there with the state after step 3, which is finite.
+  const fs::path late = dir.path / "late.yaml";
+  std::ofstream(late) << "grid: {points: [9, 9]}\n"
+                         "problem: {equation: heat, source: \"1/(t > 0.02 ? 0 : 1)\"}\n"
+                         "time: {end: 0.1, dt: 0.01}\n";
+  CHECK(run_fdsolve("check " + late.string()).exit_code == 0);
+  const auto s = run_fdsolve("run " + late.string() + " --output " + out.string());
+  INFO(s.output);
+  CHECK(s.exit_code == 4);
+  CHECK(s.output.find("diverged at step 4 (t = 0.03): problem.source: evaluates to inf at node "
+                      "(i, j) = (0, 0), (x, y) = (0, 0) at t = 0.03") != std::string::npos);
+  const std::string summary = read_text(out / "summary.json");
+  CHECK(summary.find("\"reason\": \"input\"") != std::string::npos);
+  CHECK(summary.find("\"iterations\": 3,") != std::string::npos);
+  const auto last = last_snapshot(out);
+  CHECK(last.info.iteration == 3);
+  for (double v : field(last, "u")) CHECK(std::isfinite(v));
 }

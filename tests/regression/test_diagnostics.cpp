@@ -62,18 +62,20 @@ int count(const std::string& text, const std::string& what) {
 }  // namespace
 
 DIAG_TEST("a NaN planted in the initial state stops the run at the first check, naming its nodes") {
-  // 33x33 nodes, spacing 0.25, origin (-1, 2): node (i, j) lies at (-1 + i/4, 2 + j/4). NaN is
-  // planted on the 2x2 nodes i = 10, 11 and j = 20, 21, on an unstable weight set.
+  // 33x33 nodes, spacing 0.25, origin (-1, 2): node (i, j) lies at (-1 + i/4, 2 + j/4). Inf is
+  // planted on the 2x2 nodes i = 10, 11 and j = 20, 21, on an unstable weight set: 1e39 is a
+  // finite input (a NaN or Inf expression is refused as input) that a float field cannot hold.
   TempDir dir;
   const auto r = run_case(dir, "nan",
+                          "precision: float\n"
                           "grid: {points: [33, 33], extent: [8, 8], origin: [-1, 2]}\n"
                           "problem: {equation: custom}\n"
                           "stencil: {points: 5, weights: {center: 0.9, x: 0.2, y: 0.2}}\n"
-                          "initial: \"(x > 1.4 && x < 1.8 && y > 6.9 && y < 7.3) ? 0/0 : 1\"\n"
+                          "initial: \"(x > 1.4 && x < 1.8 && y > 6.9 && y < 7.3) ? 1e39 : 1\"\n"
                           "solve: {check_every: 10}\ncheckpoint: {every: 1}\n");
   INFO(r.output);
   CHECK(r.exit_code == 4);
-  // One sweep carries the NaN to the 4 neighbours of every planted node (all weights are
+  // One sweep carries the Inf to the 4 neighbours of every planted node (all weights are
   // non-zero): the planted square grown by a cross. In C order (j, then i):
   std::vector<std::array<long, 2>> bad;
   for (long j = 0; j < 33; ++j)
@@ -306,14 +308,16 @@ DIAG_TEST("a stagnating norm is warned about once, with the iterations still nee
 }
 
 DIAG_TEST("a NaN in a 3D field spreads to the 27-point neighbourhood and is located in z too") {
-  // Node (i, j, k) lies at (0.5 i, 1 + 0.5 j, -2 + 0.25 k); NaN planted at (4, 5, 6).
+  // Node (i, j, k) lies at (0.5 i, 1 + 0.5 j, -2 + 0.25 k); Inf planted at (4, 5, 6) (1e39 in a
+  // float field, as above).
   TempDir dir;
   const auto r = run_case(dir, "cube",
+                          "precision: float\n"
                           "grid: {points: [9, 10, 11], extent: [4, 4.5, 2.5], "
                           "origin: [0, 1, -2]}\nproblem: {equation: custom}\n"
                           "stencil: {points: 27, weights: {center: 0.5, face: 0.2, edge: 0.01, "
                           "corner: 0.001}}\n"
-                          "initial: \"(x == 2 && y == 3.5 && z == -0.5) ? 0/0 : 0\"\n");
+                          "initial: \"(x == 2 && y == 3.5 && z == -0.5) ? 1e39 : 0\"\n");
   INFO(r.output);
   CHECK(r.exit_code == 4);
   // Every weight is non-zero: the 3x3x3 block around the node, k = 5..7, j = 4..6, i = 3..5.
@@ -362,7 +366,9 @@ TEST_CASE("gpu: CUDA and the CPU agree exactly on where and when a run diverges"
       "grid: {points: [33, 33], extent: [8, 8], origin: [-1, 2]}\n"
       "problem: {equation: custom}\n"
       "stencil: {points: 5, weights: {center: 0.9, x: 0.2, y: 0.2}}\n"
-      "initial: \"(x > 1.4 && x < 1.8 && y > 6.9 && y < 7.3) ? 0/0 : 1\"\n";
+      "initial: \"(x > 1.4 && x < 1.8 && y > 6.9 && y < 7.3) ? 1e39 : 1\"\n";
+  // 1e39 (a NaN input is refused): Inf in float, a finite spike growing to a norm blow-up in
+  // double.
   const std::string grow =
       "grid: {points: [17, 13], extent: [4, 3], origin: [-1, 0.5]}\n"
       "problem: {equation: custom}\n"
@@ -377,7 +383,7 @@ TEST_CASE("gpu: CUDA and the CPU agree exactly on where and when a run diverges"
   const std::string cube =
       "grid: {points: [9, 10, 11]}\nproblem: {equation: custom}\n"
       "stencil: {points: 27, weights: {center: 0.5, face: 0.2, edge: 0.01, corner: 0.001}}\n"
-      "initial: \"(x == 4 && y == 5 && z == 6) ? 0/0 : 1\"\n";
+      "initial: \"(x == 4 && y == 5 && z == 6) ? 1e39 : 1\"\n";
   for (const Run& run : {Run{"nan", nan, ""}, Run{"nan", nan, " --set precision=float"},
                          Run{"nan", nan, " --set solve.diagnostics=false"}, Run{"grow", grow, ""},
                          Run{"spread", spread, ""}, Run{"spread", spread, " --set precision=float"},

@@ -182,6 +182,19 @@ def real_run(args):
         png = os.path.join(args.work, "run_slice.png")
         run_tool(args, "plot_slice.py", snapshots[-1], png)
         check_png(png, "slice of a run's snapshot")
+    # Given the run directory alone: its history.csv and its last snapshot, the PNGs beside
+    # them (a second snapshot of a later iteration is added first: the last one must be drawn).
+    for stale in glob.glob(os.path.join(out, "*.png")):
+        os.remove(stale)
+    if snapshots:
+        later = os.path.join(out, os.path.basename(snapshots[-1])[:-12] + "_99999999.h5")
+        shutil.copy(snapshots[-1], later)
+        run_tool(args, "plot_slice.py", out)
+        check_png(later[:-3] + "_u.png", "slice of a run directory's last snapshot, beside it")
+        check(not os.path.exists(snapshots[-1][:-3] + "_u.png"),
+              "an earlier snapshot of the directory is not the one drawn")
+    run_tool(args, "plot_history.py", out)
+    check_png(os.path.join(out, "history.png"), "history of a run directory, beside its CSV")
 
 
 def main():

@@ -2,7 +2,6 @@
 // ranks for percentiles) and against values planted by hand: range, bin edges, percentiles,
 // NaN/Inf coordinates, sub-boxes, the halo, and independence of the thread count.
 #include <doctest/doctest.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "cpu/diagnostics_cpu.hpp"
+#include "cpu/thread_policy.hpp"
 
 using namespace fdsolve;
 
@@ -337,12 +337,13 @@ TEST_CASE("kernels: diagnostics are bit-identical for any thread count") {
   fill_random(f, gen);
   f.c(44, 32, 28) = kNaN;
   const Box box{{1, 1, 1}, {44, 32, 28}};
-  const int saved = omp_get_max_threads();
-  omp_set_num_threads(1);
+  // min_cells_per_thread 1: this small box must really be split across the threads.
+  const cpu::ThreadPolicy saved = cpu::thread_policy();
+  cpu::set_thread_policy({1, "test", 1});
   const Diagnostics one = diagnose(f, box);
   for (const int threads : {2, 3, 7}) {
     CAPTURE(threads);
-    omp_set_num_threads(threads);
+    cpu::set_thread_policy({threads, "test", 1});
     const Diagnostics g = diagnose(f, box);
     const std::vector<std::pair<double, double>> pairs = {
         {one.min, g.min},       {one.max, g.max}, {one.mean, g.mean},
@@ -353,5 +354,5 @@ TEST_CASE("kernels: diagnostics are bit-identical for any thread count") {
     CHECK(g.nonfinite_at == one.nonfinite_at);
     CHECK(g.linf_at == one.linf_at);
   }
-  omp_set_num_threads(saved);
+  cpu::set_thread_policy(saved);
 }

@@ -1,0 +1,43 @@
+// Input values that are not finite (issue 11): an expression or data file for `initial`,
+// `problem.source`, a Dirichlet `value` or a Neumann `gradient` that is NaN or Inf at a node.
+// Before the run they are bad input (exit 2, nothing written); a time-dependent expression
+// that turns non-finite later stops the run as diverged (exit 4) naming key, time and node.
+#pragma once
+
+#include <array>
+#include <stdexcept>
+#include <string>
+
+#include "case.hpp"
+#include "layout.hpp"
+
+namespace fdsolve {
+
+/// A value evaluated to NaN or Inf at `node` while the run was going (time-dependent inputs).
+class NonFiniteValue : public std::runtime_error {
+ public:
+  NonFiniteValue(double value, std::array<index_t, 3> node)
+      : std::runtime_error("non-finite value"), value(value), node(node) {}
+  double value;
+  std::array<index_t, 3> node;
+};
+
+/// An input that turned non-finite during the run: what() names the key, the time and the node.
+class NonFiniteInput : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// "key: evaluates to inf at node (i, j) = (3, 4), (x, y) = (0.3, 0.4)": the message body for `value` at `node`.
+std::string describe_nonfinite(const Case& c, const std::string& key, double value,
+                               const std::array<index_t, 3>& node, bool from_file);
+
+/// The case key a face's value or gradient came from: its own, or boundary.default's.
+std::string face_key(const Case& c, int face, const char* what);
+
+/// Throws InputError ("file:line:col: key: evaluates to inf at node (i, j) = ..., (x, y) = ...", the
+/// first such node in C order) when an input is not finite at some node, at t = 0. Reads data
+/// files; evaluates each expression once per node of its box.
+void check_finite_inputs(const Case& c);
+
+}  // namespace fdsolve
