@@ -75,12 +75,21 @@ void ImplicitStep<T>::record() {
 }
 
 template <typename T>
-const std::vector<double>& ImplicitStep<T>::source_at(double t) {
-  for (const HostSource& s : host_q_)
-    if (s.t == t) return s.q;
-  if (host_q_.size() == 2) host_q_.erase(host_q_.begin());
-  host_q_.push_back({t, source_values<double>(c_, L_, 1.0, t)});
-  return host_q_.back().q;
+void ImplicitStep<T>::load_source(double t, double t_next) {
+  if (q_loaded_[1] && q_time_[1] == t) {  // the last step's end is this step's start
+    q_[0].swap(q_[1]);
+    q_time_[0] = t;
+    q_loaded_[0] = true;
+    q_loaded_[1] = false;
+  }
+  const double times[2] = {t, t_next};
+  for (int i = 0; i < 2; ++i) {
+    if (i == 0 && !crank_nicolson_) continue;  // BE reads q(t_next) only
+    if (q_loaded_[i] && q_time_[i] == times[i]) continue;
+    q_[i] = source_values<double>(c_, L_, 1.0, times[i]);
+    q_time_[i] = times[i];
+    q_loaded_[i] = true;
+  }
 }
 
 template <typename T>
@@ -91,9 +100,11 @@ const T* ImplicitStep<T>::source_term(double t, double t_next) {
   if (stale) {
     std::vector<T> values(static_cast<std::size_t>(L_.size));
     const double scale = rhs_scale_ * dt_;
-    const std::vector<double>& q1 = source_at(in_time ? t_next : 0.0);
+    // A source constant in time is evaluated once, at t = 0.
+    load_source(in_time ? t : 0.0, in_time ? t_next : 0.0);
+    const std::vector<double>& q0 = q_[0];
+    const std::vector<double>& q1 = q_[1];
     if (crank_nicolson_) {
-      const std::vector<double>& q0 = source_at(in_time ? t : 0.0);
       for (std::size_t i = 0; i < values.size(); ++i)
         values[i] = static_cast<T>(scale * 0.5 * (q0[i] + q1[i]));
     } else {

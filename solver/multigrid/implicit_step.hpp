@@ -48,8 +48,9 @@ class ImplicitStep {
   /// The source term of the right-hand side, rhs_scale * dt * (q(t) + q(t_next)) / 2 (CN) or
   /// rhs_scale * dt * q(t_next) (BE), in backend memory; null for a constant source.
   const T* source_term(double t, double t_next);
-  /// q at time t, unscaled, on the host (the last two times are kept: CN reads both ends).
-  const std::vector<double>& source_at(double t);
+  /// q at t and t_next, unscaled, on the host: q_[0] and q_[1]. A step's t is the last one's
+  /// t_next, so CN evaluates q once per step.
+  void load_source(double t, double t_next);
   void record();
 
   const Case& c_;
@@ -67,11 +68,9 @@ class ImplicitStep {
   StencilWeights rhs_weights_;  // of the sweep that builds g from the old u
   Buffer<T> g_;                 // the fine right-hand side g = rhs_scale * f
   Buffer<T> source_;            // the source term of g (only for a source that varies)
-  struct HostSource {
-    double t = 0;
-    std::vector<double> q;
-  };
-  std::vector<HostSource> host_q_;  // at most two
+  std::vector<double> q_[2];
+  double q_time_[2] = {-1, -1};
+  bool q_loaded_[2] = {false, false};
   double source_dt_ = -1, source_t_ = -1, source_t_next_ = -1;
   std::unique_ptr<Replay> rest_of_cycle_;
 };
