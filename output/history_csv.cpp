@@ -12,7 +12,9 @@
 namespace fdsolve::output {
 namespace {
 
-constexpr std::size_t kColumns = 16;
+constexpr std::size_t kColumns = 17;
+constexpr std::size_t kColumnsV3 = 16;
+constexpr std::size_t kCycles = 15;
 constexpr std::size_t kColumnsV2 = 15;
 constexpr std::size_t kFactor = 14;
 constexpr std::size_t kColumnsV1 = 8;
@@ -63,6 +65,7 @@ std::string format_history_csv(const std::vector<HistoryRow>& rows) {
       text += std::string(kLastDiagnostic - kFirstDiagnostic + 1, ',');
     }
     text += ',' + (std::isnan(row.factor) ? std::string() : format_double(row.factor));
+    text += ',' + (row.cycles < 0 ? std::string() : std::to_string(row.cycles));
     text += ',' + format_double(row.wall_seconds) + '\n';
   }
   return text;
@@ -74,7 +77,8 @@ std::vector<HistoryRow> parse_history_csv(const std::string& text) {
   std::getline(lines, line);
   const bool v1 = line == history_header_v1;
   const bool v2 = line == history_header_v2;
-  if (!v1 && !v2 && line != history_header)
+  const bool v3 = line == history_header_v3;
+  if (!v1 && !v2 && !v3 && line != history_header)
     throw OutputError("history: unexpected header '" + line + "' (expected '" + history_header +
                       "')");
   std::vector<HistoryRow> rows;
@@ -82,7 +86,8 @@ std::vector<HistoryRow> parse_history_csv(const std::string& text) {
     if (line.empty()) continue;
     const auto malformed = [&] { return OutputError("history: malformed line '" + line + "'"); };
     const std::vector<std::string> cells = split_cells(line);
-    if (cells.size() != (v1 ? kColumnsV1 : v2 ? kColumnsV2 : kColumns)) throw malformed();
+    if (cells.size() != (v1 ? kColumnsV1 : v2 ? kColumnsV2 : v3 ? kColumnsV3 : kColumns))
+      throw malformed();
     HistoryRow row;
     double* const numbers[] = {&row.time, &row.norm_l2, &row.norm_linf,
                                &row.min,  &row.max,     &row.mean};
@@ -91,6 +96,8 @@ std::vector<HistoryRow> parse_history_csv(const std::string& text) {
       ok = ok && parse_double(cells[c], *numbers[c - 1]);
     ok = ok && parse_double(cells.back(), row.wall_seconds);
     if (!v1 && !v2 && !cells[kFactor].empty()) ok = ok && parse_double(cells[kFactor], row.factor);
+    if (!v1 && !v2 && !v3 && !cells[kCycles].empty())
+      ok = ok && parse_integer(cells[kCycles], row.cycles);
     if (!ok) throw malformed();
     if (!v1) {
       std::size_t empty = 0;

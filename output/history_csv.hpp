@@ -12,6 +12,11 @@ namespace fdsolve::output {
 /// wall_seconds stays last (restart tests compare everything but it).
 inline constexpr const char* history_header =
     "iteration,time,norm_l2,norm_linf,min,max,mean,nonfinite,p50,p90,p99,linf_i,linf_j,linf_k,"
+    "factor,cycles,wall_seconds";
+
+/// The header before the cycles column: still read, its rows without cycles.
+inline constexpr const char* history_header_v3 =
+    "iteration,time,norm_l2,norm_linf,min,max,mean,nonfinite,p50,p90,p99,linf_i,linf_j,linf_k,"
     "factor,wall_seconds";
 
 /// The header before the factor column: still read, its rows without a factor.

@@ -36,6 +36,8 @@ struct HistoryRow {
   /// The chosen norm over the previous row's: a multigrid cycle's convergence factor, or a
   /// Jacobi run's reduction over its check interval. NaN (an empty cell) on the first row.
   double factor = std::numeric_limits<double>::quiet_NaN();
+  /// Implicit heat: the multigrid cycles the step took; -1 (an empty cell) for other runs.
+  std::int64_t cycles = -1;
   double wall_seconds = 0;
 };
 

@@ -73,6 +73,7 @@ void write_row(JsonWriter& json, std::string_view key, const HistoryRow& row, co
     json.null_value("factor");
   else
     json.value("factor", row.factor);
+  if (row.cycles >= 0) json.value("cycles", row.cycles);  // implicit heat steps only
   json.value("wall_seconds", row.wall_seconds);
   json.end_object();
 }

@@ -103,8 +103,20 @@ void Boundaries<T>::before_sweep(Buffer<T>& cur, Buffer<T>& next, double t, doub
 }
 
 template <typename T>
-void Boundaries<T>::fill_ghosts(Buffer<T>& cur, double t, HaloExchange<T>* halo) {
+void Boundaries<T>::gradients_at(double t) {
   if (gradient_in_time_ && t != gradient_time_) set_gradients(t);
+}
+
+template <typename T>
+void Boundaries<T>::fill_ghosts(Buffer<T>& field) {
+  if (!fill_.any()) return;
+  fill_.field = field.data();
+  backend_.fill_halo(fill_);
+}
+
+template <typename T>
+void Boundaries<T>::fill_ghosts(Buffer<T>& cur, double t, HaloExchange<T>* halo) {
+  gradients_at(t);
   fill_.field = cur.data();
   if (!halo) {
     if (fill_.any()) backend_.fill_halo(fill_);

@@ -35,6 +35,17 @@ class Boundaries {
   void before_sweep(Buffer<T>& cur, Buffer<T>& next, double t, double t_next,
                     HaloExchange<T>& halo);
 
+  // The pieces of before_sweep (one rank), for loops that sweep many times per time step
+  // (implicit heat: every multigrid sweep of a step sees the boundary data of its new level,
+  // evaluated once per step, and fills only ghosts, which a CUDA graph can capture).
+  /// Makes the ghost fills use the Neumann gradients at t (host evaluation and upload, only
+  /// when a gradient depends on t and t changed). Not to be called while recording.
+  void gradients_at(double t);
+  /// Enqueues filling the ghosts of `field` with the gradients of the last gradients_at.
+  void fill_ghosts(Buffer<T>& field);
+  /// Writes the Dirichlet values at t onto `field`'s boundary nodes when they depend on t.
+  void write_dirichlet(Buffer<T>& field, double t);
+
   /// Whether any face rule fills the halo (Neumann or periodic faces).
   bool fills_halo() const { return fill_.any(); }
   /// Whether some Dirichlet value or Neumann gradient depends on t.
@@ -43,7 +54,6 @@ class Boundaries {
  private:
   void set_gradients(double t);
   void fill_ghosts(Buffer<T>& cur, double t, HaloExchange<T>* halo);
-  void write_dirichlet(Buffer<T>& next, double t_next);
 
   const Case& c_;
   Backend<T>& backend_;

@@ -57,7 +57,10 @@ void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
                       device, gib(device));
   text << fmt::format("# memory: {} bytes ({:.3f} GiB) more on the host with a GPU backend\n", host,
                       gib(host));
-  if (c.problem.equation == Equation::Heat) {
+  if (c.problem.equation == Equation::Heat && c.time.scheme != TimeScheme::Explicit) {
+    // The explicit limit beside dt (their ratio), the ringing warning, the hierarchy.
+    for (const std::string& line : describe_method(c)) text << "# " << line << "\n";
+  } else if (c.problem.equation == Equation::Heat) {
     const TimePlan p = heat_time_plan(c);
     text << fmt::format("# stability limit: dt <= {:.6g} (k = {:g}, {})\n", p.limit,
                         c.problem.diffusivity, describe_stencil(c));

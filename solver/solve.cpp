@@ -4,13 +4,22 @@
 #include <fmt/format.h>
 
 #include "multigrid/hierarchy.hpp"
+#include "multigrid/implicit_heat.hpp"
 #include "multigrid/multigrid_solve.hpp"
 
 namespace fdsolve {
+namespace {
+
+bool implicit_heat(const Case& c) {
+  return c.problem.equation == Equation::Heat && c.time.scheme != TimeScheme::Explicit;
+}
+
+}  // namespace
 
 template <typename T>
 SolveResult solve_case(const Case& c, Backend<T>& backend, output::RunOutput& out,
                        const SolveOptions& options) {
+  if (implicit_heat(c)) return multigrid::solve_implicit_heat<T>(c, backend, out, options);
   if (multigrid::choose_method(c).multigrid)
     return multigrid::solve_multigrid<T>(c, backend, out, options);
   return solve_jacobi<T>(c, backend, out, options);
@@ -23,11 +32,13 @@ Case on_ranks(Case c, bool several) {
 }
 
 std::size_t case_memory(const Case& c) {
+  if (implicit_heat(c)) return multigrid::implicit_heat_memory(c);
   return multigrid::choose_method(c).multigrid ? multigrid::multigrid_memory(c)
                                                : required_memory(c);
 }
 
 std::string method_name(const Case& c) {
+  if (implicit_heat(c)) return multigrid::describe_implicit_heat(c);
   if (c.problem.equation == Equation::Heat) return "explicit heat steps";
   if (multigrid::choose_method(c).multigrid)
     return multigrid::describe_cycles(c.solve.multigrid);
@@ -35,6 +46,7 @@ std::string method_name(const Case& c) {
 }
 
 std::vector<std::string> describe_method(const Case& c) {
+  if (implicit_heat(c)) return multigrid::describe_implicit_plan(c);
   const multigrid::MethodChoice choice = multigrid::choose_method(c);
   std::vector<std::string> lines{fmt::format("method: {} ({})", method_name(c), choice.reason)};
   if (!choice.multigrid) return lines;

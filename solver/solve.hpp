@@ -9,7 +9,8 @@
 
 namespace fdsolve {
 
-/// Solves `c` with the method it resolves to: multigrid cycles or the Jacobi/heat loop.
+/// Solves `c` with the method it resolves to: multigrid cycles, the Jacobi/explicit heat loop
+/// or implicit heat steps by multigrid.
 template <typename T>
 SolveResult solve_case(const Case& c, Backend<T>& backend, output::RunOutput& out,
                        const SolveOptions& options);
@@ -22,11 +23,13 @@ Case on_ranks(Case c, bool several);
 std::size_t case_memory(const Case& c);
 
 /// The method as summary.json and the log name it ("jacobi", "explicit heat steps",
-/// "multigrid V(2,2) cycles, full multigrid start").
+/// "multigrid V(2,2) cycles, full multigrid start", "Crank-Nicolson steps, each by multigrid
+/// V(2,2) cycles, full multigrid start").
 std::string method_name(const Case& c);
 
 /// The lines `fdsolve check` prints about the method: which one and why, and for multigrid
-/// the hierarchy, the expected work and any coarsening warning.
+/// the hierarchy, the expected work and any coarsening warning; for implicit heat also the
+/// explicit stability limit beside dt and Crank-Nicolson's ringing warning.
 std::vector<std::string> describe_method(const Case& c);
 
 }  // namespace fdsolve

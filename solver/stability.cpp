@@ -50,7 +50,10 @@ TimePlan heat_time_plan(const Case& c, bool allow_unstable) {
   TimePlan p;
   p.limit = heat_stability_limit(c);
   p.dt = c.time.dt_auto ? c.time.safety * p.limit : c.time.dt;
-  if (!c.time.dt_auto && p.dt > p.limit && !allow_unstable)
+  // The implicit schemes are unconditionally stable: their dt is not limited (the limit is
+  // still reported, so the user sees how far beyond it the step goes).
+  const bool explicit_step = c.time.scheme == TimeScheme::Explicit;
+  if (explicit_step && !c.time.dt_auto && p.dt > p.limit && !allow_unstable)
     throw InputError(c.where("time.dt") +
                      fmt::format("time.dt: {:g} is above the stability limit {:.6g} of the "
                                  "explicit step (k = {:g}, {}); use dt <= {:.6g} or dt: auto",
@@ -62,6 +65,18 @@ TimePlan heat_time_plan(const Case& c, bool allow_unstable) {
   p.last_dt = c.time.end - static_cast<double>(p.steps - 1) * p.dt;
   p.end = c.time.end;
   return p;
+}
+
+CrankNicolsonRinging crank_nicolson_ringing(const Case& c, const TimePlan& plan) {
+  // The explicit limit is 2 / (k |lambda_max|), so r = dt k |lambda_max| / 2 = dt / limit.
+  CrankNicolsonRinging g;
+  const double r = plan.dt / plan.limit;
+  g.amplification = (1.0 - r) / (1.0 + r);
+  const double a = std::fabs(g.amplification);
+  g.steps_to_damp = a < 1.0 ? (a > 0.0 ? std::log(1e-3) / std::log(a) : 0.0)
+                            : std::numeric_limits<double>::infinity();
+  g.rings = c.time.scheme == TimeScheme::CrankNicolson && g.amplification < -0.5;
+  return g;
 }
 
 JacobiEstimate jacobi_estimate(const Case& c) {

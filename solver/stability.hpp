@@ -33,10 +33,25 @@ struct TimePlan {
   }
 };
 
-/// The plan of a heat case: dt = safety * limit for dt: auto, else the given dt. A given dt
-/// above the limit is an InputError naming dt, the limit, h, k and the stencil, unless
-/// `allow_unstable` (tests that show the limit is real).
+/// The plan of a heat case: dt = safety * limit for dt: auto, else the given dt. With the
+/// explicit scheme a given dt above the limit is an InputError naming dt, the limit, h, k and
+/// the stencil, unless `allow_unstable` (tests that show the limit is real); the implicit
+/// schemes take any dt.
 TimePlan heat_time_plan(const Case& c, bool allow_unstable = false);
+
+/// Crank-Nicolson on sharp initial data: the highest mode of the stencil is multiplied by
+/// g = (1 - r) / (1 + r) per step, r = dt k |lambda_max| / 2 = dt / (explicit limit). g tends
+/// to -1 as dt grows: that mode flips sign every step and hardly decays, so a jump in the
+/// initial data (or a Dirichlet value switched on at t = 0) rings as a node-to-node
+/// oscillation. `rings` when g < -0.5, i.e. r > 3 (dt above 3x the explicit limit): the
+/// oscillation then loses less than half its amplitude per step and is still visible after a
+/// few steps. steps_to_damp: steps for it to fall by 1000 (ln 1e-3 / ln |g|).
+struct CrankNicolsonRinging {
+  double amplification = 0;
+  double steps_to_damp = 0;
+  bool rings = false;  // only for time.scheme crank-nicolson
+};
+CrankNicolsonRinging crank_nicolson_ringing(const Case& c, const TimePlan& plan);
 
 /// The Jacobi weights' spectral radius on the case's grid: the symbol at the smoothest mode
 /// the boundaries allow (per axis pi/(n-1) between two Dirichlet faces, pi/(2(n-1)) between

@@ -36,7 +36,6 @@ Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settin
   const bool has_plain = std::find(names.begin(), names.end(), "plain") != names.end();
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     const LevelGeometry& g = levels_[l];
-    ops_.push_back(level_operator(g, settings.alpha, settings.beta));
     layout_.push_back(g.layout(sizeof(T)));
     homogeneous_.push_back(homogeneous_rules<T>(g, layout_[l]));
     const bool small = l > 0 && has_plain && g.cells() < kPlainBelowCells;
@@ -51,8 +50,16 @@ Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settin
       backend.zero(*b);
     }
   }
-  bottom_ = bottom_solve(levels_.back(), ops_.back(), settings.alpha, settings.beta,
-                         settings.bottom_reduction);
+  set_shift(settings.alpha, settings.beta);
+}
+
+template <typename T>
+void Cycles<T>::set_shift(double alpha, double beta) {
+  settings_.alpha = alpha;
+  settings_.beta = beta;
+  ops_.clear();
+  for (const LevelGeometry& g : levels_) ops_.push_back(level_operator(g, alpha, beta));
+  bottom_ = bottom_solve(levels_.back(), ops_.back(), alpha, beta, settings_.bottom_reduction);
 }
 
 template <typename T>

@@ -43,6 +43,11 @@ class Cycles {
   const BottomSolve& bottom() const { return bottom_; }
   const Layout& fine_layout() const { return layout_[0]; }
 
+  /// Changes the operator to alpha I - beta L on every level (an implicit heat step whose dt
+  /// differs): relaxation weights, rhs_scale and the bottom solve follow. Work recorded with
+  /// Backend::record has the old weights baked in: record it again.
+  void set_shift(double alpha, double beta);
+
   /// The fine right-hand side: a g field (rhs_scale * f, fine layout, backend memory) or, when
   /// null, the constant g everywhere.
   void set_fine_rhs(const T* g_field, double g_constant);

@@ -69,16 +69,17 @@ std::size_t multigrid_memory(const Case& c) {
                                          : Cycles<double>::coarse_bytes(levels));
 }
 
-std::vector<std::string> describe_hierarchy(const Case& c) {
+std::vector<std::string> describe_hierarchy(const Case& c, double alpha, double beta) {
   const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
   const auto levels = build_hierarchy(fine_level(c));
   std::vector<std::string> lines;
   const double fine_cells = static_cast<double>(levels[0].box.cells());
   double work = 0;  // fine-sweep equivalents of one cycle, by updated nodes
   const MultigridSpec& m = c.solve.multigrid;
-  const LevelOperator op0 = level_operator(levels[0], 0.0, 1.0);
-  const BottomSolve bottom = bottom_solve(levels.back(), level_operator(levels.back(), 0.0, 1.0),
-                                          0.0, 1.0, CycleSettings{}.bottom_reduction);
+  const LevelOperator op0 = level_operator(levels[0], alpha, beta);
+  const BottomSolve bottom =
+      bottom_solve(levels.back(), level_operator(levels.back(), alpha, beta), alpha, beta,
+                   CycleSettings{}.bottom_reduction);
   for (std::size_t l = 0; l < levels.size(); ++l) {
     const LevelGeometry& g = levels[l];
     const double mib = static_cast<double>(3 * g.layout(value).size * value) / (1 << 20);

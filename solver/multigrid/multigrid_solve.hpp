@@ -25,7 +25,8 @@ std::string describe_cycles(const MultigridSpec& spec);
 std::size_t multigrid_memory(const Case& c);
 
 /// The lines `fdsolve check` prints for a multigrid case: the levels (points, memory), the
-/// relaxation weight and smoothing factor, the bottom solve, and the expected work per cycle.
-std::vector<std::string> describe_hierarchy(const Case& c);
+/// relaxation weight and smoothing factor, the bottom solve, and the expected work per cycle,
+/// for the operator alpha I - beta L (an implicit heat step's shift; -lap by default).
+std::vector<std::string> describe_hierarchy(const Case& c, double alpha = 0.0, double beta = 1.0);
 
 }  // namespace fdsolve::multigrid

@@ -118,6 +118,7 @@ TEST_CASE("output: history.csv has the documented columns and round-trip numbers
   plain.max = 1e300;
   plain.mean = 2.0 / 3.0;
   plain.wall_seconds = 0.001;
+  plain.cycles = 3;  // an implicit heat step's multigrid cycles
   const std::vector<out::HistoryRow> rows = {plain, diagnosed_row()};
   for (const auto& row : rows) run.add_history(row);
   run.flush_history();
@@ -128,14 +129,15 @@ TEST_CASE("output: history.csv has the documented columns and round-trip numbers
   std::getline(csv, line);
   CHECK(line ==
         "iteration,time,norm_l2,norm_linf,min,max,mean,nonfinite,p50,p90,p99,linf_i,linf_j,"
-        "linf_k,factor,wall_seconds");
+        "linf_k,factor,cycles,wall_seconds");
   REQUIRE(std::getline(csv, line));
   CHECK(line ==
         "1,0,0.33333333333333331,0.10000000000000001,-1e-300,1.0000000000000001e+300,"
-        "0.66666666666666663,,,,,,,,,0.001");
+        "0.66666666666666663,,,,,,,,,3,0.001");
   REQUIRE(std::getline(csv, line));
   const std::vector<std::string> cells = split(line);
-  REQUIRE(cells.size() == 16);
+  REQUIRE(cells.size() == 17);
+  CHECK(cells[15].empty());  // no cycles: not an implicit heat step
   CHECK(cells[0] == "100");
   CHECK(cells[7] == "3");
   CHECK(cells[10] == "nan");
@@ -156,6 +158,8 @@ TEST_CASE("output: history.csv has the documented columns and round-trip numbers
   CHECK(back[1].diagnosed);
   CHECK(back[1].nonfinite == 3);
   CHECK(back[1].linf_at == d.linf_at);
+  CHECK(back[0].cycles == 3);
+  CHECK(back[1].cycles == -1);
   CHECK(std::isnan(back[1].p99));
   for (std::size_t r = 0; r < rows.size(); ++r) {
     CHECK(back[r].iteration == rows[r].iteration);
@@ -175,7 +179,11 @@ TEST_CASE("output: history.csv of an earlier version reads as undiagnosed; bad l
   CHECK_FALSE(old[0].diagnosed);
   CHECK(old[0].mean == 0.125);
   CHECK(old[0].wall_seconds == 2.0);
-  const std::string header = std::string(out::history_header) + "\n";
+  // The cycles column (implicit heat steps), and files written before it.
+  const std::string v4 = std::string(out::history_header) + "\n";
+  CHECK(out::parse_history_csv(v4 + "7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,0,0.5,6,9\n")[0].cycles == 6);
+  CHECK(out::parse_history_csv(v4 + "7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,0,0.5,,9\n")[0].cycles == -1);
+  const std::string header = std::string(out::history_header_v3) + "\n";
   CHECK(out::parse_history_csv(header + "7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,0,,9\n")[0].linf_at[1] == 4);
   // The factor column: empty on a first row, else the norm over the previous row's.
   CHECK(std::isnan(out::parse_history_csv(header + "7,7,1,1,0,1,0.5,0,0.5,1,1,3,4,0,,9\n")[0].factor));

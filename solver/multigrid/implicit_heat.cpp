@@ -1,0 +1,239 @@
+// The implicit heat loop: per step, ImplicitStep builds the right-hand side and runs cycles to
+// the step's tolerance; the loop writes one history row per step (the final residual and the
+// cycles), snapshots, checkpoints and the divergence checks, as the explicit loop does.
+#include "implicit_heat.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+#include "boundary_conditions.hpp"
+#include "field_io.hpp"
+#include "implicit_step.hpp"
+#include "multigrid_solve.hpp"
+#include "problem_setup.hpp"
+#include "progress.hpp"
+#include "run_checks.hpp"
+#include "stability.hpp"
+
+namespace fdsolve::multigrid {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+bool needs_previous_state(const Case& c) {
+  return c.solve.diagnostics ||
+         std::find(c.output.fields.begin(), c.output.fields.end(), "update") != c.output.fields.end();
+}
+
+template <typename T>
+void place_owned(const std::vector<double>& dense, const Layout& L, std::vector<T>& field) {
+  const index_t nx = L.n[0], ny = L.n[1];
+  for (index_t k = 0; k < L.n[2]; ++k)
+    for (index_t j = 0; j < ny; ++j)
+      for (index_t i = 0; i < nx; ++i)
+        field[L.at(i, j, k)] = static_cast<T>(dense[(k * ny + j) * nx + i]);
+}
+
+std::string step_detail(const StepSolve& s, double norm, const output::HistoryRow& row) {
+  std::string text =
+      fmt::format("{} cycles, residual {:.3e} from {:.3e}", s.cycles, norm, s.first_norm);
+  text += fmt::format("  u in [{:.4g}, {:.4g}]", row.min, row.max);
+  if (row.diagnosed) text += fmt::format(" mean {:.4g}", row.mean);
+  if (row.diagnosed && row.nonfinite > 0) text += fmt::format("  {} non-finite", row.nonfinite);
+  return text;
+}
+
+const char* scheme_name(const Case& c) {
+  return c.time.scheme == TimeScheme::CrankNicolson ? "Crank-Nicolson" : "backward Euler";
+}
+
+}  // namespace
+
+std::string describe_implicit_heat(const Case& c) {
+  return fmt::format("{} steps, each by {}", scheme_name(c), describe_cycles(c.solve.multigrid));
+}
+
+std::size_t implicit_heat_memory(const Case& c) {
+  const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
+  const std::size_t source =
+      has_source_field(c) ? static_cast<std::size_t>(field_layout(c, value).size) * value : 0;
+  return multigrid_memory(c) + source;
+}
+
+std::vector<std::string> describe_implicit_plan(const Case& c) {
+  const TimePlan p = heat_time_plan(c);
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("stability limit of the explicit step: dt <= {:.6g} (k = {:g}, {})",
+                              p.limit, c.problem.diffusivity, describe_stencil(c)));
+  lines.push_back(fmt::format("dt: {:.6g} (given) = {:.4g} x the explicit limit ({} has none), "
+                              "{} steps to t = {:g}",
+                              p.dt, p.dt / p.limit, scheme_name(c), p.steps, c.time.end));
+  if (c.time.scheme == TimeScheme::CrankNicolson) {
+    const CrankNicolsonRinging g = crank_nicolson_ringing(c, p);
+    lines.push_back(fmt::format("Crank-Nicolson amplification of the highest mode: {:.4f} per step",
+                                g.amplification));
+    if (g.rings)
+      lines.push_back(fmt::format(
+          "warning: dt is {:.3g} x the explicit limit (above 3x, the highest mode's "
+          "amplification is below -0.5): sharp initial data (a jump, a boundary value switched "
+          "on at t = 0) rings node to node for about {:.0f} steps (to 1/1000) of the {} steps; "
+          "use time.scheme implicit for the first steps, or dt <= {:.6g}",
+          p.dt / p.limit, g.steps_to_damp, p.steps, 3.0 * p.limit));
+  }
+  lines.push_back(fmt::format("method: {}", describe_implicit_heat(c)));
+  const double beta = (c.time.scheme == TimeScheme::CrankNicolson ? 0.5 : 1.0) * p.dt *
+                      c.problem.diffusivity;
+  for (std::string& l : describe_hierarchy(c, 1.0, beta)) lines.push_back(std::move(l));
+  const auto levels = build_hierarchy(fine_level(c));
+  if (const std::string w = coarsening_warning(c, levels); !w.empty())
+    lines.push_back("warning: " + w);
+  return lines;
+}
+
+template <typename T>
+SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunOutput& out,
+                                const SolveOptions& options) {
+  const KernelId kernel = choose_kernel(c, backend);
+  const auto levels = build_hierarchy(fine_level(c));
+  const Layout L = levels[0].layout(sizeof(T));
+  const Box box = levels[0].box;
+  const TimePlan plan = heat_time_plan(c);
+  if (const std::string w = coarsening_warning(c, levels); !w.empty()) spdlog::warn("{}", w);
+
+  SolveResult r;
+  r.kernel = backend.kernels(c.grid.dims)[kernel.index];
+  r.dt = plan.dt;
+  std::int64_t done = 0;
+  double earlier_seconds = 0;
+  std::vector<T> initial = initial_field<T>(c, L);
+  Buffer<T> cur = backend.allocate(L.size);
+  Buffer<T> next = backend.allocate(L.size);
+  backend.upload(next, initial.data(), L.size);  // Dirichlet nodes must hold in both buffers
+  if (const Checkpoint* k = options.resume) {
+    place_owned(k->u, L, initial);
+    done = k->state.iteration;
+    r.first_norm = k->state.first_norm;
+    earlier_seconds = k->state.wall_seconds;
+    out.restore(k->index, k->history);
+    if (k->state.backend != backend.name() || k->state.kernel != r.kernel)
+      spdlog::warn("resuming a state computed on {} ({}) with {} ({}): the result will not be "
+                   "bit-identical to an uninterrupted run",
+                   k->state.backend, k->state.kernel, backend.name(), r.kernel);
+    spdlog::info("resuming from step {} (time {})", done, k->state.time);
+  }
+  backend.upload(cur, initial.data(), L.size);
+  initial = std::vector<T>();
+
+  Boundaries<T> boundaries(c, backend, L);
+  ImplicitStep<T> stepper(c, backend, kernel, levels, boundaries, cur, next);
+  spdlog::info("{}: {} levels", describe_implicit_heat(c), levels.size());
+  const bool keep_previous = needs_previous_state(c);
+  Buffer<T> prev;
+  if (keep_previous) prev = backend.allocate(L.size);
+  FieldWriter<T> writer(c, backend, L, out);
+  Progress progress(options.live_progress, plan.steps, box.cells(), done, true);
+  const output::GridMeta grid = grid_meta(c);
+  Diagnostics diag;
+  std::int64_t last_snapshot = -1, short_steps = 0, total_cycles = 0;
+  std::int64_t it = done;
+  const auto start = std::chrono::steady_clock::now();
+  const auto state_now = [&] {
+    return LoopState{it, plan.time_after(it), r.first_norm,
+                     earlier_seconds + seconds_since(start), backend.name(), r.kernel};
+  };
+
+  while (it < plan.steps) {
+    if (options.stop && options.stop->load(std::memory_order_relaxed)) {
+      r.status = SolveStatus::Interrupted;
+      break;
+    }
+    ++it;
+    const double t = plan.time_after(it - 1), t_next = plan.time_after(it);
+    stepper.set_dt(it == plan.steps ? plan.last_dt : plan.dt);
+    if (keep_previous) backend.copy(prev, cur);
+    const StepSolve s = stepper.step(t, t_next);
+    total_cycles += s.cycles;
+    const double norm = c.solve.norm == NormKind::L2 ? s.residual.l2() : s.residual.linf();
+    if (it == 1) r.first_norm = s.first_norm;
+    r.norm_l2 = s.residual.l2();
+    r.norm_linf = s.residual.linf();
+    // Diagnostics (a pass over u and u before the step) on the steps the explicit loop checks.
+    const bool checkpoint_due = c.checkpoint.every > 0 && it % c.checkpoint.every == 0;
+    const bool check =
+        it == 1 || it % c.solve.check_every == 0 || it == plan.steps || checkpoint_due;
+    const Diagnostics* diagnosed = nullptr;
+    if (check && c.solve.diagnostics) {
+      diag = backend.diagnose(prev.data(), cur.data(), L, box);
+      diagnosed = &diag;
+    }
+    output::HistoryRow row = history_row(it, t_next, s.residual, diagnosed,
+                                         earlier_seconds + seconds_since(start));
+    // The factor column of a step: its residual's reduction by the cycles (empty: no residual).
+    if (s.first_norm > 0) row.factor = norm / s.first_norm;
+    row.cycles = s.cycles;
+    out.add_history(row);
+    progress.check(it, norm, s.target, step_detail(s, norm, row));
+    // A step diverges when its values are not finite or its cycles made the residual grow by
+    // divergence_factor over that of the warm start (the implicit schemes are stable for any
+    // dt, so only the solve can blow up).
+    const double limit = c.solve.divergence_factor * std::max(s.first_norm, s.target);
+    if (diverged(norm, limit, s.residual, diagnosed)) {
+      if (!diagnosed) diag = backend.diagnose(keep_previous ? prev.data() : cur.data(),
+                                              cur.data(), L, box);
+      r.divergence = locate_divergence(it, t_next, norm, limit, diag, grid);
+      r.status = SolveStatus::Diverged;
+      break;
+    }
+    if (!s.converged && short_steps++ == 0)
+      spdlog::warn("step {} stopped at residual {:.3e}, above its target {:.3e}, after {} cycles "
+                   "({}); later such steps are counted at the end",
+                   it, norm, s.target, s.cycles,
+                   s.stalled ? "the residual stopped falling: the rounding level of the precision"
+                             : "solve.max_iterations");
+    if (c.output.every > 0 && it % c.output.every == 0) {
+      writer.snapshot(cur, keep_previous ? prev : cur, it, t_next);
+      out.flush_history();
+      last_snapshot = it;
+    }
+    if (checkpoint_due) writer.checkpoint(cur, state_now());
+  }
+  if (it == plan.steps && r.status == SolveStatus::MaxIterations) r.status = SolveStatus::Completed;
+  backend.synchronize();
+  progress.finish();
+  if (short_steps > 0)
+    spdlog::warn("{} of {} steps stopped above their residual target", short_steps, it - done);
+  const double session = seconds_since(start);
+  spdlog::info("{} steps, {} cycles ({:.2f} per step)", it - done, total_cycles,
+               it > done ? static_cast<double>(total_cycles) / static_cast<double>(it - done) : 0.0);
+  r.iterations = it;
+  r.time = plan.time_after(it);
+  r.seconds = earlier_seconds + session;
+  r.cells_per_second =
+      session > 0 ? static_cast<double>(box.cells()) * static_cast<double>(it - done) / session
+                  : 0;
+  if (r.status == SolveStatus::Interrupted) writer.checkpoint(cur, state_now());
+  const Buffer<T>& before = keep_previous ? prev : cur;
+  if (r.divergence) {
+    writer.snapshot(cur, before, it, r.time,
+                    {{"status", "diverged"},
+                     {"divergence", describe_divergence(*r.divergence, c.grid.dims, true)}});
+    r.divergence->snapshot = std::filesystem::path(out.snapshots().back()).filename().string();
+  } else if (last_snapshot != it) {
+    writer.snapshot(cur, before, it, r.time);
+  }
+  out.flush_history();
+  return r;
+}
+
+template SolveResult solve_implicit_heat<float>(const Case&, Backend<float>&, output::RunOutput&,
+                                                const SolveOptions&);
+template SolveResult solve_implicit_heat<double>(const Case&, Backend<double>&,
+                                                 output::RunOutput&, const SolveOptions&);
+
+}  // namespace fdsolve::multigrid

@@ -1,0 +1,31 @@
+// Heat by implicit time steps (time.scheme implicit or crank-nicolson), each solved by multigrid
+// cycles: the same loop services as explicit heat (snapshots, checkpoints, --resume, signals,
+// divergence, diagnostics), with one history row per step holding the step's final residual
+// and the cycles it took.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "jacobi.hpp"
+
+namespace fdsolve::multigrid {
+
+/// Steps the heat case `c` (time.scheme implicit or crank-nicolson) to time.end on `backend`.
+template <typename T>
+SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunOutput& out,
+                                const SolveOptions& options);
+
+/// "Crank-Nicolson steps, each by multigrid V(2,2) cycles, full multigrid start".
+std::string describe_implicit_heat(const Case& c);
+
+/// Bytes of backend memory an implicit heat run needs: multigrid's fields (multigrid_memory)
+/// and the source term of the right-hand side when the source varies from node to node.
+std::size_t implicit_heat_memory(const Case& c);
+
+/// The lines `fdsolve check` prints for an implicit heat case: the explicit stability limit
+/// beside dt and their ratio, the steps, the Crank-Nicolson ringing warning, and the hierarchy
+/// with the shifted operator's relaxation weight and bottom solve.
+std::vector<std::string> describe_implicit_plan(const Case& c);
+
+}  // namespace fdsolve::multigrid

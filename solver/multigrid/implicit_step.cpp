@@ -1,0 +1,172 @@
+// One implicit heat step (see implicit_step.hpp).
+#include "implicit_step.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "problem_setup.hpp"
+#include "weights.hpp"
+
+namespace fdsolve::multigrid {
+namespace {
+
+/// A cycle that reduces the residual by less than this factor has reached the rounding level
+/// of the precision (multigrid's own factor is about 0.1): more cycles would not help.
+constexpr double kStallFactor = 0.9;
+
+}  // namespace
+
+template <typename T>
+ImplicitStep<T>::ImplicitStep(const Case& c, Backend<T>& backend, KernelId kernel,
+                              std::vector<LevelGeometry> levels, Boundaries<T>& boundaries,
+                              Buffer<T>& cur, Buffer<T>& next)
+    : c_(c),
+      backend_(backend),
+      boundaries_(boundaries),
+      cur_(cur),
+      next_(next),
+      L_(levels[0].layout(sizeof(T))),
+      box_(levels[0].box),
+      kernel_(kernel),
+      crank_nicolson_(c.time.scheme == TimeScheme::CrankNicolson),
+      cycles_(std::move(levels), CycleSettings{c.solve.multigrid, 1.0, 0.0}, backend, kernel,
+              [this](Buffer<T>& x) { boundaries_.fill_ghosts(x); }) {
+  g_ = backend.allocate(L_.size);
+  backend.zero(g_);
+  if (has_source_field(c)) source_ = backend.allocate(L_.size);
+  cycles_.set_fine_rhs(g_.data(), 0.0);
+}
+
+template <typename T>
+void ImplicitStep<T>::set_dt(double dt) {
+  if (dt == dt_) return;
+  dt_ = dt;
+  const double beta = (crank_nicolson_ ? 0.5 : 1.0) * dt * c_.problem.diffusivity;
+  cycles_.set_shift(1.0, beta);
+  if (cycles_.bottom_sweeps() >= 1000000000)
+    throw BackendError("multigrid: the bottom solve on the coarsest grid does not converge");
+  rhs_scale_ = cycles_.op(0).rhs_scale;
+  // g = rhs_scale (I + dt/2 k L) u for CN: the explicit step's weights of dt/2, scaled; BE
+  // keeps only the centre. Neither carries the source, which source_term adds.
+  StencilWeights w;
+  if (crank_nicolson_) {
+    w = heat_step_weights(c_, 0.5 * dt).weights;
+    w.center *= rhs_scale_;
+    for (double& f : w.face) f *= rhs_scale_;
+    w.edge *= rhs_scale_;
+    w.corner *= rhs_scale_;
+  } else {
+    w.points = heat_step_weights(c_, dt).weights.points;
+    w.center = rhs_scale_;
+  }
+  w.source = c_.problem.source.is_constant() ? rhs_scale_ * dt * c_.problem.source.constant : 0.0;
+  rhs_weights_ = w;
+  record();
+}
+
+template <typename T>
+void ImplicitStep<T>::record() {
+  // The rest of a cycle after its probe as one recording (a CUDA graph), as the steady loop
+  // does; it must leave the fine buffers as it found them: an even number of fine sweeps.
+  rest_of_cycle_.reset();
+  const MultigridSpec& m = c_.solve.multigrid;
+  if ((m.pre_smooth + m.post_smooth) % 2 == 0 && cycles_.levels().size() > 1)
+    rest_of_cycle_ = backend_.record([this] { cycles_.finish_cycle(cur_, next_); });
+}
+
+template <typename T>
+void ImplicitStep<T>::load_source(double t, double t_next) {
+  if (q_loaded_[1] && q_time_[1] == t) {  // the last step's end is this step's start
+    q_[0].swap(q_[1]);
+    q_time_[0] = t;
+    q_loaded_[0] = true;
+    q_loaded_[1] = false;
+  }
+  const double times[2] = {t, t_next};
+  for (int i = 0; i < 2; ++i) {
+    if (i == 0 && !crank_nicolson_) continue;  // BE reads q(t_next) only
+    if (q_loaded_[i] && q_time_[i] == times[i]) continue;
+    q_[i] = source_values<double>(c_, L_, 1.0, times[i]);
+    q_time_[i] = times[i];
+    q_loaded_[i] = true;
+  }
+}
+
+template <typename T>
+const T* ImplicitStep<T>::source_term(double t, double t_next) {
+  if (source_.size() == 0) return nullptr;
+  const bool in_time = c_.problem.source.uses_time;
+  const bool stale = source_dt_ != dt_ || (in_time && (t != source_t_ || t_next != source_t_next_));
+  if (stale) {
+    std::vector<T> values(static_cast<std::size_t>(L_.size));
+    const double scale = rhs_scale_ * dt_;
+    // A source constant in time is evaluated once, at t = 0.
+    load_source(in_time ? t : 0.0, in_time ? t_next : 0.0);
+    const std::vector<double>& q0 = q_[0];
+    const std::vector<double>& q1 = q_[1];
+    if (crank_nicolson_) {
+      for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = static_cast<T>(scale * 0.5 * (q0[i] + q1[i]));
+    } else {
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<T>(scale * q1[i]);
+    }
+    backend_.upload(source_, values.data(), L_.size);
+    source_dt_ = dt_;
+    source_t_ = t;
+    source_t_next_ = t_next;
+  }
+  return source_.data();
+}
+
+template <typename T>
+StepSolve ImplicitStep<T>::step(double t, double t_next) {
+  // The right-hand side from the old u: its ghosts hold the gradients at t (CN's L u at t).
+  boundaries_.gradients_at(t);
+  boundaries_.fill_ghosts(cur_);
+  SweepArgs<T> a;
+  a.in = cur_.data();
+  a.out = g_.data();
+  a.source_field = source_term(t, t_next);
+  a.layout = L_;
+  a.box = box_;
+  a.weights = rhs_weights_;
+  backend_.sweep(a, kernel_);
+  // The new level: Dirichlet values at t_next in both buffers (the sweeps read them as fixed
+  // values), ghosts from the gradients at t_next.
+  boundaries_.write_dirichlet(cur_, t_next);
+  boundaries_.write_dirichlet(next_, t_next);
+  boundaries_.gradients_at(t_next);
+
+  const auto norm_of = [&](const SweepStats& s) {
+    return c_.solve.norm == NormKind::L2 ? s.l2() : s.linf();
+  };
+  const double scale = cycles_.residual_scale();
+  StepSolve r;
+  r.residual = scale_norms(cycles_.probe(cur_, next_), scale);
+  r.first_norm = norm_of(r.residual);
+  r.target = std::max(c_.solve.absolute_tolerance, c_.solve.tolerance * r.first_norm);
+  double norm = r.first_norm;
+  while (norm > r.target && std::isfinite(norm) && r.cycles < c_.solve.max_iterations) {
+    if (r.cycles == 0 && c_.solve.multigrid.fmg)
+      cycles_.full_multigrid(cur_, next_);  // the correction equation, coarsest grid first
+    else if (rest_of_cycle_)
+      rest_of_cycle_->run();
+    else
+      cycles_.finish_cycle(cur_, next_);
+    ++r.cycles;
+    r.residual = scale_norms(cycles_.probe(cur_, next_), scale);
+    const double before = norm;
+    norm = norm_of(r.residual);
+    if (norm > kStallFactor * before && norm > r.target) {
+      r.stalled = true;
+      break;
+    }
+  }
+  r.converged = norm <= r.target;
+  return r;
+}
+
+template class ImplicitStep<float>;
+template class ImplicitStep<double>;
+
+}  // namespace fdsolve::multigrid

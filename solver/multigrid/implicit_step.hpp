@@ -1,0 +1,78 @@
+// One implicit heat step by multigrid: backward Euler (I - dt k L) u' = u + dt q(t') or
+// Crank-Nicolson (I - dt/2 k L) u' = (I + dt/2 k L) u + dt (q(t) + q(t'))/2, i.e. the shifted
+// operator A = I - beta L of cycles.hpp with beta = dt k (BE) or dt k / 2 (CN). The right-hand
+// side is built on the backend by one stencil sweep of the old u; the cycles then run on u
+// itself (warm start: the old u is the first guess) until the step's residual is small enough.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "boundary_conditions.hpp"
+#include "cycles.hpp"
+
+namespace fdsolve::multigrid {
+
+/// How a step's cycles ended. norms: of the final residual f - A u' (the history row's).
+struct StepSolve {
+  SweepStats residual;      // the final residual's statistics (norms of f - A u')
+  double first_norm = 0;    // the chosen norm of the residual of the old u (the warm start)
+  double target = 0;        // max(absolute_tolerance, tolerance * first_norm)
+  std::int64_t cycles = 0;  // cycles taken (a full multigrid start counts as one)
+  bool converged = false;   // final norm <= target
+  bool stalled = false;     // stopped because a cycle reduced the residual by less than 10%
+};
+
+template <typename T>
+class ImplicitStep {
+ public:
+  /// The fine fields u (`cur`) and its second buffer (`next`) belong to the caller and must
+  /// outlive this object; `boundaries` fills their ghosts and writes their Dirichlet values.
+  ImplicitStep(const Case& c, Backend<T>& backend, KernelId kernel,
+               std::vector<LevelGeometry> levels, Boundaries<T>& boundaries, Buffer<T>& cur,
+               Buffer<T>& next);
+
+  /// Sets the operator of a step of `dt` (a no-op when dt is the current one).
+  void set_dt(double dt);
+  /// The step from t to t_next = t + dt (set_dt(dt) first): builds the right-hand side from
+  /// the old u (ghosts at t), writes the Dirichlet values at t_next into both fine buffers,
+  /// sets the Neumann gradients to t_next and runs cycles until the residual is at most
+  /// max(absolute_tolerance, tolerance * residual of the old u), or stalls, or
+  /// max_iterations cycles.
+  StepSolve step(double t, double t_next);
+
+  const Cycles<T>& cycles() const { return cycles_; }
+
+ private:
+  /// The source term of the right-hand side, rhs_scale * dt * (q(t) + q(t_next)) / 2 (CN) or
+  /// rhs_scale * dt * q(t_next) (BE), in backend memory; null for a constant source.
+  const T* source_term(double t, double t_next);
+  /// q at t and t_next, unscaled, on the host: q_[0] and q_[1]. A step's t is the last one's
+  /// t_next, so CN evaluates q once per step.
+  void load_source(double t, double t_next);
+  void record();
+
+  const Case& c_;
+  Backend<T>& backend_;
+  Boundaries<T>& boundaries_;
+  Buffer<T>& cur_;
+  Buffer<T>& next_;
+  Layout L_;
+  Box box_;
+  KernelId kernel_;
+  bool crank_nicolson_;
+  Cycles<T> cycles_;
+  double dt_ = -1;
+  double rhs_scale_ = 0;
+  StencilWeights rhs_weights_;  // of the sweep that builds g from the old u
+  Buffer<T> g_;                 // the fine right-hand side g = rhs_scale * f
+  Buffer<T> source_;            // the source term of g (only for a source that varies)
+  std::vector<double> q_[2];
+  double q_time_[2] = {-1, -1};
+  bool q_loaded_[2] = {false, false};
+  double source_dt_ = -1, source_t_ = -1, source_t_next_ = -1;
+  std::unique_ptr<Replay> rest_of_cycle_;
+};
+
+}  // namespace fdsolve::multigrid
