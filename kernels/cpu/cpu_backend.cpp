@@ -84,6 +84,9 @@ class CpuBackend final : public Backend<T> {
 
   void restrict_to_coarse(const TransferArgs<T>& args) override { cpu::restrict_to_coarse(args); }
   void prolong_add(const TransferArgs<T>& args) override { cpu::prolong_add(args); }
+  void restrict_residual(const ResidualRestrictArgs<T>& args) override {
+    cpu::restrict_residual(args);
+  }
   void zero(Buffer<T>& field) override { cpu::fill_value(field.data(), field.size(), T(0)); }
   void copy(Buffer<T>& dst, const Buffer<T>& src) override {
     cpu::copy(dst.data(), src.data(), std::min(dst.size(), src.size()));

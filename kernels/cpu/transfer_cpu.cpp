@@ -39,6 +39,40 @@ void prolong_add(const TransferArgs<T>& a) {
   }
 }
 
+namespace {
+
+template <int Points, typename T>
+void restrict_residual_points(const ResidualRestrictArgs<T>& a) {
+  const Box& b = a.box;
+  const index_t ny = b.extent(1), rows = ny * b.extent(2);
+  const T scale = static_cast<T>(a.scale), g0 = static_cast<T>(a.g_constant);
+  const FineFold F = fine_fold(a.fine, a.rules);
+  const TypedWeights<T> w = typed<T>(a.residual);
+  const GridStrides C = strides_of(a.coarse);
+#pragma omp parallel for schedule(static) if (b.cells() > kParallelCells)
+  for (index_t r = 0; r < rows; ++r) {
+    const index_t J = b.lo[1] + r % ny, K = b.lo[2] + r / ny;
+    for (index_t I = b.lo[0]; I < b.hi[0]; ++I)
+      a.to[C.at(I, J, K)] = restrict_residual_node<Points>(a.u, a.g, g0, F, w, I, J, K, scale);
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void restrict_residual(const ResidualRestrictArgs<T>& a) {
+  if (a.box.empty()) return;
+  if (a.fine.dims == 2) return restrict_residual_points<5>(a);
+  switch (a.residual.points) {
+    case 7:
+      return restrict_residual_points<7>(a);
+    case 19:
+      return restrict_residual_points<19>(a);
+    default:
+      return restrict_residual_points<27>(a);
+  }
+}
+
 template <typename T>
 void fill_value(T* dst, index_t n, T value) {
 #pragma omp parallel for schedule(static) if (n > kParallelCells)
@@ -49,6 +83,8 @@ template void restrict_to_coarse<float>(const TransferArgs<float>&);
 template void restrict_to_coarse<double>(const TransferArgs<double>&);
 template void prolong_add<float>(const TransferArgs<float>&);
 template void prolong_add<double>(const TransferArgs<double>&);
+template void restrict_residual<float>(const ResidualRestrictArgs<float>&);
+template void restrict_residual<double>(const ResidualRestrictArgs<double>&);
 template void fill_value<float>(float*, index_t, float);
 template void fill_value<double>(double*, index_t, double);
 

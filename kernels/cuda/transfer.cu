@@ -46,7 +46,40 @@ __global__ void __launch_bounds__(kBX* kBY) prolong_kernel(const T* coarse, T* f
   fine[F.at(i, j, k)] += prolong_node(coarse, C, i, j, k);
 }
 
+template <int Points, typename T>
+__global__ void __launch_bounds__(kBX* kBY)
+    restrict_residual_kernel(const T* u, const T* g, T g0, FineFold F, TypedWeights<T> w,
+                             T* coarse, GridStrides C, DevBox b, T scale) {
+  const index_t I = b.lo[0] + blockIdx.x * static_cast<index_t>(kBX) + threadIdx.x;
+  const index_t J = b.lo[1] + blockIdx.y * static_cast<index_t>(kBY) + threadIdx.y;
+  const index_t K = b.lo[2] + blockIdx.z;
+  if (I >= b.hi[0] || J >= b.hi[1]) return;
+  coarse[C.at(I, J, K)] = restrict_residual_node<Points>(u, g, g0, F, w, I, J, K, scale);
+}
+
+template <int Points, typename T>
+void launch_residual_points(const ResidualRestrictArgs<T>& a, cudaStream_t stream) {
+  restrict_residual_kernel<Points, T><<<box_grid(a.box), dim3(kBX, kBY), 0, stream>>>(
+      a.u, a.g, static_cast<T>(a.g_constant), fine_fold(a.fine, a.rules), typed<T>(a.residual),
+      a.to, strides_of(a.coarse), dev_box(a.box), static_cast<T>(a.scale));
+  FDSOLVE_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace
+
+template <typename T>
+void launch_restrict_residual(const ResidualRestrictArgs<T>& a, cudaStream_t stream) {
+  if (a.box.empty()) return;
+  if (a.fine.dims == 2) return launch_residual_points<5>(a, stream);
+  switch (a.residual.points) {
+    case 7:
+      return launch_residual_points<7>(a, stream);
+    case 19:
+      return launch_residual_points<19>(a, stream);
+    default:
+      return launch_residual_points<27>(a, stream);
+  }
+}
 
 template <typename T>
 void launch_restrict(const TransferArgs<T>& a, cudaStream_t stream) {
@@ -67,6 +100,9 @@ void launch_prolong_add(const TransferArgs<T>& a, cudaStream_t stream) {
 
 template void launch_restrict<float>(const TransferArgs<float>&, cudaStream_t);
 template void launch_restrict<double>(const TransferArgs<double>&, cudaStream_t);
+template void launch_restrict_residual<float>(const ResidualRestrictArgs<float>&, cudaStream_t);
+template void launch_restrict_residual<double>(const ResidualRestrictArgs<double>&,
+                                               cudaStream_t);
 template void launch_prolong_add<float>(const TransferArgs<float>&, cudaStream_t);
 template void launch_prolong_add<double>(const TransferArgs<double>&, cudaStream_t);
 

@@ -6,10 +6,10 @@
 namespace fdsolve::multigrid {
 namespace {
 
-/// Grids below this many nodes sweep with the "plain" variant where the backend has one: the
-/// tiled variants are tuned for large grids and measured 4x slower up to 1025^2 on an H100
-/// (docs/performance.md), and coarse levels are small.
-constexpr index_t kPlainBelowCells = index_t(1) << 20;
+/// The variant coarse levels sweep with where the backend has it: the tiled variants are tuned
+/// for 16384^2 and measured slower than "plain" at every size up to 4097^2 on an H100 (4x up
+/// to 1025^2; docs/performance.md), and coarse levels are at most a quarter of the fine grid.
+constexpr const char* kCoarseVariant = "plain";
 
 /// Homogeneous ghost rules of a grid's faces: zero-gradient mirrors and periodic wraps.
 template <typename T>
@@ -25,6 +25,8 @@ HaloFillArgs<T> homogeneous_rules(const LevelGeometry& g, const Layout& L) {
 
 }  // namespace
 
+bool fused_restriction_pays(const std::string& backend_name) { return backend_name == "cuda"; }
+
 template <typename T>
 Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settings,
                   Backend<T>& backend, KernelId fine_kernel, FineHalo fine_halo)
@@ -33,13 +35,13 @@ Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settin
       backend_(backend),
       fine_halo_(std::move(fine_halo)) {
   const auto names = backend.kernels(levels_[0].dims);
-  const bool has_plain = std::find(names.begin(), names.end(), "plain") != names.end();
+  const bool has_plain = std::find(names.begin(), names.end(), kCoarseVariant) != names.end();
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     const LevelGeometry& g = levels_[l];
     layout_.push_back(g.layout(sizeof(T)));
     homogeneous_.push_back(homogeneous_rules<T>(g, layout_[l]));
-    const bool small = l > 0 && has_plain && g.cells() < kPlainBelowCells;
-    kernel_.push_back(small ? backend.find_kernel(g.dims, "plain") : fine_kernel);
+    kernel_.push_back(l > 0 && has_plain ? backend.find_kernel(g.dims, kCoarseVariant)
+                                         : fine_kernel);
     x_.emplace_back();
     next_.emplace_back();
     rhs_.emplace_back();
@@ -123,6 +125,21 @@ void Cycles<T>::smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps) {
 template <typename T>
 void Cycles<T>::restrict_residual(int level, Buffer<T>& x, Buffer<T>& scratch) {
   fill_boundary(level, x);
+  if (settings_.fuse_residual_restriction) {
+    ResidualRestrictArgs<T> a;
+    a.u = x.data();
+    a.g = rhs(level);
+    a.g_constant = a.g ? 0.0 : fine_rhs_constant_;
+    a.residual = ops_[level].residual;
+    for (int f = 0; f < 6; ++f) a.rules[f] = homogeneous_[level].faces[f].rule;
+    a.to = rhs_[level + 1].data();
+    a.fine = layout_[level];
+    a.coarse = layout_[level + 1];
+    a.box = levels_[level + 1].box;
+    a.scale = ops_[level].diag / ops_[level + 1].diag;
+    backend_.restrict_residual(a);
+    return;
+  }
   backend_.sweep(sweep_args(level, ops_[level].residual, x, scratch, rhs(level)), kernel_[level]);
   // The coarse nodes next to a Neumann or periodic face weigh residuals beyond it: mirrored
   // (the symmetric extension of the boundary rows) or wrapped.

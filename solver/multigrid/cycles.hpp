@@ -26,7 +26,16 @@ struct CycleSettings {
   /// V-cycle aims at a factor of about 0.1-0.2 per cycle, so the coarse solve adds at most a
   /// few hundredths to it.
   double bottom_reduction = 0.01;
+  /// Compute the residual inside the restriction (Backend::restrict_residual) instead of a
+  /// residual sweep, a halo fill and the restriction: two array passes fewer on each level.
+  bool fuse_residual_restriction = true;
 };
+
+/// Whether fusing the residual into the restriction pays on backend `name` (measured in
+/// `fdsolve bench --multigrid`, docs/performance.md): on the GPU the residual's two array passes
+/// cost more than recomputing it; on the CPU the scalar fused loop costs more (1025^2 double,
+/// one thread: 9.2 WU fused against 6.9 WU unfused per V-cycle).
+bool fused_restriction_pays(const std::string& backend_name);
 
 template <typename T>
 class Cycles {
@@ -64,6 +73,12 @@ class Cycles {
   /// level's start interpolated from the next coarser and improved by one cycle; ends with one
   /// fine cycle on u + e.
   void full_multigrid(Buffer<T>& u, Buffer<T>& next);
+
+  /// Whether a recording of cycle() / finish_cycle() / full_multigrid() leaves the fine
+  /// buffers as it found them (Backend::record): an even number of fine sweeps per cycle.
+  bool recordable() const {
+    return levels_.size() > 1 && (settings_.spec.pre_smooth + settings_.spec.post_smooth) % 2 == 0;
+  }
 
   /// Multiplies the probe's update norms into residual norms: diag / omega of the fine level.
   double residual_scale() const { return ops_[0].diag / ops_[0].omega; }

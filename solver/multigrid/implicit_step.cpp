@@ -29,7 +29,10 @@ ImplicitStep<T>::ImplicitStep(const Case& c, Backend<T>& backend, KernelId kerne
       box_(levels[0].box),
       kernel_(kernel),
       crank_nicolson_(c.time.scheme == TimeScheme::CrankNicolson),
-      cycles_(std::move(levels), CycleSettings{c.solve.multigrid, 1.0, 0.0}, backend, kernel,
+      cycles_(std::move(levels),
+              CycleSettings{c.solve.multigrid, 1.0, 0.0, CycleSettings{}.bottom_reduction,
+                            fused_restriction_pays(backend.name())},
+              backend, kernel,
               [this](Buffer<T>& x) { boundaries_.fill_ghosts(x); }) {
   g_ = backend.allocate(L_.size);
   backend.zero(g_);
@@ -69,9 +72,11 @@ void ImplicitStep<T>::record() {
   // The rest of a cycle after its probe as one recording (a CUDA graph), as the steady loop
   // does; it must leave the fine buffers as it found them: an even number of fine sweeps.
   rest_of_cycle_.reset();
-  const MultigridSpec& m = c_.solve.multigrid;
-  if ((m.pre_smooth + m.post_smooth) % 2 == 0 && cycles_.levels().size() > 1)
-    rest_of_cycle_ = backend_.record([this] { cycles_.finish_cycle(cur_, next_); });
+  fmg_.reset();
+  if (!cycles_.recordable()) return;
+  rest_of_cycle_ = backend_.record([this] { cycles_.finish_cycle(cur_, next_); });
+  if (c_.solve.multigrid.fmg)
+    fmg_ = backend_.record([this] { cycles_.full_multigrid(cur_, next_); });
 }
 
 template <typename T>
@@ -147,8 +152,10 @@ StepSolve ImplicitStep<T>::step(double t, double t_next) {
   r.target = std::max(c_.solve.absolute_tolerance, c_.solve.tolerance * r.first_norm);
   double norm = r.first_norm;
   while (norm > r.target && std::isfinite(norm) && r.cycles < c_.solve.max_iterations) {
-    if (r.cycles == 0 && c_.solve.multigrid.fmg)
-      cycles_.full_multigrid(cur_, next_);  // the correction equation, coarsest grid first
+    if (r.cycles == 0 && fmg_)
+      fmg_->run();  // the correction equation, coarsest grid first
+    else if (r.cycles == 0 && c_.solve.multigrid.fmg)
+      cycles_.full_multigrid(cur_, next_);
     else if (rest_of_cycle_)
       rest_of_cycle_->run();
     else

@@ -73,6 +73,7 @@ class ImplicitStep {
   bool q_loaded_[2] = {false, false};
   double source_dt_ = -1, source_t_ = -1, source_t_next_ = -1;
   std::unique_ptr<Replay> rest_of_cycle_;
+  std::unique_ptr<Replay> fmg_;  // full multigrid, recorded likewise
 };
 
 }  // namespace fdsolve::multigrid

@@ -134,6 +134,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   Boundaries<T> boundaries(c, backend, L);
   CycleSettings settings;
   settings.spec = c.solve.multigrid;
+  settings.fuse_residual_restriction = fused_restriction_pays(backend.name());
   Cycles<T> cycles(levels, settings, backend, kernel,
                    [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0); });
   if (cycles.bottom_sweeps() >= 1000000000)
@@ -163,10 +164,13 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   // The rest of a cycle after its probe, recorded once (a CUDA graph: one launch instead of a
   // hundred small ones on the coarse levels). A recording must leave the fine buffers as it
   // found them: an even number of fine sweeps per cycle does.
-  std::unique_ptr<Replay> rest_of_cycle;
-  if ((c.solve.multigrid.pre_smooth + c.solve.multigrid.post_smooth) % 2 == 0 &&
-      levels.size() > 1)
+  // Full multigrid too: O(levels^2) small launches, run once.
+  std::unique_ptr<Replay> rest_of_cycle, fmg;
+  if (cycles.recordable()) {
     rest_of_cycle = backend.record([&] { cycles.finish_cycle(cur, next); });
+    if (done == 0 && c.solve.multigrid.fmg)
+      fmg = backend.record([&] { cycles.full_multigrid(cur, next); });
+  }
   FieldWriter<T> writer(c, backend, L, out);
   Progress progress(options.live_progress, c.solve.max_iterations, box.cells(), done, false);
   const output::GridMeta grid = grid_meta(c);
@@ -193,7 +197,10 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
     target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
     out.add_history(history_row(0, 0.0, s0, nullptr, seconds_since(start)));
     progress.check(0, r.first_norm, target, "initial residual");
-    cycles.full_multigrid(cur, next);
+    if (fmg)
+      fmg->run();
+    else
+      cycles.full_multigrid(cur, next);
     it = 1;
   }
 
