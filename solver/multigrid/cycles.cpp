@@ -25,7 +25,9 @@ HaloFillArgs<T> homogeneous_rules(const LevelGeometry& g, const Layout& L) {
 
 }  // namespace
 
-bool fused_restriction_pays(const std::string& backend_name) { return backend_name == "cuda"; }
+bool fused_restriction_pays(const std::string& backend_name, int dims) {
+  return backend_name == "cuda" && dims == 2;
+}
 
 template <typename T>
 Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settings,

@@ -31,11 +31,12 @@ struct CycleSettings {
   bool fuse_residual_restriction = true;
 };
 
-/// Whether fusing the residual into the restriction pays on backend `name` (measured in
-/// `fdsolve bench --multigrid`, docs/performance.md): on the GPU the residual's two array passes
-/// cost more than recomputing it; on the CPU the scalar fused loop costs more (1025^2 double,
-/// one thread: 9.2 WU fused against 6.9 WU unfused per V-cycle).
-bool fused_restriction_pays(const std::string& backend_name);
+/// Whether fusing the residual into the restriction pays on backend `name` in `dims`
+/// dimensions (measured with `fdsolve bench --multigrid`, docs/performance.md): in 2D on the GPU
+/// (H100, 4097^2 double: 7.97 WU per V-cycle fused, 8.58 unfused); not in 3D, where each coarse
+/// node recomputes 27 residuals (27-point: 11.9 against 7.4 WU), nor on the CPU, whose fused
+/// loop is scalar (1025^2 double, one thread: 9.2 against 6.9 WU).
+bool fused_restriction_pays(const std::string& backend_name, int dims);
 
 template <typename T>
 class Cycles {

@@ -31,7 +31,7 @@ ImplicitStep<T>::ImplicitStep(const Case& c, Backend<T>& backend, KernelId kerne
       crank_nicolson_(c.time.scheme == TimeScheme::CrankNicolson),
       cycles_(std::move(levels),
               CycleSettings{c.solve.multigrid, 1.0, 0.0, CycleSettings{}.bottom_reduction,
-                            fused_restriction_pays(backend.name())},
+                            fused_restriction_pays(backend.name(), c.grid.dims)},
               backend, kernel,
               [this](Buffer<T>& x) { boundaries_.fill_ghosts(x); }) {
   g_ = backend.allocate(L_.size);

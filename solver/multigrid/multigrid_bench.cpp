@@ -207,7 +207,7 @@ template <typename T>
 void bench_problem(Backend<T>& be, const Problem& p, const BenchOptions& o,
                    std::vector<MultigridBenchRow>& rows, std::ostream& out) {
   const std::int64_t n = o.size > 0 ? o.size : default_size(be.name(), p.dims);
-  Bench<T> b(be, p, n, fused_restriction_pays(be.name()));
+  Bench<T> b(be, p, n, fused_restriction_pays(be.name(), p.dims));
   MultigridBenchRow base;
   base.backend = be.name();
   base.dims = p.dims;
@@ -218,7 +218,7 @@ void bench_problem(Backend<T>& be, const Problem& p, const BenchOptions& o,
 
   // The backend's default cycle, and the same cycle with the residual fused into the
   // restriction or not (the other choice): what the fusion saves.
-  const bool fused = fused_restriction_pays(be.name());
+  const bool fused = fused_restriction_pays(be.name(), p.dims);
   MultigridBenchRow v = base;
   v.what = fused ? "v-fused" : "v-unfused";
   v.cycles = 1;

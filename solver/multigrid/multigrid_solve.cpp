@@ -134,7 +134,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   Boundaries<T> boundaries(c, backend, L);
   CycleSettings settings;
   settings.spec = c.solve.multigrid;
-  settings.fuse_residual_restriction = fused_restriction_pays(backend.name());
+  settings.fuse_residual_restriction = fused_restriction_pays(backend.name(), c.grid.dims);
   Cycles<T> cycles(levels, settings, backend, kernel,
                    [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0); });
   if (cycles.bottom_sweeps() >= 1000000000)

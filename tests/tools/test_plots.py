@@ -67,7 +67,7 @@ def run_tool(args, tool, *argv, expect=0):
 
 
 HEADER = ("iteration,time,norm_l2,norm_linf,min,max,mean,nonfinite,p50,p90,p99,"
-          "linf_i,linf_j,linf_k,factor,wall_seconds")  # output/history_csv.hpp
+          "linf_i,linf_j,linf_k,factor,cycles,wall_seconds")  # output/history_csv.hpp
 HEADER_PLAIN = "iteration,time,norm_l2,norm_linf,min,max,mean,wall_seconds"  # before diagnostics
 
 
@@ -79,7 +79,7 @@ def write_history(path, rows, percentiles):
             cells = [it, 0.0, l2, 3 * l2, 0.0, 1.0, 0.25]
             if percentiles:  # zero p50 early on: a log axis must cope
                 cells += [0 if it < rows - 3 else 7, 0.0 if it < 5 else l2 / 4, 1.5 * l2,
-                          2.5 * l2, 3, 4, 0, 0.97]
+                          2.5 * l2, 3, 4, 0, 0.97, ""]
             cells.append(0.01 * it)
             f.write(",".join(repr(float(c)) if isinstance(c, float) else str(c) for c in cells)
                     + "\n")
