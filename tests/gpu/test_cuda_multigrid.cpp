@@ -144,7 +144,10 @@ TEST_CASE("gpu: multigrid transfers match the CPU") {
   }
 }
 
-TEST_CASE("gpu: multigrid cycles match the CPU, every stencil and face type") {
+// Whole cycles are solver-level runs of kernels the transfer test and the parity tests cover:
+// in the "problems" suite, which the slow racecheck leaves out (tools/device-test.sh).
+TEST_CASE("gpu: multigrid cycles match the CPU, every stencil and face type" *
+          doctest::test_suite("problems")) {
   for (const char* faces : {kDirichlet, kNeumann, kPeriodic}) {
     // A periodic x axis has an even node count; the others n - 1 even.
     const bool periodic = faces == kPeriodic;
