@@ -172,21 +172,37 @@ std::string grid(int dims, int n) {
 /// and checks the orders. Jacobi starts from u (the fixed point does not depend on the start)
 /// and stops when the linf update is at most 1e-5 h^4: with 1 - rho >= 0.5 h^2 for these
 /// problems the iteration error stays below 2e-5 h^2, four orders under the O(h^2) error.
+///
+/// The same problems by multigrid from a zero start, stopped when the linf residual is at most
+/// 1e-4 h^2 (the inverse operator's norm is at most 1/(d pi^2) here, so the algebraic error
+/// stays four orders under the O(h^2) error): the errors must equal Jacobi's to 0.1% and show
+/// the same order.
 void poisson_orders(const std::string& what, int dims, int stencil, const Manufactured& m, int n0) {
   std::vector<int> intervals;
-  std::vector<Errors> e;
+  std::vector<Errors> e, mg;
   for (int n = n0; n <= 4 * n0; n *= 2) {
     const double h = 1.0 / n;
-    const Solved s = solve_text(
-        grid(dims, n) + "problem: {equation: poisson, source: '" + m.f + "'}\n" +
-        "stencil: " + std::to_string(stencil) + "\n" + m.boundary + "initial: '" + m.u + "'\n" +
-        "solve: {tolerance: 0, absolute_tolerance: " + number(1e-5 * std::pow(h, 4)) +
-        ", norm: linf, check_every: 50}\n");
+    const std::string problem = grid(dims, n) + "problem: {equation: poisson, source: '" + m.f +
+                                "'}\n" + "stencil: " + std::to_string(stencil) + "\n" +
+                                m.boundary;
+    const Solved s = solve_text(problem + "initial: '" + m.u + "'\n" +
+                                "solve: {method: jacobi, tolerance: 0, absolute_tolerance: " +
+                                number(1e-5 * std::pow(h, 4)) + ", norm: linf, check_every: 50}\n");
     REQUIRE(s.result.status == SolveStatus::Converged);
+    const Solved t = solve_text(problem + "solve: {method: multigrid, tolerance: 0, "
+                                          "absolute_tolerance: " +
+                                    number(1e-4 * h * h) + ", norm: linf}\n",
+                                {}, true);
+    REQUIRE(t.result.status == SolveStatus::Converged);
     intervals.push_back(n);
     e.push_back(errors(s, m.exact));
+    mg.push_back(errors(t, m.exact));
+    INFO(what, " N = ", n, ": multigrid l2 ", mg.back().l2, " against Jacobi's ", e.back().l2);
+    CHECK(mg.back().l2 == doctest::Approx(e.back().l2).epsilon(1e-3));
+    CHECK(mg.back().linf == doctest::Approx(e.back().linf).epsilon(1e-3));
   }
   check_orders(what, intervals, e);
+  check_orders(what + " (multigrid)", intervals, mg);
 }
 
 /// The heat equation u_t = lap u from u0 = prod sin(pi x_a), zero Dirichlet faces: the exact
