@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The regression cases on N GPU ranks against 1 rank, bit for bit (issue 12's device check):
+#   tools/mpi-gpu-parity.sh FDSOLVE [RANKS] [OUTDIR]
+# Runs every tests/regression/<case>/case.yaml that runs distributed (multigrid cases are
+# refused over several ranks and skipped here) with --backend cuda on 1 rank and under
+# `mpirun -n RANKS` (one GPU per rank of the node), then `fdsolve compare --rtol 0 --atol 0`.
+set -uo pipefail
+fdsolve=${1:?usage: tools/mpi-gpu-parity.sh FDSOLVE [RANKS] [OUTDIR]}
+ranks=${2:-2}
+out=${3:-mpi-gpu-parity}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mkdir -p "$out"
+failed=0 passed=0
+for case_file in tests/regression/*/case.yaml; do
+  name=$(basename "$(dirname "$case_file")")
+  [[ $name == mg_* ]] && continue
+  "$fdsolve" run "$case_file" --backend cuda --quiet --output "$out/$name-1" > "$out/$name-1.log" 2>&1
+  one=$?
+  mpirun -n "$ranks" --oversubscribe "$fdsolve" run "$case_file" --backend cuda --quiet \
+    --output "$out/$name-$ranks" > "$out/$name-$ranks.log" 2>&1
+  many=$?
+  if [[ $one -ne $many ]]; then
+    echo "FAIL $name: exit $one on 1 rank, $many on $ranks"; failed=$((failed + 1)); continue
+  fi
+  if "$fdsolve" compare "$out/$name-1" "$out/$name-$ranks" --rtol 0 --atol 0 > "$out/$name.cmp"; then
+    echo "ok   $name: $ranks GPU ranks bit-identical to 1 (exit $one)"; passed=$((passed + 1))
+  else
+    echo "FAIL $name: $ranks GPU ranks differ"; tail -3 "$out/$name.cmp"; failed=$((failed + 1))
+  fi
+done
+grep -h "MPI:\|CUDA-aware\|device" "$out"/*-"$ranks".log 2>/dev/null | sort | uniq -c | head -5
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
