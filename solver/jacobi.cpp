@@ -13,6 +13,7 @@
 #include "field_io.hpp"
 #include "finite_inputs.hpp"
 #include "halo_exchange.hpp"
+#include "loop_support.hpp"
 #include "parallel/reduce.hpp"
 #include "problem_setup.hpp"
 #include "progress.hpp"
@@ -102,24 +103,6 @@ std::string check_detail(const output::HistoryRow& row) {
                   row.min, row.max, row.mean, row.p50, row.p90, row.p99);
   if (row.nonfinite > 0) text += fmt::format("  {} non-finite", row.nonfinite);
   return text;
-}
-
-/// Puts the nodes `sub` owns of a checkpoint's dense whole field into a field of layout L:
-/// a checkpoint holds the whole grid, so any rank count can resume it.
-template <typename T>
-void place_owned(const std::vector<double>& dense, const Layout& L, const Subdomain& sub,
-                 std::vector<T>& field) {
-  const auto& g = sub.global;
-  const auto& o = sub.offset;
-  for (index_t k = 0; k < L.n[2]; ++k)
-    for (index_t j = 0; j < L.n[1]; ++j)
-      for (index_t i = 0; i < L.n[0]; ++i)
-        field[L.at(i, j, k)] =
-            static_cast<T>(dense[((k + o[2]) * g[1] + j + o[1]) * g[0] + i + o[0]]);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace

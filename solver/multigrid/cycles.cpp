@@ -146,26 +146,24 @@ void Cycles<T>::restrict_residual(int level, Buffer<T>& x, Buffer<T>& scratch) {
   // The coarse nodes next to a Neumann or periodic face weigh residuals beyond it: mirrored
   // (the symmetric extension of the boundary rows) or wrapped.
   fill_homogeneous(level, scratch);
-  TransferArgs<T> t;
-  t.from = scratch.data();
-  t.to = rhs_[level + 1].data();
-  t.fine = layout_[level];
-  t.coarse = layout_[level + 1];
-  t.box = levels_[level + 1].box;
-  // r~ = (omega / diag) r on both levels: g_c = (omega / diag_c) R r = (diag / diag_c) R r~.
-  t.scale = ops_[level].diag / ops_[level + 1].diag;
-  backend_.restrict_to_coarse(t);
+  restrict_field(level, scratch);
 }
 
 template <typename T>
 void Cycles<T>::restrict_rhs(int level) {
   fill_homogeneous(level, rhs_[level]);
+  restrict_field(level, rhs_[level]);
+}
+
+template <typename T>
+void Cycles<T>::restrict_field(int level, const Buffer<T>& from) {
   TransferArgs<T> t;
-  t.from = rhs_[level].data();
+  t.from = from.data();
   t.to = rhs_[level + 1].data();
   t.fine = layout_[level];
   t.coarse = layout_[level + 1];
   t.box = levels_[level + 1].box;
+  // g = (omega / diag) f on both levels: g_c = (omega / diag_c) R f = (diag / diag_c) R g.
   t.scale = ops_[level].diag / ops_[level + 1].diag;
   backend_.restrict_to_coarse(t);
 }

@@ -98,6 +98,8 @@ class Cycles {
   void restrict_residual(int level, Buffer<T>& x, Buffer<T>& scratch);
   /// Restricts level's right-hand side itself (full multigrid's descent).
   void restrict_rhs(int level);
+  /// Full weighting of `from` (a g-scaled field of `level`, halo filled) into level + 1's g.
+  void restrict_field(int level, const Buffer<T>& from);
   /// Adds the interpolated correction of level + 1 to x.
   void correct(int level, Buffer<T>& x);
   /// The coarse-grid correction below `level`: one (V) or two (W) visits of level + 1.

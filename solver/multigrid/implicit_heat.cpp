@@ -12,6 +12,7 @@
 
 #include "boundary_conditions.hpp"
 #include "field_io.hpp"
+#include "loop_support.hpp"
 #include "implicit_step.hpp"
 #include "multigrid_solve.hpp"
 #include "problem_setup.hpp"
@@ -21,24 +22,6 @@
 
 namespace fdsolve::multigrid {
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-bool needs_previous_state(const Case& c) {
-  return c.solve.diagnostics ||
-         std::find(c.output.fields.begin(), c.output.fields.end(), "update") != c.output.fields.end();
-}
-
-template <typename T>
-void place_owned(const std::vector<double>& dense, const Layout& L, std::vector<T>& field) {
-  const index_t nx = L.n[0], ny = L.n[1];
-  for (index_t k = 0; k < L.n[2]; ++k)
-    for (index_t j = 0; j < ny; ++j)
-      for (index_t i = 0; i < nx; ++i)
-        field[L.at(i, j, k)] = static_cast<T>(dense[(k * ny + j) * nx + i]);
-}
 
 std::string step_detail(const StepSolve& s, double norm, const output::HistoryRow& row) {
   std::string text =
@@ -116,7 +99,7 @@ SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunO
   Buffer<T> next = backend.allocate(L.size);
   backend.upload(next, initial.data(), L.size);  // Dirichlet nodes must hold in both buffers
   if (const Checkpoint* k = options.resume) {
-    place_owned(k->u, L, initial);
+    place_owned(k->u, L, Subdomain::whole(c), initial);
     done = k->state.iteration;
     r.first_norm = k->state.first_norm;
     earlier_seconds = k->state.wall_seconds;

@@ -14,6 +14,7 @@
 #include "boundary_conditions.hpp"
 #include "cycles.hpp"
 #include "field_io.hpp"
+#include "loop_support.hpp"
 #include "problem_setup.hpp"
 #include "progress.hpp"
 #include "run_checks.hpp"
@@ -21,30 +22,12 @@
 namespace fdsolve::multigrid {
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 std::string check_detail(const output::HistoryRow& row) {
   std::string text = std::isnan(row.factor) ? std::string("initial residual")
                                             : fmt::format("factor {:.3f}", row.factor);
   text += fmt::format("  u in [{:.4g}, {:.4g}]", row.min, row.max);
   if (row.diagnosed && row.nonfinite > 0) text += fmt::format("  {} non-finite", row.nonfinite);
   return text;
-}
-
-bool needs_previous_state(const Case& c) {
-  return c.solve.diagnostics ||
-         std::find(c.output.fields.begin(), c.output.fields.end(), "update") != c.output.fields.end();
-}
-
-template <typename T>
-void place_owned(const std::vector<double>& dense, const Layout& L, std::vector<T>& field) {
-  const index_t nx = L.n[0], ny = L.n[1];
-  for (index_t k = 0; k < L.n[2]; ++k)
-    for (index_t j = 0; j < ny; ++j)
-      for (index_t i = 0; i < nx; ++i)
-        field[L.at(i, j, k)] = static_cast<T>(dense[(k * ny + j) * nx + i]);
 }
 
 }  // namespace
@@ -121,7 +104,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   Buffer<T> next = backend.allocate(L.size);
   backend.upload(next, initial.data(), L.size);  // Dirichlet nodes must hold in both buffers
   if (const Checkpoint* k = options.resume) {
-    place_owned(k->u, L, initial);
+    place_owned(k->u, L, Subdomain::whole(c), initial);
     done = k->state.iteration;
     r.first_norm = k->state.first_norm;
     earlier_seconds = k->state.wall_seconds;

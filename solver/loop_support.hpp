@@ -1,0 +1,39 @@
+// Small pieces every solve loop (Jacobi and explicit heat, multigrid, implicit heat) shares.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "case.hpp"
+#include "layout.hpp"
+#include "parallel/subdomain.hpp"
+
+namespace fdsolve {
+
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Whether a loop keeps the state before its last iteration: for the check diagnostics (which
+/// compare the two) and for the `update` output field.
+inline bool needs_previous_state(const Case& c) {
+  return c.solve.diagnostics ||
+         std::find(c.output.fields.begin(), c.output.fields.end(), "update") != c.output.fields.end();
+}
+
+/// Puts the nodes `sub` owns of a checkpoint's dense whole field into a field of layout L:
+/// a checkpoint holds the whole grid, so any rank count can resume it.
+template <typename T>
+void place_owned(const std::vector<double>& dense, const Layout& L, const Subdomain& sub,
+                 std::vector<T>& field) {
+  const auto& g = sub.global;
+  const auto& o = sub.offset;
+  for (index_t k = 0; k < L.n[2]; ++k)
+    for (index_t j = 0; j < L.n[1]; ++j)
+      for (index_t i = 0; i < L.n[0]; ++i)
+        field[L.at(i, j, k)] =
+            static_cast<T>(dense[((k + o[2]) * g[1] + j + o[1]) * g[0] + i + o[0]]);
+}
+
+}  // namespace fdsolve
