@@ -135,6 +135,9 @@ class Backend {
   /// correction added to the fine nodes of args.box.
   virtual void restrict_to_coarse(const TransferArgs<T>& args) = 0;
   virtual void prolong_add(const TransferArgs<T>& args) = 0;
+  /// The same with cubic interpolation (full multigrid's ascent; args.rules fold the coarse
+  /// field beyond its faces, transfer.hpp).
+  virtual void prolong_cubic_add(const TransferArgs<T>& args) = 0;
   /// The residual computed and restricted in one pass (transfer.hpp): what a residual sweep,
   /// a halo fill of the residual and restrict_to_coarse compute, without the residual field.
   virtual void restrict_residual(const ResidualRestrictArgs<T>& args) = 0;

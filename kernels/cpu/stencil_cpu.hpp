@@ -32,6 +32,8 @@ template <typename T>
 void prolong_add(const TransferArgs<T>& args);
 template <typename T>
 void restrict_residual(const ResidualRestrictArgs<T>& args);
+template <typename T>
+void prolong_cubic_add(const TransferArgs<T>& args);
 /// Sets `n` values to `value`.
 template <typename T>
 void fill_value(T* dst, index_t n, T value);

@@ -74,6 +74,19 @@ void restrict_residual(const ResidualRestrictArgs<T>& a) {
 }
 
 template <typename T>
+void prolong_cubic_add(const TransferArgs<T>& a) {
+  const Box& b = a.box;
+  const index_t ny = b.extent(1), rows = ny * b.extent(2);
+  const CoarseFold C = coarse_fold(a.coarse, a.rules);
+#pragma omp parallel for schedule(static) if (b.cells() > kParallelCells)
+  for (index_t r = 0; r < rows; ++r) {
+    const index_t j = b.lo[1] + r % ny, k = b.lo[2] + r / ny;
+    for (index_t i = b.lo[0]; i < b.hi[0]; ++i)
+      a.to[a.fine.at(i, j, k)] += prolong_cubic_node(a.from, C, i, j, k);
+  }
+}
+
+template <typename T>
 void fill_value(T* dst, index_t n, T value) {
 #pragma omp parallel for schedule(static) if (n > kParallelCells)
   for (index_t i = 0; i < n; ++i) dst[i] = value;
@@ -83,6 +96,8 @@ template void restrict_to_coarse<float>(const TransferArgs<float>&);
 template void restrict_to_coarse<double>(const TransferArgs<double>&);
 template void prolong_add<float>(const TransferArgs<float>&);
 template void prolong_add<double>(const TransferArgs<double>&);
+template void prolong_cubic_add<float>(const TransferArgs<float>&);
+template void prolong_cubic_add<double>(const TransferArgs<double>&);
 template void restrict_residual<float>(const ResidualRestrictArgs<float>&);
 template void restrict_residual<double>(const ResidualRestrictArgs<double>&);
 template void fill_value<float>(float*, index_t, float);

@@ -185,6 +185,9 @@ class CudaBackend final : public Backend<T> {
     launch_restrict(args, stream_);
   }
   void prolong_add(const TransferArgs<T>& args) override { launch_prolong_add(args, stream_); }
+  void prolong_cubic_add(const TransferArgs<T>& args) override {
+    launch_prolong_cubic_add(args, stream_);
+  }
   void restrict_residual(const ResidualRestrictArgs<T>& args) override {
     launch_restrict_residual(args, stream_);
   }

@@ -46,6 +46,17 @@ __global__ void __launch_bounds__(kBX* kBY) prolong_kernel(const T* coarse, T* f
   fine[F.at(i, j, k)] += prolong_node(coarse, C, i, j, k);
 }
 
+template <typename T>
+__global__ void __launch_bounds__(kBX* kBY) prolong_cubic_kernel(const T* coarse, T* fine,
+                                                                 GridStrides F, CoarseFold C,
+                                                                 DevBox b) {
+  const index_t i = b.lo[0] + blockIdx.x * static_cast<index_t>(kBX) + threadIdx.x;
+  const index_t j = b.lo[1] + blockIdx.y * static_cast<index_t>(kBY) + threadIdx.y;
+  const index_t k = b.lo[2] + blockIdx.z;
+  if (i >= b.hi[0] || j >= b.hi[1]) return;
+  fine[F.at(i, j, k)] += prolong_cubic_node(coarse, C, i, j, k);
+}
+
 template <int Points, typename T>
 __global__ void __launch_bounds__(kBX* kBY)
     restrict_residual_kernel(const T* u, const T* g, T g0, FineFold F, TypedWeights<T> w,
@@ -66,6 +77,14 @@ void launch_residual_points(const ResidualRestrictArgs<T>& a, cudaStream_t strea
 }
 
 }  // namespace
+
+template <typename T>
+void launch_prolong_cubic_add(const TransferArgs<T>& a, cudaStream_t stream) {
+  if (a.box.empty()) return;
+  prolong_cubic_kernel<T><<<box_grid(a.box), dim3(kBX, kBY), 0, stream>>>(
+      a.from, a.to, strides_of(a.fine), coarse_fold(a.coarse, a.rules), dev_box(a.box));
+  FDSOLVE_CUDA_CHECK_LAUNCH();
+}
 
 template <typename T>
 void launch_restrict_residual(const ResidualRestrictArgs<T>& a, cudaStream_t stream) {
@@ -100,6 +119,8 @@ void launch_prolong_add(const TransferArgs<T>& a, cudaStream_t stream) {
 
 template void launch_restrict<float>(const TransferArgs<float>&, cudaStream_t);
 template void launch_restrict<double>(const TransferArgs<double>&, cudaStream_t);
+template void launch_prolong_cubic_add<float>(const TransferArgs<float>&, cudaStream_t);
+template void launch_prolong_cubic_add<double>(const TransferArgs<double>&, cudaStream_t);
 template void launch_restrict_residual<float>(const ResidualRestrictArgs<float>&, cudaStream_t);
 template void launch_restrict_residual<double>(const ResidualRestrictArgs<double>&,
                                                cudaStream_t);

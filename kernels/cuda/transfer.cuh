@@ -15,6 +15,10 @@ void launch_restrict(const TransferArgs<T>& args, cudaStream_t stream);
 template <typename T>
 void launch_prolong_add(const TransferArgs<T>& args, cudaStream_t stream);
 
+/// Enqueues the cubic prolongation-with-correction of `args` (one thread per fine node).
+template <typename T>
+void launch_prolong_cubic_add(const TransferArgs<T>& args, cudaStream_t stream);
+
 /// Enqueues the fused residual-and-restriction of `args` (one thread per coarse node).
 template <typename T>
 void launch_restrict_residual(const ResidualRestrictArgs<T>& args, cudaStream_t stream);

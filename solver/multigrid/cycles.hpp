@@ -29,6 +29,8 @@ struct CycleSettings {
   /// Compute the residual inside the restriction (Backend::restrict_residual) instead of a
   /// residual sweep, a halo fill and the restriction: two array passes fewer on each level.
   bool fuse_residual_restriction = true;
+  /// Interpolate each level's solution cubically in full multigrid's ascent (linear: false).
+  bool cubic_fmg = true;
 };
 
 /// Whether fusing the residual into the restriction pays on backend `name` in `dims`
@@ -100,8 +102,8 @@ class Cycles {
   void restrict_rhs(int level);
   /// Full weighting of `from` (a g-scaled field of `level`, halo filled) into level + 1's g.
   void restrict_field(int level, const Buffer<T>& from);
-  /// Adds the interpolated correction of level + 1 to x.
-  void correct(int level, Buffer<T>& x);
+  /// Adds the interpolated correction of level + 1 to x (linear, or cubic for FMG's ascent).
+  void correct(int level, Buffer<T>& x, bool cubic = false);
   /// The coarse-grid correction below `level`: one (V) or two (W) visits of level + 1.
   void coarse_correction(int level);
   /// Solves level's correction equation approximately; `fresh`: start from zero.

@@ -35,6 +35,8 @@ std::vector<T> transfer_on(Backend<T>& be, TransferArgs<T> t, bool restrict, ind
   t.to = to.data();
   if (restrict)
     be.restrict_to_coarse(t);
+  else if (t.rules[0] != GhostRule::None || t.rules[1] != GhostRule::None)
+    be.prolong_cubic_add(t);
   else
     be.prolong_add(t);
   std::vector<T> out(static_cast<std::size_t>(to_size));
@@ -62,6 +64,18 @@ void check_transfers(int dims, index_t n) {
     for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::fabs(double(a[i]) - b[i]));
     INFO(dims, "D n = ", n, restrict ? " restriction" : " prolongation");
     CHECK(worst <= tol);
+    if (!restrict) {
+      // Cubic prolongation, folding beyond mirrored x faces and odd Dirichlet y faces.
+      TransferArgs<T> c = t;
+      c.rules[0] = c.rules[1] = GhostRule::Mirror;
+      const auto ca = transfer_on(*cpu, c, false, from.size, to.size);
+      const auto cb = transfer_on(*gpu, c, false, from.size, to.size);
+      double cubic_worst = 0;
+      for (std::size_t i = 0; i < ca.size(); ++i)
+        cubic_worst = std::max(cubic_worst, std::fabs(double(ca[i]) - cb[i]));
+      INFO(dims, "D n = ", n, " cubic prolongation");
+      CHECK(cubic_worst <= 4 * tol);
+    }
   }
 }
 
