@@ -243,9 +243,8 @@ void Cycles<T>::full_multigrid(Buffer<T>& u, Buffer<T>& next) {
   for (int l = 1; l < coarsest(); ++l) restrict_rhs(l);
   // Ascend: solve the coarsest, interpolate each solution up as the next level's start.
   visit(coarsest(), true);
-  // Cubic interpolation of each level's solution: its error is below the next level's
-  // discretization error, which linear interpolation's is not (it left 2-3 extra V-cycles to
-  // reach the discretization error; docs/performance.md).
+  // Each level's solution interpolated up (linearly, or cubically with settings.cubic_fmg)
+  // as the start of the next finer level's cycle.
   for (int l = coarsest() - 1; l >= 1; --l) {
     backend_.zero(x_[l]);
     correct(l, x_[l], settings_.cubic_fmg);

@@ -29,8 +29,10 @@ struct CycleSettings {
   /// Compute the residual inside the restriction (Backend::restrict_residual) instead of a
   /// residual sweep, a halo fill and the restriction: two array passes fewer on each level.
   bool fuse_residual_restriction = true;
-  /// Interpolate each level's solution cubically in full multigrid's ascent (linear: false).
-  bool cubic_fmg = true;
+  /// Interpolate each level's solution cubically in full multigrid's ascent instead of linearly:
+  /// off by default (measured on an H100: it saves a V-cycle in 2D double, but its 16- and
+  /// 64-point kernel costs more than that saves in float and in 3D; docs/performance.md).
+  bool cubic_fmg = false;
 };
 
 /// Whether fusing the residual into the restriction pays on backend `name` in `dims`
