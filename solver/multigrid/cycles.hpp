@@ -54,8 +54,6 @@ class Cycles {
   const std::vector<LevelGeometry>& levels() const { return levels_; }
   const LevelOperator& op(int level) const { return ops_[level]; }
   int bottom_sweeps() const { return bottom_.sweeps; }
-  const BottomSolve& bottom() const { return bottom_; }
-  const Layout& fine_layout() const { return layout_[0]; }
 
   /// Changes the operator to alpha I - beta L on every level (an implicit heat step whose dt
   /// differs): relaxation weights, rhs_scale and the bottom solve follow. Work recorded with
