@@ -77,6 +77,14 @@ class CallAgain final : public Replay {
   std::function<void()> enqueue_;
 };
 
+/// What a kernel choice is keyed by (solver/kernel_choice): the device's model as the driver
+/// names it ("NVIDIA H100 80GB HBM3") and the driver's version, since a new driver or another
+/// GPU can change which variant is fastest.
+struct DeviceIdentity {
+  std::string model;
+  std::string driver;  // empty where it does not apply (the CPU)
+};
+
 /// A kernel variant resolved once from its name, so sweeps do no string look-ups.
 struct KernelId {
   int dims = 2;
@@ -90,6 +98,8 @@ class Backend {
 
   virtual std::string name() const = 0;    // "cpu" or "cuda"
   virtual std::string device() const = 0;  // the hardware, for logs and summary.json
+  /// The model and driver the kernel choice is keyed by.
+  virtual DeviceIdentity identity() const { return {name(), ""}; }
 
   virtual Buffer<T> allocate(index_t n) = 0;
   virtual void upload(Buffer<T>& dst, const T* src, index_t n) = 0;

@@ -74,6 +74,7 @@ struct Summary {
   std::string device;     // hardware description
   std::string precision;  // float | double
   std::string kernel;     // kernel variant used
+  std::string kernel_reason;  // why that variant: "tuning.kernel", "tune cache ...", ...
   /// How the run solved: "jacobi", "multigrid V(2,2) with FMG", "explicit" (heat) ...
   std::string method;
   GridMeta grid;

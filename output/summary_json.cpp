@@ -107,6 +107,7 @@ std::string format_summary_json(const Summary& summary) {
   if (summary.threads > 0) json.value("threads", summary.threads);
   json.value("precision", summary.precision);
   json.value("kernel", summary.kernel);
+  json.value("kernel_reason", summary.kernel_reason);
   json.value("method", summary.method);
   write_grid(json, summary.grid);
   json.value("iterations", summary.iterations);

@@ -20,6 +20,7 @@ struct BenchOptions {
   std::string json_path;  // write the rows as a JSON array here when not empty
   bool multigrid = false;  // the multigrid rows (work units) instead of the sweep variants
   int threads = 0;        // --threads: CPU threads, 0: automatic (ThreadPolicy)
+  bool sizes = false;     // the size ladder: per rung the chosen default and the best variant
 };
 
 struct BenchRow {
@@ -34,7 +35,16 @@ struct BenchRow {
   double pct_copy = 0;  // gb_per_s over the copy bandwidth measured in the same run, in %
   int norm_every = 0;
   double copy_gb_per_s = 0;
+  // The size ladder's rows (--sizes) only:
+  std::string role;         // "default", "best", "default+best", or "" (another variant)
+  int points = 0;           // stencil class: 5, 7 or 27
+  double us_per_sweep = 0;  // recorded blocks of sweeps replayed, launch overhead included
+  std::string reason;       // why the default was chosen (kernel_choice.hpp)
 };
+
+/// `fdsolve bench --sizes`: every variant over the size ladder (kernel_ladder.hpp); prints per
+/// rung the chosen default and the best; returns every row (and writes them to --json).
+std::vector<BenchRow> run_size_bench(const BenchOptions& options, std::ostream& out);
 
 /// Runs the benchmark, printing the table to `out` as rows complete; returns the rows.
 std::vector<BenchRow> run_bench(const BenchOptions& options, std::ostream& out);

@@ -45,7 +45,11 @@ void write_bench_json(const std::vector<BenchRow>& rows, const std::string& path
         << ", \"size\": " << r.size << ", \"iterations\": " << r.iterations
         << ", \"Gcell/s\": " << number(r.gcells_per_s) << ", \"GB/s\": " << number(r.gb_per_s)
         << ", \"%copy\": " << number(r.pct_copy) << ", \"norm_every\": " << r.norm_every
-        << ", \"copy_GB/s\": " << number(r.copy_gb_per_s) << "}"
+        << ", \"copy_GB/s\": " << number(r.copy_gb_per_s);
+      if (r.points > 0)
+        f << ", \"points\": " << r.points << ", \"role\": " << quoted(r.role)
+          << ", \"us/sweep\": " << number(r.us_per_sweep) << ", \"reason\": " << quoted(r.reason);
+      f << "}"
         << (i + 1 < rows.size() ? ",\n" : "\n");
     }
     f << "]\n";

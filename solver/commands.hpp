@@ -28,6 +28,17 @@ int check_command(const std::string& case_path, const std::vector<std::string>& 
 int compare_command(const std::string& a, const std::string& b, double rtol, double atol,
                     std::ostream& out);
 
+struct TuneOptions {
+  std::string backend;    // "cuda", "cpu", or empty: CUDA when a device is present
+  int dims = 0;           // 2, 3, or 0: both
+  std::string precision;  // "float", "double", or empty: both
+  bool quick = false;     // the two smallest rungs only (a smoke test of the cache)
+};
+
+/// `fdsolve tune`: measures every variant over the size ladder and writes the per-device tune
+/// cache (kernel_choice.hpp); prints the winners and the cache's path.
+int tune_command(const TuneOptions& options, std::ostream& out);
+
 /// `fdsolve --version`: version, build options, detected devices.
 std::string version_text();
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "backend.hpp"
+#include "backend_select.hpp"
 #include "case_reader.hpp"
 #include "commands.hpp"
 #include "compare.hpp"
@@ -49,6 +50,23 @@ int check_command(const std::string& case_path, const std::vector<std::string>& 
 
 namespace {
 
+/// "# kernel: NAME (why)" for the backend this machine would run the case on.
+template <typename T>
+std::string kernel_line_typed(const Case& c, bool cuda) {
+  const auto backend = make_backend<T>(cuda);
+  const KernelChoice k = kernel_choice(c, *backend);
+  return fmt::format("# kernel: {} on {} ({})\n", k.kernel, backend->name(), k.reason);
+}
+
+std::string kernel_line(const Case& c) {
+  const bool cuda = c.backend != BackendChoice::Cpu && cuda_device_count() > 0;
+  if (c.backend == BackendChoice::Cuda && !cuda)
+    return "# kernel: chosen when the run starts (no CUDA device here: " +
+           cuda_unavailable_reason() + ")\n";
+  return c.precision == Precision::Float ? kernel_line_typed<float>(c, cuda)
+                                         : kernel_line_typed<double>(c, cuda);
+}
+
 void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
   text << to_yaml(c);
   const auto gib = [](std::size_t b) { return static_cast<double>(b) / (1 << 30); };
@@ -83,6 +101,7 @@ void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
     else
       text << "# estimated iterations: the iteration does not contract on this grid\n";
   }
+  text << kernel_line(c);
   if (comm.several()) {
     // Rank 0 owns the largest sub-box (the first parts of an uneven split get a node more).
     const parallel::Decomposition d = parallel::decompose(c, parallel::choose_ranks(c, comm), 0);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <set>
 
 #include "boundary_conditions.hpp"
 #include "case_reader.hpp"
@@ -19,6 +20,7 @@
 #include "progress.hpp"
 #include "run_checks.hpp"
 #include "stability.hpp"
+#include "sweep_block.hpp"
 #include "weights.hpp"
 
 namespace fdsolve {
@@ -155,11 +157,26 @@ std::size_t required_host_memory(const Case& c, const Subdomain& sub, bool root)
 }
 
 template <typename T>
-KernelId choose_kernel(const Case& c, const Backend<T>& backend) {
+KernelChoice kernel_choice(const Case& c, const Backend<T>& backend) {
   const int dims = c.grid.dims;
-  if (c.tuning.kernel.empty()) return backend.find_kernel(dims, backend.default_kernel(dims));
+  const ChoiceKey key{dims, stencil_class(dims, c.stencil.points),
+                      sizeof(T) == 4 ? "float" : "double", update_box(c).cells()};
+  KernelChoice choice =
+      choose_with_cache(c.tuning.kernel, key, backend.name(), backend.identity(),
+                        backend.kernels(2), backend.kernels(3), backend.default_kernel(dims));
+  if (!choice.warning.empty()) {
+    // Once per message: the choice is made both before the run and by the solve.
+    static std::set<std::string> warned;
+    if (warned.insert(choice.warning).second) spdlog::warn("{}", choice.warning);
+  }
+  return choice;
+}
+
+template <typename T>
+KernelId choose_kernel(const Case& c, const Backend<T>& backend) {
+  const KernelChoice choice = kernel_choice(c, backend);
   try {
-    return backend.find_kernel(dims, c.tuning.kernel);
+    return backend.find_kernel(c.grid.dims, choice.kernel);
   } catch (const std::invalid_argument& e) {
     throw InputError(c.where("tuning.kernel") + "tuning.kernel: " + e.what());
   }
@@ -232,6 +249,13 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
                      r.kernel};
   };
 
+  // Between checks the sweeps need the host only for inputs that change in time and for the
+  // halo exchange of several ranks; otherwise they go to the backend as recorded blocks.
+  const bool blocks = options.record_sweeps && !comm.several() && !boundaries.time_dependent() &&
+                      !c.problem.source.uses_time;
+  SweepBlock<T> block(backend, kernel, [&boundaries](Buffer<T>& f) { boundaries.fill_ghosts(f); });
+  const LoopMarks marks{sched.total, c.solve.check_every, c.checkpoint.every, c.output.every};
+
   while (it < sched.total) {
     // A signal reaches the ranks at different moments: they stop together, at the first
     // iteration any of them saw it (an integer maximum: exact).
@@ -239,6 +263,14 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
     if (comm.several() ? comm.max(stop ? 1 : 0) != 0 : stop) {
       r.status = SolveStatus::Interrupted;
       break;
+    }
+    if (const std::int64_t n = blocks ? plain_run_length(it, marks) : 0; n >= 2) {
+      const EquationWeights& eq = sched.weights(it + 1);  // the same for every sweep before total
+      args.weights = eq.weights;
+      args.source_field = source.at(sched.time_after(it), eq.source_scale);
+      block.run(cur, next, args, n);
+      it += n;
+      continue;
     }
     ++it;
     const double t = sched.time_after(it - 1);
@@ -341,6 +373,8 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   return r;
 }
 
+template KernelChoice kernel_choice<float>(const Case&, const Backend<float>&);
+template KernelChoice kernel_choice<double>(const Case&, const Backend<double>&);
 template KernelId choose_kernel<float>(const Case&, const Backend<float>&);
 template KernelId choose_kernel<double>(const Case&, const Backend<double>&);
 template SolveResult solve_jacobi<float>(const Case&, Backend<float>&, output::RunOutput&,

@@ -11,6 +11,7 @@
 #include "backend.hpp"
 #include "case.hpp"
 #include "checkpoint.hpp"
+#include "kernel_choice.hpp"
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
 #include "run_output.hpp"
@@ -50,6 +51,9 @@ struct SolveOptions {
   /// one rank owning the whole grid, is a run without MPI.
   parallel::Comm comm;
   const parallel::Decomposition* decomposition = nullptr;
+  /// Run the sweeps between checks as recorded blocks where nothing in between needs the host
+  /// (sweep_block.hpp); false runs them one by one (tests compare the two).
+  bool record_sweeps = true;
 };
 
 /// Solves `c` on `backend`, writing snapshots, checkpoints and history through `out`.
@@ -68,7 +72,13 @@ std::size_t required_host_memory(const Case& c);
 /// The same for one rank; rank 0 also holds the gathered whole fields of snapshots.
 std::size_t required_host_memory(const Case& c, const Subdomain& sub, bool root);
 
-/// The kernel variant the case runs with on `backend`: tuning.kernel or the default.
+/// The kernel variant the case runs with on `backend` and why: tuning.kernel, else the tune
+/// cache's or the built-in table's winner for the grid's size class (kernel_choice.hpp), else
+/// the backend's default. Logs an ignored cache's warning once.
+template <typename T>
+KernelChoice kernel_choice(const Case& c, const Backend<T>& backend);
+
+/// The kernel variant the case runs with on `backend` (kernel_choice).
 /// Throws InputError naming tuning.kernel when the backend has no such variant.
 template <typename T>
 KernelId choose_kernel(const Case& c, const Backend<T>& backend);

@@ -103,6 +103,19 @@ int main(int argc, char** argv) {
                       "Multigrid rows: a V-cycle and a full solve, in work units");
   bench_cmd->add_option("--threads", bench.threads, "CPU threads (default: as for run)")
       ->check(CLI::Range(1, 4096));
+  bench_cmd->add_flag("--sizes", bench.sizes,
+                      "The size ladder: per size the chosen default and the best variant, "
+                      "us/sweep of recorded blocks of sweeps");
+
+  TuneOptions tune;
+  auto* tune_cmd = app.add_subcommand(
+      "tune", "Measure the kernel variants over a ladder of sizes and cache the winners");
+  tune_cmd->add_option("--backend", tune.backend, "cuda or cpu (default: cuda when present)")
+      ->check(CLI::IsMember({"cuda", "cpu"}));
+  tune_cmd->add_option("--dims", tune.dims, "2 or 3 (default: both)")->check(CLI::IsMember({2, 3}));
+  tune_cmd->add_option("--precision", tune.precision, "float or double (default: both)")
+      ->check(CLI::IsMember({"float", "double"}));
+  tune_cmd->add_flag("--quick", tune.quick, "The two smallest sizes only, fewer sweeps");
 
   std::string cmp_a, cmp_b;
   double rtol = 1e-12, atol = 0;
@@ -130,10 +143,13 @@ int main(int argc, char** argv) {
     if (*bench_cmd) {
       if (bench.multigrid)
         multigrid::run_multigrid_bench(bench, std::cout);
+      else if (bench.sizes)
+        run_size_bench(bench, std::cout);
       else
         run_bench(bench, std::cout);
       return kExitOk;
     }
+    if (*tune_cmd) return tune_command(tune, std::cout);
     if (*cmp_cmd) {
       try {
         return compare_command(cmp_a, cmp_b, rtol, atol, std::cout);

@@ -106,6 +106,12 @@ class CudaBackend final : public Backend<T> {
     return text;
   }
 
+  DeviceIdentity identity() const override {
+    int driver = 0;
+    FDSOLVE_CUDA_CHECK(cudaDriverGetVersion(&driver));
+    return {props_.name, std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10)};
+  }
+
   Buffer<T> allocate(index_t n) override {
     return Buffer<T>(device_alloc<T>(static_cast<std::size_t>(n)), n, &free_device<T>);
   }

@@ -1,6 +1,8 @@
 // 2D 5-point sweep by register marching: each thread owns a 16-byte vector of a row and walks
 // down a chunk of rows, keeping the rows above and at the node in registers; x-neighbours come
 // from the adjacent lanes by warp shuffles. Every input value is loaded once per chunk.
+#include <algorithm>
+
 #include "cuda_check.cuh"
 #include "variants.cuh"
 #include "vector_access.cuh"
@@ -71,14 +73,21 @@ __global__ void __launch_bounds__(BX, Stats&& G <= 4 ? 1024 / BX : 1)
 }
 
 template <typename T, int BX, int G>
-dim3 rows2d_grid(const DevArgs<T>& a, int, bool) {
+dim3 rows2d_grid(const DevArgs<T>& a, int sm_count, bool stats) {
   constexpr int N = Vec16<T>::n;
   const long long xa = a.lo[0] - a.lo[0] % N;
   const long long gx = ceil_div(a.hi[0] - xa, static_cast<long long>(BX) * N);
-  // Fixed 64-row chunks (2 halo rows re-read, 3%) measured faster here than the one-wave
-  // sizing the 3D march uses: 82% vs 76-80% of copy on the H200 (2026-11-21, bench).
   const long long ny = a.hi[1] - a.lo[1];
-  const long long chunks = ceil_div(ny, 64);
+  // 64-row chunks (2 halo rows re-read, 3%) where they fill the GPU: measured faster at
+  // 16384^2 than the one-wave sizing the 3D march uses (82% vs 76-80% of copy on the H200,
+  // 2026-11-21). Where they would leave SMs idle (a 1025^2 float grid is 2 x 16 blocks for
+  // 132 SMs) the chunks shrink, down to 8 rows, until the blocks fill one wave.
+  const long long per_sm = stats ? resident_blocks<rows2d_kernel<T, BX, G, true>>(BX)
+                                 : resident_blocks<rows2d_kernel<T, BX, G, false>>(BX);
+  const long long capacity = per_sm * sm_count;
+  long long chunks = ceil_div(ny, 64);
+  if (gx * chunks < capacity) chunks = std::min(ceil_div(capacity, gx), ceil_div(ny, 8));
+  chunks = std::max(chunks, 1LL);
   return dim3(static_cast<unsigned>(gx), static_cast<unsigned>(ceil_div(ny, ceil_div(ny, chunks))),
               1);
 }
@@ -108,6 +117,10 @@ void add_rows2d_variants(std::vector<Variant<T>>& table) {
   table.push_back(rows2d<T, 256, 4>("rows256g4"));
   table.push_back(rows2d<T, 256, 2>("rows256g2"));
   table.push_back(rows2d<T, 512, 4>("rows512g4"));
+  // Narrow blocks: more block columns on narrow grids (a 257-wide float row is 1 block of
+  // rows128 but 3 of rows32).
+  table.push_back(rows2d<T, 32, 4>("rows32g4"));
+  table.push_back(rows2d<T, 64, 4>("rows64g4"));
 }
 
 template void add_rows2d_variants<float>(std::vector<Variant<float>>&);

@@ -1,0 +1,59 @@
+// The sweeps between two points where the Jacobi loop must act on the host (checks, snapshots):
+// enqueued as a block with no host synchronisation, recorded once as a CUDA graph and replayed,
+// so that a small grid's sweep costs a graph node instead of a launch and a loop turn. The
+// block computes exactly what the same sweeps run one by one compute (same kernels, same
+// arguments, same order): the fields are bit-identical.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backend.hpp"
+
+namespace fdsolve {
+
+/// Where the loop stands and what makes it stop between sweeps.
+struct LoopMarks {
+  std::int64_t total = 0;             // the last iteration
+  std::int64_t check_every = 1;       // a check at 1, every check_every and at total
+  std::int64_t checkpoint_every = 0;  // checkpoints (checked sweeps too); 0: none
+  std::int64_t output_every = 0;      // snapshots after the sweep; 0: none
+};
+
+/// Whether iteration `it` needs the loop's host work: a checked sweep, or a snapshot after it.
+bool needs_host(std::int64_t it, const LoopMarks& m);
+
+/// How many iterations after `done` can run as a block: those before the next one that needs
+/// the host (which the loop runs itself), at most to `m.total`.
+std::int64_t plain_run_length(std::int64_t done, const LoopMarks& m);
+
+/// Runs blocks of plain sweeps on a backend, recording each block shape once.
+template <typename T>
+class SweepBlock {
+ public:
+  /// `fill_ghosts` (may be empty) enqueues the halo fill a field needs before it is swept
+  /// (Neumann and periodic faces); it must enqueue work only, no host synchronisation.
+  SweepBlock(Backend<T>& backend, KernelId kernel, std::function<void(Buffer<T>&)> fill_ghosts);
+  ~SweepBlock();
+
+  /// Enqueues `count` sweeps with the weights, source, layout and box of `args`, as `count`
+  /// turns of the loop would: fill `cur`'s ghosts, sweep cur -> next, swap. On return `cur`
+  /// names the latest state (the buffers swapped `count` times); nothing waits for the GPU.
+  void run(Buffer<T>& cur, Buffer<T>& next, const SweepArgs<T>& args, std::int64_t count);
+
+  /// Sweeps per recording: longer blocks replay it, so one recording serves any length.
+  static constexpr std::int64_t kMaxRecorded = 256;
+
+ private:
+  struct Recording;
+  Recording& recording(Buffer<T>& cur, Buffer<T>& next, const SweepArgs<T>& args,
+                       std::int64_t count);
+
+  Backend<T>& backend_;
+  KernelId kernel_;
+  std::function<void(Buffer<T>&)> fill_ghosts_;
+  std::vector<std::unique_ptr<Recording>> recordings_;
+};
+
+}  // namespace fdsolve
