@@ -20,7 +20,8 @@ struct BenchOptions {
   std::string json_path;  // write the rows as a JSON array here when not empty
   bool multigrid = false;  // the multigrid rows (work units) instead of the sweep variants
   int threads = 0;        // --threads: CPU threads, 0: automatic (ThreadPolicy)
-  bool sizes = false;     // the size ladder: per rung the chosen default and the best variant
+  bool sizes = false;     // the size ladder (or just --size): per rung the chosen default and
+                          // the best variant
 };
 
 struct BenchRow {

@@ -43,6 +43,7 @@ std::vector<BenchRow> run_size_bench(const BenchOptions& options, std::ostream& 
     lo.dims = options.dims;
     lo.precision = options.precision;
     lo.kernel = options.kernel;
+    lo.size = options.size;
     const LadderResult result = measure_ladder(lo, nullptr);
     out << fmt::format("# {}: {}, copy bandwidth {:.1f} GB/s (read + write)\n", backend,
                        result.device, result.copy_gb_per_s);

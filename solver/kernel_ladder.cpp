@@ -61,7 +61,9 @@ void measure_precision(const LadderOptions& o, LadderResult& result, std::ostrea
       if (std::find(names.begin(), names.end(), o.kernel) == names.end()) continue;
       names = {o.kernel};
     }
-    for (std::int64_t size : size_ladder(dims, o.quick)) {
+    const std::vector<std::int64_t> rungs =
+        o.size > 0 ? std::vector<std::int64_t>{o.size} : size_ladder(dims, o.quick);
+    for (std::int64_t size : rungs) {
       // Nodes per axis including the boundary, as a case's grid.points: the sweep updates the
       // inner size - 2.
       const index_t inner = size - 2;

@@ -19,6 +19,7 @@ struct LadderOptions {
   std::string precision;         // "float", "double", or empty: both
   std::string kernel;            // one variant, or empty: all
   bool quick = false;            // the two smallest rungs only, fewer sweeps
+  std::int64_t size = 0;         // one rung of this many nodes per axis instead of the ladder
 };
 
 /// One variant at one rung.
