@@ -268,8 +268,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
       const EquationWeights& eq = sched.weights(it + 1);  // the same for every sweep before total
       args.weights = eq.weights;
       args.source_field = source.at(sched.time_after(it), eq.source_scale);
-      block.run(cur, next, args, n);
-      it += n;
+      it += block.run(cur, next, args, n);
       continue;
     }
     ++it;

@@ -91,12 +91,12 @@ void measure_precision(const LadderOptions& o, LadderResult& result, std::ostrea
         const std::int64_t sweeps = sweeps_for(cells, budget);
         for (const std::string& name : names) {
           SweepBlock<T> block(*be, be->find_kernel(dims, name), {});
-          block.run(cur, next, args, std::min<std::int64_t>(sweeps, SweepBlock<T>::kMaxRecorded));
+          block.run(cur, next, args, std::min(sweeps, SweepBlock<T>::kMaxRecorded));
           be->synchronize();  // warm-up, recordings made
           std::vector<double> secs;
           for (int rep = 0; rep < kRepetitions; ++rep) {
             const auto t0 = std::chrono::steady_clock::now();
-            block.run(cur, next, args, sweeps);
+            for (std::int64_t left = sweeps; left > 0;) left -= block.run(cur, next, args, left);
             be->synchronize();
             secs.push_back(
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

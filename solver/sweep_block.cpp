@@ -88,8 +88,11 @@ typename SweepBlock<T>::Recording& SweepBlock<T>::recording(Buffer<T>& cur, Buff
 }
 
 template <typename T>
-void SweepBlock<T>::run(Buffer<T>& cur, Buffer<T>& next, const SweepArgs<T>& args,
-                        std::int64_t count) {
+std::int64_t SweepBlock<T>::run(Buffer<T>& cur, Buffer<T>& next, const SweepArgs<T>& args,
+                                std::int64_t count) {
+  const bool more = count > kMaxAhead;
+  const std::int64_t done = std::min(count, kMaxAhead);
+  count = done;
   while (count > 0) {
     // Full recordings are of an even length, so each leaves the buffers where they were and
     // the same recording serves the next; the odd rest swaps them once.
@@ -98,6 +101,8 @@ void SweepBlock<T>::run(Buffer<T>& cur, Buffer<T>& next, const SweepArgs<T>& arg
     if (n % 2 != 0) cur.swap(next);
     count -= n;
   }
+  if (more) backend_.synchronize();
+  return done;
 }
 
 template class SweepBlock<float>;

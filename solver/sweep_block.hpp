@@ -37,13 +37,18 @@ class SweepBlock {
   SweepBlock(Backend<T>& backend, KernelId kernel, std::function<void(Buffer<T>&)> fill_ghosts);
   ~SweepBlock();
 
-  /// Enqueues `count` sweeps with the weights, source, layout and box of `args`, as `count`
-  /// turns of the loop would: fill `cur`'s ghosts, sweep cur -> next, swap. On return `cur`
-  /// names the latest state (the buffers swapped `count` times); nothing waits for the GPU.
-  void run(Buffer<T>& cur, Buffer<T>& next, const SweepArgs<T>& args, std::int64_t count);
+  /// Enqueues up to `count` sweeps with the weights, source, layout and box of `args`, as that
+  /// many turns of the loop would: fill `cur`'s ghosts, sweep cur -> next, swap. Returns how
+  /// many: all of them when `count` <= kMaxAhead, without waiting for the backend; else
+  /// kMaxAhead, and waits until they are done, so that the host never runs more than kMaxAhead
+  /// sweeps ahead of the GPU (an interrupt is seen within that many sweeps). On return `cur`
+  /// names the latest state.
+  std::int64_t run(Buffer<T>& cur, Buffer<T>& next, const SweepArgs<T>& args, std::int64_t count);
 
   /// Sweeps per recording: longer blocks replay it, so one recording serves any length.
   static constexpr std::int64_t kMaxRecorded = 256;
+  /// Sweeps enqueued at most before the host waits (one wait per 1024 sweeps: < 1% at 257^2).
+  static constexpr std::int64_t kMaxAhead = 4 * kMaxRecorded;
 
  private:
   struct Recording;

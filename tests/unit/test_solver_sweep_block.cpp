@@ -58,7 +58,7 @@ TEST_CASE("sweep block: a block is bit-identical to the sweeps one by one") {
   args.weights.face = {0.2, 0.25, 0};
   args.weights.source = 0.01;
   const KernelId id = be->find_kernel(2, be->default_kernel(2));
-  for (std::int64_t count : {1, 2, 3, 8, 255, 256, 257, 600}) {
+  for (std::int64_t count : {1, 2, 3, 8, 255, 256, 257, 600, 1025, 2051}) {
     Buffer<double> a = be->allocate(L.size), b = be->allocate(L.size);
     Buffer<double> c = be->allocate(L.size), d = be->allocate(L.size);
     for (Buffer<double>* f : {&a, &b, &c, &d}) be->upload(*f, init.data(), L.size);
@@ -72,7 +72,12 @@ TEST_CASE("sweep block: a block is bit-identical to the sweeps one by one") {
     }
     SweepBlock<double> block(*be, id, fill_ghosts);
     double* const c_before = c.data();
-    block.run(c, d, args, count);
+    std::int64_t ran = 0;
+    while (ran < count) {
+      const std::int64_t step = block.run(c, d, args, count - ran);
+      CHECK(step == std::min(count - ran, SweepBlock<double>::kMaxAhead));
+      ran += step;
+    }
     be->synchronize();
     // The buffers traded places as often as the loop's did.
     CHECK((c.data() == c_before) == (count % 2 == 0));
@@ -89,7 +94,7 @@ TEST_CASE("sweep block: a block is bit-identical to the sweeps one by one") {
       be->sweep(s, id);
       a.swap(b);
     }
-    block.run(c, d, args, count);
+    for (std::int64_t left = count; left > 0;) left -= block.run(c, d, args, left);
     be->download(want.data(), a, L.size);
     be->download(got.data(), c, L.size);
     CHECK_MESSAGE(want == got, "count " << count << ", second run");
