@@ -8,6 +8,7 @@
 #   BENCH_ARGS           extra `fdsolve bench` arguments (e.g. "--dims 3 --precision float")
 #   SKIP_SANITIZERS=1    skip compute-sanitizer;  SKIP_BENCH=1  skip the bench
 #   SKIP_RUN_TIMINGS=1   skip the whole-run timings (check diagnostics on/off, Neumann faces)
+#   SKIP_SIZES=1         skip the size ladder (`bench --sizes`, `tune`, plate runs per size)
 #   SKIP_MG_BENCH=1      skip `fdsolve bench --multigrid` and the anchors' time-to-solution runs
 #   MG_BENCH_ARGS        extra `fdsolve bench --multigrid` arguments
 # The anchors' scripts (../shared/anchors) travel in .device/anchors (named in `carry`).
@@ -67,6 +68,34 @@ if [[ "${SKIP_BENCH:-0}" != 1 ]]; then
   rc=${PIPESTATUS[0]}
   set -e
   [[ $rc -eq 0 ]] || failures+=("bench (rc $rc)")
+fi
+
+# --- size ladder: the default beside the best variant per size, tune, small-grid runs ---------
+# With an empty cache directory, so that the defaults are the built-in table's; then `tune`
+# into its own directory and `check` naming that cache. The plate runs give wall time per
+# sweep of the whole loop (graph-replayed blocks between the two checks) per kernel.
+if [[ "${SKIP_SIZES:-0}" != 1 ]]; then
+  set +e
+  fd="$BUILD/solver/fdsolve"
+  {
+    XDG_CACHE_HOME="$BUILD/xdg-empty" "$fd" bench --sizes --backend cuda \
+      --json "$OUT/bench_sizes.json"
+    echo "# plate, 20000 sweeps, checks at 1 and 20000: wall us per sweep"
+    for p in float double; do for n in 257 1025; do for k in default plain rows128g4 rows32g4; do
+      args=(--set grid.points=[$n,$n] --set precision=$p --set solve.max_iterations=20000
+            --set solve.tolerance=0 --set solve.check_every=100000 --set output.every=0)
+      [[ $k != default ]] && args+=(--set tuning.kernel=$k)
+      dir="$BUILD/sizes/$p-$n-$k"
+      XDG_CACHE_HOME="$BUILD/xdg-empty" "$fd" run examples/plate.yaml --backend cuda --quiet \
+        --output "$dir" "${args[@]}"
+      python3 -c "import json; s=json.load(open('$dir/summary.json')); \
+print('plate $p ${n}^2 $k:', s['kernel'], '%.3f us/sweep' % (1e6 * s['wall_seconds'] / s['iterations']), \
+'(' + s['kernel_reason'] + ')')"
+    done; done; done
+    XDG_CACHE_HOME="$BUILD/xdg-tune" "$fd" tune --backend cuda --quick
+    XDG_CACHE_HOME="$BUILD/xdg-tune" "$fd" check examples/plate.yaml | grep "# kernel"
+  } 2>&1 | tee "$OUT/sizes.log"
+  set -e
 fi
 
 # --- multigrid: work units, and time to solution beside the anchors ---------------------------
@@ -153,6 +182,7 @@ grep -m1 "Product Name" "$OUT/env.log" || true
 grep -E "tests passed|tests failed|\*\*\*|Skipped|Failed  " "$OUT/ctest.log" | tail -n 15 || true
 grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases" "$OUT/sanitizer.log" 2>/dev/null || true
 [[ -f "$OUT/bench.log" ]] && cat "$OUT/bench.log"
+[[ -f "$OUT/sizes.log" ]] && cat "$OUT/sizes.log"
 [[ -f "$OUT/bench_mg.log" ]] && cat "$OUT/bench_mg.log"
 [[ -f "$OUT/anchors.log" ]] && cat "$OUT/anchors.log"
 [[ -f "$OUT/run_timings.log" ]] && cat "$OUT/run_timings.log"
