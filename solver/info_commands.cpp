@@ -1,5 +1,8 @@
 // `fdsolve check`, `fdsolve compare` and `--version`: the commands that run no solve.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include <cmath>
 #include <sstream>
@@ -55,6 +58,10 @@ template <typename T>
 std::string kernel_line_typed(const Case& c, bool cuda) {
   const auto backend = make_backend<T>(cuda);
   const KernelChoice k = kernel_choice(c, *backend);
+  const auto names = backend->kernels(c.grid.dims);
+  if (std::find(names.begin(), names.end(), k.kernel) == names.end())
+    return fmt::format("# kernel: '{}' is no {}D variant of {}: run refuses it ({})\n", k.kernel,
+                       c.grid.dims, backend->name(), fmt::join(names, ", "));
   return fmt::format("# kernel: {} on {} ({})\n", k.kernel, backend->name(), k.reason);
 }
 

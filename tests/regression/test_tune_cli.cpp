@@ -70,6 +70,9 @@ TEST_CASE("regression: tune writes the cache that check and run then follow") {
   // tuning.kernel wins over everything.
   check = run_fdsolve("check " + plate + " --set tuning.kernel=omp");
   CHECK(check.output.find("# kernel: omp on cpu (tuning.kernel)") != std::string::npos);
+  check = run_fdsolve("check " + plate + " --set tuning.kernel=warp9");
+  CHECK(check.output.find("# kernel: 'warp9' is no 2D variant of cpu: run refuses it (omp)") !=
+        std::string::npos);
 }
 
 TEST_CASE("regression: bench --sizes names the default and the best at each size") {
