@@ -64,18 +64,22 @@ std::vector<BenchRow> run_size_bench(const BenchOptions& options, std::ostream& 
       const std::int64_t inner = first.size - 2;
       const ChoiceKey key{first.dims, first.points, first.precision,
                           first.dims == 2 ? inner * inner : inner * inner * inner};
-      const KernelChoice chosen = choose_with_cache(
-          "", key, backend, result.identity, result.kernels2d, result.kernels3d,
-          first.dims == 2 ? result.fallback2d : result.fallback3d);
+      const KernelChoice chosen =
+          choose_with_cache("", key, backend, result.identity, result.kernels2d, result.kernels3d,
+                            first.dims == 2 ? result.fallback2d : result.fallback3d);
       for (std::size_t i = begin; i < end; ++i) {
         BenchRow r = bench_row(result.rows[i], backend, result.copy_gb_per_s);
         const bool is_default = r.kernel == chosen.kernel, is_best = i == best;
-        r.role = is_default && is_best ? "default+best" : is_default ? "default" : is_best ? "best" : "";
+        r.role = is_default && is_best ? "default+best"
+                 : is_default          ? "default"
+                 : is_best             ? "best"
+                                       : "";
         r.reason = is_default ? chosen.reason : "";
         if (!r.role.empty())
-          out << fmt::format("{:<7} {:>4} {:>6} {:<9} {:>6} {:<13} {:<12} {:>9.2f} {:>8.2f} {:>7.1f}  {}\n",
-                             r.backend, r.dims, r.points, r.precision, r.size, r.role, r.kernel,
-                             r.us_per_sweep, r.gcells_per_s, r.pct_copy, r.reason);
+          out << fmt::format(
+              "{:<7} {:>4} {:>6} {:<9} {:>6} {:<13} {:<12} {:>9.2f} {:>8.2f} {:>7.1f}  {}\n",
+              r.backend, r.dims, r.points, r.precision, r.size, r.role, r.kernel, r.us_per_sweep,
+              r.gcells_per_s, r.pct_copy, r.reason);
         rows.push_back(r);
       }
       if (std::none_of(result.rows.begin() + begin, result.rows.begin() + end,

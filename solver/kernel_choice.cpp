@@ -37,9 +37,8 @@ int stencil_class(int dims, int points) {
 }
 
 std::vector<std::int64_t> size_ladder(int dims, bool quick) {
-  std::vector<std::int64_t> sizes =
-      dims == 2 ? std::vector<std::int64_t>{257, 1025, 4097, 16384}
-                : std::vector<std::int64_t>{65, 129, 257, 512};
+  std::vector<std::int64_t> sizes = dims == 2 ? std::vector<std::int64_t>{257, 1025, 4097, 16384}
+                                              : std::vector<std::int64_t>{65, 129, 257, 512};
   if (quick) sizes.resize(2);
   return sizes;
 }
@@ -134,7 +133,8 @@ TuneCache parse_tune_cache(const std::string& text) {
     e.kernel = scalar(n, "kernel");
     if (e.dims != 2 && e.dims != 3) throw std::runtime_error("an entry's dims is not 2 or 3");
     if (e.points != stencil_class(e.dims, e.points))
-      throw std::runtime_error(fmt::format("an entry's points {} is not a stencil class", e.points));
+      throw std::runtime_error(
+          fmt::format("an entry's points {} is not a stencil class", e.points));
     if (e.precision != "float" && e.precision != "double")
       throw std::runtime_error("an entry's precision is not float or double");
     if (e.size < 3) throw std::runtime_error("an entry's size is below 3");
@@ -186,7 +186,8 @@ CacheLookup load_tune_cache(const std::filesystem::path& path, const std::string
   if (c.device.model != device.model) return ignored("made on " + c.device.model);
   if (c.device.driver != device.driver)
     return ignored("made with driver " + c.device.driver + " (now " + device.driver + ")");
-  if (c.version != version) return ignored("made by fdsolve " + c.version + " (now " + version + ")");
+  if (c.version != version)
+    return ignored("made by fdsolve " + c.version + " (now " + version + ")");
   for (const ChoiceEntry& e : c.entries) {
     const auto& names = e.dims == 2 ? kernels2d : kernels3d;
     if (std::find(names.begin(), names.end(), e.kernel) == names.end())

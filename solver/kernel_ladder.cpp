@@ -67,8 +67,8 @@ void measure_precision(const LadderOptions& o, LadderResult& result, std::ostrea
       // Nodes per axis including the boundary, as a case's grid.points: the sweep updates the
       // inner size - 2.
       const index_t inner = size - 2;
-      const Layout layout =
-          Layout::make(dims, {inner, inner, dims == 3 ? inner : 1}, static_cast<index_t>(128 / sizeof(T)));
+      const Layout layout = Layout::make(dims, {inner, inner, dims == 3 ? inner : 1},
+                                         static_cast<index_t>(128 / sizeof(T)));
       const std::size_t need = 2 * static_cast<std::size_t>(layout.size) * sizeof(T);
       if (be->free_memory() < need + (std::size_t{256} << 20)) {
         if (progress)
@@ -138,9 +138,8 @@ LadderResult measure_ladder(const LadderOptions& o, std::ostream* progress) {
     auto be = o.backend == "cuda" ? make_cuda_backend<float>(0) : make_cpu_backend<float>();
     result.device = be->device();
     result.identity = be->identity();
-    const std::size_t copy_bytes = (o.backend == "cuda" ? std::size_t{1} << 30
-                                                        : std::size_t{1} << 28) >>
-                                   (o.quick ? 4 : 0);
+    const std::size_t copy_bytes =
+        (o.backend == "cuda" ? std::size_t{1} << 30 : std::size_t{1} << 28) >> (o.quick ? 4 : 0);
     result.copy_gb_per_s = be->copy_bandwidth(copy_bytes) / 1e9;
   }
   if (progress)

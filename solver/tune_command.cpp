@@ -15,8 +15,8 @@ namespace fdsolve {
 
 int tune_command(const TuneOptions& options, std::ostream& out) {
   LadderOptions lo;
-  lo.backend = options.backend.empty() ? (cuda_device_count() > 0 ? "cuda" : "cpu")
-                                       : options.backend;
+  lo.backend =
+      options.backend.empty() ? (cuda_device_count() > 0 ? "cuda" : "cpu") : options.backend;
   if (lo.backend == "cuda" && cuda_device_count() == 0)
     throw BackendError("tune --backend cuda: no CUDA device is usable: " +
                        cuda_unavailable_reason());

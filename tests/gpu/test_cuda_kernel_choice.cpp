@@ -38,9 +38,9 @@ TEST_CASE("gpu: the built-in tables name CUDA variants, and every rung resolves"
   for (int dims : {2, 3})
     for (std::int64_t n : size_ladder(dims)) {
       const std::int64_t cells = dims == 2 ? (n - 2) * (n - 2) : (n - 2) * (n - 2) * (n - 2);
-      const KernelChoice k = choose_variant("", {dims, dims == 2 ? 5 : 27, "float", cells}, "cuda",
-                                            id, dims == 2 ? k2 : k3, be->default_kernel(dims),
-                                            CacheLookup{});
+      const KernelChoice k =
+          choose_variant("", {dims, dims == 2 ? 5 : 27, "float", cells}, "cuda", id,
+                         dims == 2 ? k2 : k3, be->default_kernel(dims), CacheLookup{});
       CHECK(has(dims == 2 ? k2 : k3, k.kernel));
       CHECK(k.reason.rfind(tabled ? "built-in table for " : "fallback", 0) == 0);
     }

@@ -16,9 +16,8 @@ template <typename T>
 Solved solve_with_output(const std::string& yaml, const std::string& output_keys,
                          const SolveOptions& options) {
   TempDir dir;
-  const Case c = parse_case(yaml + "output: {directory: '" + dir.path.string() + "'" +
-                                output_keys + "}\n",
-                            "t.yaml");
+  const Case c = parse_case(
+      yaml + "output: {directory: '" + dir.path.string() + "'" + output_keys + "}\n", "t.yaml");
   auto backend = backend_for_test<T>();
   output::RunOutput out(c.output.directory, c.name, grid_meta(c), to_yaml(c));
   Solved s;
@@ -56,9 +55,9 @@ PROBLEM_TEST("recorded sweeps: 2D Neumann and Dirichlet, odd check period, snaps
 }
 
 PROBLEM_TEST("recorded sweeps: longer than one recording, every kernel family in 2D") {
-  for (const char* kernel : FDSOLVE_TEST_CUDA ? std::vector<const char*>{"plain", "rows128g4",
-                                                                         "rows32g4", "tile32x8r4"}
-                                              : std::vector<const char*>{"omp"}) {
+  for (const char* kernel :
+       FDSOLVE_TEST_CUDA ? std::vector<const char*>{"plain", "rows128g4", "rows32g4", "tile32x8r4"}
+                         : std::vector<const char*>{"omp"}) {
     CAPTURE(kernel);
     check_same<float>(std::string("grid: {points: [131, 77]}\n"
                                   "boundary: {default: {type: dirichlet, value: 1}, "

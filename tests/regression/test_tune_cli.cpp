@@ -86,7 +86,8 @@ TEST_CASE("regression: bench --sizes names the default and the best at each size
   const std::string text = read_text(json);
   // One variant on the CPU: at each of 2D 5-point, 3D 7- and 27-point, float and double it is
   // both the default and the best.
-  const std::regex row(R"re("kernel": "omp", "dims": (\d), "precision": "(\w+)", "size": 34, .*"points": (\d+), "role": "default\+best", "us/sweep": ([^,]+), "reason": "fallback)re");
+  const std::regex row(
+      R"re("kernel": "omp", "dims": (\d), "precision": "(\w+)", "size": 34, .*"points": (\d+), "role": "default\+best", "us/sweep": ([^,]+), "reason": "fallback)re");
   int rows = 0;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), row); it != std::sregex_iterator();
        ++it, ++rows)

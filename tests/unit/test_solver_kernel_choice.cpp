@@ -17,7 +17,8 @@ struct TempDir {
   fs::path path;
   TempDir() {
     std::random_device rd;
-    path = fs::temp_directory_path() / ("fdsolve-choice-" + std::to_string(rd()) + std::to_string(rd()));
+    path = fs::temp_directory_path() /
+           ("fdsolve-choice-" + std::to_string(rd()) + std::to_string(rd()));
     fs::create_directories(path);
   }
   ~TempDir() { fs::remove_all(path); }
@@ -25,10 +26,10 @@ struct TempDir {
 
 std::vector<ChoiceEntry> ladder_entries() {
   // Distinct kernels per rung, so that a look-up shows which rung it took.
-  return {{2, 5, "float", 257, "k257", 1.0},      {2, 5, "float", 1025, "k1025", 2.0},
-          {2, 5, "float", 4097, "k4097", 3.0},    {2, 5, "float", 16384, "k16384", 4.0},
-          {2, 5, "double", 257, "d257", 1.0},     {3, 27, "float", 65, "c65", 1.0},
-          {3, 27, "float", 129, "c129", 1.0},     {3, 7, "float", 65, "s65", 1.0}};
+  return {{2, 5, "float", 257, "k257", 1.0},   {2, 5, "float", 1025, "k1025", 2.0},
+          {2, 5, "float", 4097, "k4097", 3.0}, {2, 5, "float", 16384, "k16384", 4.0},
+          {2, 5, "double", 257, "d257", 1.0},  {3, 27, "float", 65, "c65", 1.0},
+          {3, 27, "float", 129, "c129", 1.0},  {3, 7, "float", 65, "s65", 1.0}};
 }
 
 ChoiceKey key2(std::int64_t n, const std::string& precision = "float") {
@@ -226,8 +227,9 @@ TEST_CASE("kernel choice: tuning.kernel, then the cache, then the built-in table
   CHECK(k.reason == "tune cache /c/tune.yaml, size class 257^2 (float, 5-point)");
 
   // No cache entry for double: the built-in table of the H100 answers with one of its entries.
-  k = choose_variant("", key2(257, "double"), "cuda", h100, {"plain", "rows128g4", "rows256g2",
-                     "rows32g4", "rows64g4", "rows128g8", "rows256g4", "rows512g4", "tile32x8r4"},
+  k = choose_variant("", key2(257, "double"), "cuda", h100,
+                     {"plain", "rows128g4", "rows256g2", "rows32g4", "rows64g4", "rows128g8",
+                      "rows256g4", "rows512g4", "tile32x8r4"},
                      "rows128g4", cache);
   const auto table = nearest_entry(builtin_table(h100.model)->entries, key2(257, "double"));
   REQUIRE(table.has_value());

@@ -32,8 +32,8 @@ TEST_CASE("sweep block: the run length stops before every iteration that needs t
             while (done + expect + 1 <= total && !host_work(done + expect + 1, m)) ++expect;
             CHECK(needs_host(done + 1, m) == host_work(done + 1, m));
             REQUIRE_MESSAGE(plain_run_length(done, m) == expect,
-                            "total " << total << " check " << check << " checkpoint "
-                                     << checkpoint << " output " << output << " done " << done);
+                            "total " << total << " check " << check << " checkpoint " << checkpoint
+                                     << " output " << output << " done " << done);
           }
         }
 }
@@ -42,7 +42,8 @@ TEST_CASE("sweep block: a block is bit-identical to the sweeps one by one") {
   auto be = make_cpu_backend<double>();
   const Layout L = Layout::make(2, {37, 23, 1}, 16);
   std::vector<double> init(static_cast<std::size_t>(L.size));
-  for (std::size_t i = 0; i < init.size(); ++i) init[i] = static_cast<double>((i * 7919) % 1000) / 999.0;
+  for (std::size_t i = 0; i < init.size(); ++i)
+    init[i] = static_cast<double>((i * 7919) % 1000) / 999.0;
   HaloFillArgs<double> fill;
   fill.layout = L;
   fill.faces[0] = {GhostRule::Mirror, 0.25, nullptr};  // Neumann x_min: the ghosts matter
