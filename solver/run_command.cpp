@@ -151,10 +151,8 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
                sizeof(T) == 4 ? "float" : "double", backend->name(), backend->device(),
                threads > 0 ? fmt::format(", sweeps on {} thread{}", threads, threads == 1 ? "" : "s")
                            : std::string());
-  {
-    const KernelChoice k = kernel_choice(c, *backend);
-    spdlog::info("sweep kernel {} ({})", k.kernel, k.reason);
-  }
+  const KernelChoice chosen = kernel_choice(c, *backend);
+  spdlog::info("sweep kernel {} ({})", chosen.kernel, chosen.reason);
   for (const std::string& line : describe_method(c)) {
     if (line.rfind("warning: ", 0) == 0) {
       // The solve warns about coarsening itself; Crank-Nicolson's ringing is said here.
@@ -185,7 +183,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   s.threads = threads;
   s.precision = sizeof(T) == 4 ? "float" : "double";
   s.kernel = r.kernel;
-  s.kernel_reason = kernel_choice(c, *backend).reason;
+  s.kernel_reason = chosen.reason;
   s.method = method_name(c);
   s.grid = grid_meta(c);
   s.iterations = r.iterations;

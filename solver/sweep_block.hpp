@@ -28,7 +28,9 @@ bool needs_host(std::int64_t it, const LoopMarks& m);
 /// the host (which the loop runs itself), at most to `m.total`.
 std::int64_t plain_run_length(std::int64_t done, const LoopMarks& m);
 
-/// Runs blocks of plain sweeps on a backend, recording each block shape once.
+/// Runs blocks of plain sweeps on a backend, recording each block shape once. Kernels that do
+/// several sweeps per launch belong in the recorded work of `recording()`: the loop only asks
+/// for `count` sweeps and the buffers' parity after them.
 template <typename T>
 class SweepBlock {
  public:
