@@ -128,6 +128,28 @@ class Backend {
   /// when they are known.
   /// Deterministic: the same inputs give bit-identical results.
   virtual SweepStats sweep_with_stats(const SweepArgs<T>& args, KernelId kernel) = 0;
+  /// Temporal blocking: the variants that advance several sweeps per pass over memory, for
+  /// 2 or 3 dimensions, in bench order (the CPU's "omp" runs single sweeps).
+  virtual std::vector<std::string> step_kernels(int dims) const = 0;
+  /// The blocked variant used when the case names none.
+  virtual std::string default_step_kernel(int dims) const = 0;
+  /// Resolves a blocked variant name (as find_kernel does for single sweeps).
+  KernelId find_step_kernel(int dims, const std::string& name) const {
+    const auto names = step_kernels(dims);
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == name) return KernelId{dims, static_cast<int>(i)};
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("unknown " + std::to_string(dims) + "D blocked kernel '" + name +
+                                "' for backend " + this->name() + " (expected " + list + ")");
+  }
+  /// Enqueues `steps` (>= 1) Jacobi sweeps of args.box starting from args.in; the result lands
+  /// in args.out, bit-identical to `steps` single sweeps ping-ponging two buffers that hold the
+  /// same values outside the box (what the solver keeps). Every sweep reads the nodes outside
+  /// the box, the halo included, from args.in: the halo must not change between the sweeps
+  /// (all-Dirichlet faces, or faces whose ghosts are constant), so the solver uses it only then.
+  /// args.in's box nodes are scratch: their values afterwards are unspecified.
+  virtual void sweep_steps(const SweepArgs<T>& args, int steps, KernelId kernel) = 0;
   /// Waits for all enqueued work and reports any asynchronous error.
   virtual void synchronize() = 0;
 

@@ -24,37 +24,50 @@ TypedWeights<T> typed(const StencilWeights& w) {
           T(w.edge),   T(w.corner),  T(w.source)};
 }
 
+/// 2D 5-point update from the node's value and its four neighbours: the one formula every
+/// sweep (CPU, each CUDA variant, the temporally blocked kernels) evaluates, in this order, so
+/// that kernels reading their operands from different places compute the same bits.
+template <typename T>
+FDSOLVE_HOST_DEVICE T combine_5pt(T c, T xm, T xp, T ym, T yp, const TypedWeights<T>& w, T s) {
+  return w.center * c + w.fx * (xm + xp) + w.fy * (ym + yp) + s;
+}
+
 /// 2D 5-point update of the node at element `c` of `u`.
 template <typename T>
 FDSOLVE_HOST_DEVICE T update_5pt(const T* u, index_t c, index_t pitch, const TypedWeights<T>& w,
                                  T s) {
-  return w.center * u[c] + w.fx * (u[c - 1] + u[c + 1]) + w.fy * (u[c - pitch] + u[c + pitch]) + s;
+  return combine_5pt(u[c], u[c - 1], u[c + 1], u[c - pitch], u[c + pitch], w, s);
 }
 
-/// Sum of the 4 in-plane diagonal neighbours of element `c` (edges in-plane, corners off-plane).
-template <typename T>
-FDSOLVE_HOST_DEVICE T diagonal_sum(const T* u, index_t c, index_t pitch) {
-  return (u[c - pitch - 1] + u[c - pitch + 1]) + (u[c + pitch - 1] + u[c + pitch + 1]);
-}
-
-/// 3D update of the node at element `c`; `Points` is 7, 19 or 27 and drops the terms whose
-/// weight is zero by definition.
-template <int Points, typename T>
-FDSOLVE_HOST_DEVICE T update_3d(const T* u, index_t c, index_t pitch, index_t plane,
-                                const TypedWeights<T>& w, T s) {
-  T r = w.center * u[c] + w.fx * (u[c - 1] + u[c + 1]) + w.fy * (u[c - pitch] + u[c + pitch]) +
-        w.fz * (u[c - plane] + u[c + plane]);
+/// 3D update from an accessor: at(dx, dy, dz) is the value of the neighbour at that offset
+/// (each in -1..1). `Points` is 7, 19 or 27 and drops the terms whose weight is zero by
+/// definition. update_3d reads a buffer through it; the temporally blocked kernels read
+/// registers and shared memory, with the same operation order and so the same bits.
+template <int Points, typename T, typename At>
+FDSOLVE_HOST_DEVICE T stencil_3d(const At& at, const TypedWeights<T>& w, T s) {
+  T r = w.center * at(0, 0, 0) + w.fx * (at(-1, 0, 0) + at(1, 0, 0)) +
+        w.fy * (at(0, -1, 0) + at(0, 1, 0)) + w.fz * (at(0, 0, -1) + at(0, 0, 1));
   if constexpr (Points >= 19) {
-    const T edges = diagonal_sum(u, c, pitch) + (u[c - plane - 1] + u[c - plane + 1]) +
-                    (u[c - plane - pitch] + u[c - plane + pitch]) +
-                    (u[c + plane - 1] + u[c + plane + 1]) +
-                    (u[c + plane - pitch] + u[c + plane + pitch]);
+    const T edges = ((at(-1, -1, 0) + at(1, -1, 0)) + (at(-1, 1, 0) + at(1, 1, 0))) +
+                    (at(-1, 0, -1) + at(1, 0, -1)) + (at(0, -1, -1) + at(0, 1, -1)) +
+                    (at(-1, 0, 1) + at(1, 0, 1)) + (at(0, -1, 1) + at(0, 1, 1));
     r += w.edge * edges;
   }
   if constexpr (Points == 27) {
-    r += w.corner * (diagonal_sum(u, c - plane, pitch) + diagonal_sum(u, c + plane, pitch));
+    r += w.corner * (((at(-1, -1, -1) + at(1, -1, -1)) + (at(-1, 1, -1) + at(1, 1, -1))) +
+                     ((at(-1, -1, 1) + at(1, -1, 1)) + (at(-1, 1, 1) + at(1, 1, 1))));
   }
   return r + s;
+}
+
+/// 3D update of the node at element `c`; `Points` is 7, 19 or 27.
+template <int Points, typename T>
+FDSOLVE_HOST_DEVICE T update_3d(const T* u, index_t c, index_t pitch, index_t plane,
+                                const TypedWeights<T>& w, T s) {
+  const auto at = [u, c, pitch, plane](int dx, int dy, int dz) {
+    return u[c + dz * plane + dy * pitch + dx];
+  };
+  return stencil_3d<Points>(at, w, s);
 }
 
 }  // namespace fdsolve

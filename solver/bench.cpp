@@ -36,11 +36,18 @@ int default_iterations(const std::string& backend, double cells) {
   return static_cast<int>(std::clamp(budget / cells, 3.0, 200.0));
 }
 
-StencilWeights bench_weights(int dims) {
+StencilWeights bench_weights(int dims, int points) {
   StencilWeights w;
   if (dims == 2) {
     w.points = 5;
     w.face = {0.25, 0.25, 0};
+  } else if (points == 7) {
+    w.points = 7;
+    w.face = {1.0 / 6, 1.0 / 6, 1.0 / 6};
+  } else if (points == 19) {  // the 19-point Laplace weights (faces 2/24, edges 1/24)
+    w.points = 19;
+    w.face = {2.0 / 24, 2.0 / 24, 2.0 / 24};
+    w.edge = 1.0 / 24;
   } else {  // the 27-point Laplace weights of SPEC.md
     w.points = 27;
     w.face = {14.0 / 128, 14.0 / 128, 14.0 / 128};
@@ -102,6 +109,21 @@ double time_sweeps(Backend<T>& be, SweepArgs<T> args, KernelId id, int iteration
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+/// Seconds for `iterations` sweeps (a multiple of `steps`) run `steps` at a time by the
+/// temporally blocked `id`, the buffers trading roles after each call as in the solver.
+template <typename T>
+double time_steps(Backend<T>& be, SweepArgs<T> args, KernelId id, int iterations, int steps) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int it = 0; it < iterations; it += steps) {
+    be.sweep_steps(args, steps, id);
+    T* next_out = const_cast<T*>(args.in);
+    args.in = args.out;
+    args.out = next_out;
+  }
+  be.synchronize();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 /// Seconds for `iterations` check diagnostics of the pair (a, b), as the solver runs them at
 /// every check: both fields read once, small results to the host.
 template <typename T>
@@ -135,7 +157,17 @@ void bench_case(Backend<T>& be, const BenchOptions& o, int dims, double copy_bw,
   std::vector<std::string> names = be.kernels(dims);
   names.push_back(with_halo);
   names.push_back("diagnose");
-  if (!o.kernel.empty()) {
+  // The blocked rows (the CPU's blocked "variant" is its single sweep: no rows).
+  const auto step_names =
+      be.name() == "cpu" ? std::vector<std::string>{} : be.step_kernels(dims);
+  const bool step_row =
+      std::find(names.begin(), names.end(), o.kernel) == names.end() &&
+      std::any_of(step_names.begin(), step_names.end(), [&](const std::string& v) {
+        return o.kernel == v || o.kernel == v + "/k" + std::to_string(o.steps);
+      });
+  if (step_row) {
+    names.clear();
+  } else if (!o.kernel.empty()) {
     if (std::find(names.begin(), names.end(), o.kernel) == names.end()) {
       out << "# " << be.name() << ": no " << dims << "D kernel '" << o.kernel << "'\n";
       return;
@@ -158,7 +190,7 @@ void bench_case(Backend<T>& be, const BenchOptions& o, int dims, double copy_bw,
   args.out = b.data();
   args.layout = layout;
   args.box = layout.owned_box();
-  args.weights = bench_weights(dims);
+  args.weights = bench_weights(dims, o.points);
   const double cells = static_cast<double>(args.box.cells());
   const int iterations = o.iterations > 0 ? o.iterations : default_iterations(be.name(), cells);
   std::vector<int> norms =
@@ -191,6 +223,34 @@ void bench_case(Backend<T>& be, const BenchOptions& o, int dims, double copy_bw,
       print_row(out, r);
       rows.push_back(r);
     }
+  }
+  // Temporal blocking: `steps` sweeps per call, named <variant>/k<steps>; Gcell/s counts every
+  // sweep, so %copy above 100 means fewer than one read and one write per node and sweep.
+  const int steps = std::max(1, o.steps);
+  const int step_iterations = std::max(1, iterations / steps) * steps;
+  for (const std::string& variant : step_names) {
+    const std::string name = variant + "/k" + std::to_string(steps);
+    if (!o.kernel.empty() && o.kernel != name && o.kernel != variant) continue;
+    const KernelId id = be.find_step_kernel(dims, variant);
+    time_steps(be, args, id, steps, steps);  // warm-up
+    std::vector<double> secs;
+    for (int rep = 0; rep < kRepetitions; ++rep)
+      secs.push_back(time_steps(be, args, id, step_iterations, steps));
+    std::sort(secs.begin(), secs.end());
+    BenchRow r;
+    r.backend = be.name();
+    r.kernel = name;
+    r.dims = dims;
+    r.precision = precision;
+    r.size = n;
+    r.iterations = step_iterations;
+    r.gcells_per_s = cells * step_iterations / secs[secs.size() / 2] / 1e9;
+    r.gb_per_s = r.gcells_per_s * 2 * sizeof(T);
+    r.copy_gb_per_s = copy_bw / 1e9;
+    r.pct_copy = 100.0 * r.gb_per_s / r.copy_gb_per_s;
+    r.norm_every = 0;
+    print_row(out, r);
+    rows.push_back(r);
   }
 }
 

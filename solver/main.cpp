@@ -98,6 +98,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1 << 20));
   bench_cmd->add_option("--norm-every", bench.norm_every, "Sweeps between norms; 0 = none")
       ->check(CLI::Range(0, 1 << 20));
+  bench_cmd->add_option("--points", bench.points, "3D stencil: 7, 19 or 27 (default 27)")
+      ->check(CLI::IsMember({7, 19, 27}));
+  bench_cmd->add_option("--steps", bench.steps,
+                        "Sweeps per blocked call in the temporal-blocking rows (default 8)")
+      ->check(CLI::Range(1, 1024));
   bench_cmd->add_option("--json", bench.json_path, "Write the rows as JSON");
   bench_cmd->add_flag("--multigrid", bench.multigrid,
                       "Multigrid rows: a V-cycle and a full solve, in work units");

@@ -44,6 +44,9 @@ namespace {
 //     70.2%, 55.2% / 52.0% with norms; best march 40% / 54%.
 constexpr const char* kDefault2d = "rows128g4";
 constexpr const char* kDefault3d = "vring16s3";
+// Temporally blocked defaults (docs/performance.md, "Temporal blocking").
+constexpr const char* kDefaultSteps2d = "tb128x64";
+constexpr const char* kDefaultSteps3d = "tb3d16";
 
 // Grids up to this many blocks reduce their stats in their last block (one launch, no copy);
 // larger ones (the plain kernels: ~1M blocks in 2D) would leave one block reducing megabytes,
@@ -88,6 +91,8 @@ class CudaBackend final : public Backend<T> {
     add_plain_variants<T>(3, table_[1]);
     add_march3d_variants<T>(table_[1]);
     add_vmarch3d_variants<T>(table_[1]);
+    add_tblock2d_variants<T>(steps_[0]);
+    add_tblock3d_variants<T>(steps_[1]);
   }
   ~CudaBackend() override {
     cudaStreamSynchronize(stream_);
@@ -169,6 +174,38 @@ class CudaBackend final : public Backend<T> {
     stats.sum = host_stats_->sum;
     stats.count = args.box.cells();
     return stats;
+  }
+
+  std::vector<std::string> step_kernels(int dims) const override {
+    std::vector<std::string> names;
+    for (const auto& v : steps_[dims == 2 ? 0 : 1]) names.emplace_back(v.name);
+    return names;
+  }
+  std::string default_step_kernel(int dims) const override {
+    return dims == 2 ? kDefaultSteps2d : kDefaultSteps3d;
+  }
+
+  /// Passes of at most max_steps sweeps each, alternating between the two buffers; an odd
+  /// number of passes (one more when needed) ends in args.out.
+  void sweep_steps(const SweepArgs<T>& args, int steps, KernelId kernel) override {
+    if (args.box.empty() || steps <= 0) return;
+    const auto& t = steps_[args.layout.dims == 2 ? 0 : 1];
+    if (kernel.dims != args.layout.dims || kernel.index < 0 ||
+        kernel.index >= static_cast<int>(t.size()))
+      throw BackendError("kernel id does not match a " + std::to_string(args.layout.dims) +
+                         "D blocked CUDA kernel");
+    const StepVariant<T>& v = t[kernel.index];
+    int passes = static_cast<int>(ceil_div(steps, v.max_steps));
+    if (passes % 2 == 0) ++passes;  // max_steps >= 2, so every pass still has a sweep
+    DevArgs<T> a = dev_args(args);
+    const T* first = a.in;
+    T* second = a.out;
+    for (int p = 0; p < passes; ++p) {
+      const int n = steps / passes + (p < steps % passes ? 1 : 0);
+      a.in = p % 2 == 0 ? first : second;
+      a.out = p % 2 == 0 ? second : const_cast<T*>(first);
+      v.launch(a, n, props_.multiProcessorCount, stream_);
+    }
   }
 
   void synchronize() override { FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
@@ -324,6 +361,7 @@ class CudaBackend final : public Backend<T> {
   StatsPartial* partials_ = nullptr;
   long long partials_capacity_ = 0;
   std::vector<Variant<T>> table_[2];
+  std::vector<StepVariant<T>> steps_[2];
   std::unique_ptr<DiagnosticsWorkspace> diagnostics_;  // made by the first diagnose
 };
 

@@ -18,22 +18,6 @@ struct Staged {
   T side;               // threads tid < 2*(BY+2): one left/right halo column value
 };
 
-/// Reads the N values at `s` (16-byte aligned shared memory) with one vector access and their
-/// left and right neighbours: r = s[-1 .. N].
-template <typename T>
-__device__ __forceinline__ void shared_row(const T* s, T (&r)[Vec16<T>::n + 2]) {
-  constexpr int N = Vec16<T>::n;
-  using V = typename Vec16<T>::type;
-  const V v = *reinterpret_cast<const V*>(s);
-  r[0] = s[-1];
-  if constexpr (N == 4) {
-    r[1] = v.x, r[2] = v.y, r[3] = v.z, r[4] = v.w;
-  } else {
-    r[1] = v.x, r[2] = v.y;
-  }
-  r[N + 1] = s[N];
-}
-
 /// What a thread carries from plane to plane: the partial sums of the planes below.
 template <typename T>
 struct ZState {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "cuda_check.cuh"
 #include "sweep_common.cuh"
 
 namespace fdsolve::cuda {
@@ -39,6 +40,31 @@ template <typename T>
 void add_vmarch3d_variants(std::vector<Variant<T>>& table);
 template <typename T>
 void add_march3d_variants(std::vector<Variant<T>>& table);
+
+/// A temporally blocked variant: one launch advances `steps` (1..max_steps) sweeps from a.in
+/// into a.out (a.in is only read). `sm_count` sizes the launch.
+template <typename T>
+struct StepVariant {
+  const char* name;
+  int max_steps;
+  void (*launch)(const DevArgs<T>& a, int steps, int sm_count, cudaStream_t stream);
+};
+
+template <typename T>
+void add_tblock2d_variants(std::vector<StepVariant<T>>& table);
+template <typename T>
+void add_tblock3d_variants(std::vector<StepVariant<T>>& table);
+
+/// Raises a kernel's dynamic shared-memory limit to `bytes` (above the 48 KB default) once per
+/// kernel and size class; a no-op below the default.
+template <auto Kernel>
+void allow_shared_bytes(std::size_t bytes) {
+  static std::size_t allowed = 48 * 1024;
+  if (bytes <= allowed) return;
+  FDSOLVE_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(bytes)));
+  allowed = bytes;
+}
 
 /// Reduces `count` partials at `a` in a fixed order (fixed blocks, fixed thread-to-element
 /// assignment), ping-ponging through `b`; returns the buffer whose element 0 holds the total.

@@ -51,6 +51,22 @@ __device__ __forceinline__ void store_vec(T* p, const T (&v)[Vec16<T>::n], unsig
   }
 }
 
+/// Reads the N values at `s` (16-byte aligned shared memory) with one vector access and their
+/// left and right neighbours: r = s[-1 .. N].
+template <typename T>
+__device__ __forceinline__ void shared_row(const T* s, T (&r)[Vec16<T>::n + 2]) {
+  constexpr int N = Vec16<T>::n;
+  using V = typename Vec16<T>::type;
+  const V v = *reinterpret_cast<const V*>(s);
+  r[0] = s[-1];
+  if constexpr (N == 4) {
+    r[1] = v.x, r[2] = v.y, r[3] = v.z, r[4] = v.w;
+  } else {
+    r[1] = v.x, r[2] = v.y;
+  }
+  r[N + 1] = s[N];
+}
+
 /// Bit e set when x + e lies in [lo, hi).
 template <int N>
 __device__ __forceinline__ unsigned lane_mask(long long x, long long lo, long long hi) {
