@@ -145,6 +145,7 @@ void check_case(Backend<T>& gpu, Backend<T>& cpu, int dims, int points, const Ca
   for (const std::string& name : gpu.step_kernels(dims)) {
     const KernelId id = gpu.find_step_kernel(dims, name);
     for (int k = 1; k <= kMaxSteps; ++k) {
+      if (quick() && k != 1 && k != 2 && k != 5 && k != 8) continue;  // sanitizer runs
       CAPTURE(name);
       CAPTURE(k);
       gpu.upload(din, init.data(), L.size);
