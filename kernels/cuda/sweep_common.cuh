@@ -7,22 +7,10 @@
 #include <cstddef>
 #include <cub/block/block_reduce.cuh>
 
+#include "dev_args.cuh"
 #include "point_update.hpp"
 
 namespace fdsolve::cuda {
-
-/// One sweep as kernel arguments: `in`, `out` and `src` already point at owned node (0,0,0),
-/// so node (i, j, k) is at k*plane + j*pitch + i (negative for the halo).
-template <typename T>
-struct DevArgs {
-  const T* __restrict__ in;
-  T* __restrict__ out;
-  const T* __restrict__ src;  // source field or null
-  long long pitch, plane;
-  long long lo[3], hi[3];  // the update box, half open
-  TypedWeights<T> w;
-  int points;  // 5, 7, 19 or 27
-};
 
 /// The block's linear index, also its slot in the partials array.
 __device__ __forceinline__ unsigned block_index_of() {
