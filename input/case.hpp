@@ -157,6 +157,9 @@ struct CheckpointSpec {
 /// backend's measured default. Checked against the backend when the run starts.
 struct TuningSpec {
   std::string kernel;
+  /// A temporally blocked variant (Backend::step_kernels) for the sweeps between checks, or
+  /// empty: single sweeps. Used only when nothing changes between those sweeps (jacobi.cpp).
+  std::string blocked_kernel;
 
   bool operator==(const TuningSpec&) const = default;
 };

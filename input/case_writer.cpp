@@ -269,6 +269,8 @@ std::string to_yaml(const Case& c) {
 
   out << YAML::Key << "tuning" << YAML::Value << YAML::Flow << YAML::BeginMap;
   if (!c.tuning.kernel.empty()) out << YAML::Key << "kernel" << YAML::Value << c.tuning.kernel;
+  if (!c.tuning.blocked_kernel.empty())
+    out << YAML::Key << "blocked_kernel" << YAML::Value << c.tuning.blocked_kernel;
   out << YAML::EndMap;
   emit_parallel(out, c);
   out << YAML::EndMap;

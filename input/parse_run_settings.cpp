@@ -119,8 +119,9 @@ void parse_run_settings(const FieldMap& root, Case& c) {
   parse_output(root, c);
   const FieldMap checkpoint(root.get_or_empty("checkpoint"), {"every"}, c.locations);
   if (const auto f = checkpoint.get("every")) c.checkpoint.every = read_integer(*f, 0);
-  const FieldMap tuning(root.get_or_empty("tuning"), {"kernel"}, c.locations);
+  const FieldMap tuning(root.get_or_empty("tuning"), {"kernel", "blocked_kernel"}, c.locations);
   if (const auto f = tuning.get("kernel")) c.tuning.kernel = read_text(*f);
+  if (const auto f = tuning.get("blocked_kernel")) c.tuning.blocked_kernel = read_text(*f);
   parse_parallel(root, c);
 }
 

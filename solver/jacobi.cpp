@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <set>
 
+#include "blocked_steps.hpp"
 #include "boundary_conditions.hpp"
 #include "case_reader.hpp"
 #include "field_io.hpp"
@@ -255,6 +256,18 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
                       !c.problem.source.uses_time;
   SweepBlock<T> block(backend, kernel, [&boundaries](Buffer<T>& f) { boundaries.fill_ghosts(f); });
   const LoopMarks marks{sched.total, c.solve.check_every, c.checkpoint.every, c.output.every};
+  // Temporal blocking inside those blocks only when no ghosts are refilled between sweeps
+  // (Neumann, periodic faces): the blocked kernels read the halo as it is at the block's start.
+  if (const std::optional<KernelId> steps =
+          blocks && !boundaries.fills_halo() ? choose_blocked_kernel(c, backend) : std::nullopt) {
+    block.use_blocked(*steps);
+    spdlog::info("temporal blocking: {} between checks", c.tuning.blocked_kernel);
+  } else if (!c.tuning.blocked_kernel.empty()) {
+    spdlog::info(
+        "temporal blocking: {} not used (ghost fills, ranks or time-dependent inputs change the "
+        "halo between sweeps)",
+        c.tuning.blocked_kernel);
+  }
 
   while (it < sched.total) {
     // A signal reaches the ranks at different moments: they stop together, at the first

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "backend_select.hpp"
+#include "blocked_steps.hpp"
 #include "case_reader.hpp"
 #include "commands.hpp"
 #include "cpu/thread_policy.hpp"
@@ -116,6 +117,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   parallel::agree(comm, [&] {
     backend = make_backend<T>(cuda, comm.node_rank());  // one GPU per rank of a node
     choose_kernel(c, *backend);  // an unknown tuning.kernel is bad input: fail before writing
+    choose_blocked_kernel(c, *backend);  // the same for tuning.blocked_kernel
     if (comm.several()) refuse_undistributed(c);
     d = parallel::decompose(c, parallel::choose_ranks(c, comm), comm.rank());
     if (c.problem.equation == Equation::Heat && c.time.scheme == TimeScheme::Explicit) {

@@ -74,6 +74,12 @@ typename SweepBlock<T>::Recording& SweepBlock<T>::recording(Buffer<T>& cur, Buff
   // that recording (and a backend that records by calling again) leaves them as it found them.
   r->replay = backend_.record([this, &cur, &next, args, count] {
     SweepArgs<T> a = args;
+    if (blocked_) {  // the result lands in next; the host swaps once (run)
+      a.in = cur.data();
+      a.out = next.data();
+      backend_.sweep_steps(a, static_cast<int>(count), *blocked_);
+      return;
+    }
     for (std::int64_t i = 0; i < count; ++i) {
       if (fill_ghosts_) fill_ghosts_(cur);
       a.in = cur.data();
@@ -95,10 +101,11 @@ std::int64_t SweepBlock<T>::run(Buffer<T>& cur, Buffer<T>& next, const SweepArgs
   count = done;
   while (count > 0) {
     // Full recordings are of an even length, so each leaves the buffers where they were and
-    // the same recording serves the next; the odd rest swaps them once.
+    // the same recording serves the next; the odd rest swaps them once. A blocked recording
+    // always ends in the other buffer (two recordings then alternate).
     const std::int64_t n = std::min(count, kMaxRecorded);
     recording(cur, next, args, n).replay->run();
-    if (n % 2 != 0) cur.swap(next);
+    if (blocked_ || n % 2 != 0) cur.swap(next);
     count -= n;
   }
   if (more) backend_.synchronize();

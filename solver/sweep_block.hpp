@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "backend.hpp"
@@ -47,6 +48,12 @@ class SweepBlock {
   /// names the latest state.
   std::int64_t run(Buffer<T>& cur, Buffer<T>& next, const SweepArgs<T>& args, std::int64_t count);
 
+  /// Runs the recorded blocks through the temporally blocked `steps_kernel`
+  /// (Backend::sweep_steps: one call per recording, several sweeps per pass over memory)
+  /// instead of single sweeps. Only without `fill_ghosts`: the blocked kernels read the halo as
+  /// it is at the block's start.
+  void use_blocked(KernelId steps_kernel) { blocked_ = steps_kernel; }
+
   /// Sweeps per recording: longer blocks replay it, so one recording serves any length.
   static constexpr std::int64_t kMaxRecorded = 256;
   /// Sweeps enqueued at most before the host waits (one wait per 1024 sweeps: < 1% at 257^2).
@@ -60,6 +67,7 @@ class SweepBlock {
   Backend<T>& backend_;
   KernelId kernel_;
   std::function<void(Buffer<T>&)> fill_ghosts_;
+  std::optional<KernelId> blocked_;  // use_blocked
   std::vector<std::unique_ptr<Recording>> recordings_;
 };
 

@@ -9,15 +9,17 @@ template <typename T, int W, int TY, int R>
 void tblock2d_launch(const DevArgs<T>& a, int steps, int, cudaStream_t stream) {
   constexpr int H = TY * R;
   const std::size_t bytes = sizeof(T) * W * H;
-  allow_shared_bytes<tblock2d_kernel<T, W, TY, R>>(bytes);
   tblock2d_kernel<T, W, TY, R>
       <<<tblock2d_grid<W, H>(a, steps), dim3(W, TY), bytes, stream>>>(a, steps);
   FDSOLVE_CUDA_CHECK_LAUNCH();
 }
 
 /// At most H/8 sweeps per pass: the output tile keeps at least 3/4 of the rows.
+/// The shared-memory limit is raised here, when the backend builds its tables, not at launch:
+/// launches may happen while a CUDA graph is being captured.
 template <typename T, int W, int TY, int R>
 StepVariant<T> tblock2d(const char* name) {
+  allow_shared_bytes<tblock2d_kernel<T, W, TY, R>>(sizeof(T) * W * TY * R);
   return {name, TY * R / 8, &tblock2d_launch<T, W, TY, R>};
 }
 

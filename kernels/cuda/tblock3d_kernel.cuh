@@ -39,11 +39,10 @@ __global__ void __launch_bounds__(32 * TY)
   const bool y_box = y >= a.lo[1] && y < a.hi[1];
   const unsigned box = y_box ? lane_mask<N>(x, a.lo[0], a.hi[0]) : 0u;
   // Only nodes within one node of the box are ever read by its updates.
-  const bool readable = x + N - 1 >= a.lo[0] - 1 && x <= a.hi[0] && y >= a.lo[1] - 1 &&
-                        y <= a.hi[1];
+  const bool readable =
+      x + N - 1 >= a.lo[0] - 1 && x <= a.hi[0] && y >= a.lo[1] - 1 && y <= a.hi[1];
   // Output lanes: the tile's inner part, in the box.
-  const unsigned out_mask =
-      ty >= k && ty < TY - k ? box & lane_mask<N>(tx * N, kx, TW - kx) : 0u;
+  const unsigned out_mask = ty >= k && ty < TY - k ? box & lane_mask<N>(tx * N, kx, TW - kx) : 0u;
   const long long xy = y * a.pitch + x;
   const int t_off = (ty + 1) * RS + N + tx * N;
   const TypedWeights<T> w = a.w;
@@ -53,7 +52,7 @@ __global__ void __launch_bounds__(32 * TY)
   };
 
   const long long t_begin = z0 - k, t_end = z1 + k;  // input planes of this chunk
-  auto load = [&](long long p, T (&v)[N]) {
+  auto load = [&](long long p, T(&v)[N]) {
     if (readable && p >= a.lo[2] - 1 && p <= a.hi[2]) {
       load_vec(a.in + p * a.plane + xy, v);
     } else {
@@ -76,7 +75,8 @@ __global__ void __launch_bounds__(32 * TY)
 #pragma unroll
         for (int dz = -1; dz <= 1; ++dz)
 #pragma unroll
-          for (int dy = -1; dy <= 1; ++dy) shared_row(slot(s - 1, p + dz) + dy * RS, r[dz + 1][dy + 1]);
+          for (int dy = -1; dy <= 1; ++dy)
+            shared_row(slot(s - 1, p + dz) + dy * RS, r[dz + 1][dy + 1]);
         const bool plane_box = p >= a.lo[2] && p < a.hi[2];
         // Valid after sweep s: at least s nodes from the tile's x-y edges.
         const unsigned valid =

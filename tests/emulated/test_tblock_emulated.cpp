@@ -165,13 +165,17 @@ void check_3d(const std::vector<Case>& cases, std::mt19937_64& gen) {
 }
 
 std::vector<Case> cases_2d() {
-  return {whole(1, 1), interior(3, 3), whole(129, 65), whole(113, 49), whole(37, 53),
-          {{40, 30, 1}, Box{{2, 1, 0}, {37, 29, 1}}}, interior(140, 101)};
+  return {whole(1, 1),       interior(3, 3), whole(129, 65),
+          whole(113, 49),    whole(37, 53),  {{40, 30, 1}, Box{{2, 1, 0}, {37, 29, 1}}},
+          interior(140, 101)};
 }
 
 std::vector<Case> cases_3d() {
-  return {whole(1, 1, 1), interior(3, 3, 3), whole(67, 17, 19),
-          {{12, 9, 11}, Box{{2, 1, 3}, {11, 8, 10}}}, interior(20, 26, 35)};
+  return {whole(1, 1, 1),
+          interior(3, 3, 3),
+          whole(67, 17, 19),
+          {{12, 9, 11}, Box{{2, 1, 3}, {11, 8, 10}}},
+          interior(20, 26, 35)};
 }
 
 }  // namespace

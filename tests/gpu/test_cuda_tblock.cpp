@@ -37,9 +37,10 @@ Case interior(index_t nx, index_t ny, index_t nz = 1) {
 /// Sizes around the 2D tiles (128 and 256 wide, 64 and 128 high, outputs 128-2k and 64-2k),
 /// primes, one node, a strict sub-box.
 std::vector<Case> cases_2d() {
-  std::vector<Case> c = {whole(1, 1),        interior(3, 3),   whole(127, 63),  whole(129, 65),
-                         whole(113, 49),     whole(37, 53),    whole(257, 131), interior(101, 67),
-                         {{40, 30, 1}, Box{{2, 1, 0}, {37, 29, 1}}}};
+  std::vector<Case> c = {
+      whole(1, 1),     interior(3, 3),    whole(127, 63),
+      whole(129, 65),  whole(113, 49),    whole(37, 53),
+      whole(257, 131), interior(101, 67), {{40, 30, 1}, Box{{2, 1, 0}, {37, 29, 1}}}};
   if (!quick()) c.push_back(whole(513, 515));
   return c;
 }
@@ -47,8 +48,9 @@ std::vector<Case> cases_2d() {
 /// Sizes around the 3D tiles (32 vectors = 128 float / 64 double nodes wide, 16 and 32 rows),
 /// primes, one node, a strict sub-box, chunks of z.
 std::vector<Case> cases_3d() {
-  std::vector<Case> c = {whole(1, 1, 1),   interior(3, 3, 3), whole(65, 17, 9),
-                         whole(129, 15, 5), whole(31, 33, 37), {{12, 9, 11}, Box{{2, 1, 3}, {11, 8, 10}}},
+  std::vector<Case> c = {whole(1, 1, 1),      interior(3, 3, 3),
+                         whole(65, 17, 9),    whole(129, 15, 5),
+                         whole(31, 33, 37),   {{12, 9, 11}, Box{{2, 1, 3}, {11, 8, 10}}},
                          interior(40, 33, 35)};
   if (!quick()) c.push_back(whole(127, 70, 41));
   return c;

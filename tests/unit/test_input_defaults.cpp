@@ -54,6 +54,7 @@ TEST_CASE("input: a minimal 2D case has every default filled in") {
   CHECK(c.output.every == 0);
   CHECK(c.output.fields == std::vector<std::string>{"u"});
   CHECK(c.tuning.kernel.empty());
+  CHECK(c.tuning.blocked_kernel.empty());
 }
 
 TEST_CASE("input: a 3D case defaults to the 7-point stencil") {

@@ -65,7 +65,7 @@ TEST_CASE("input: to_yaml round trip of a 2D case with expressions") {
       "solve: {tolerance: 3.3e-9, absolute_tolerance: 1e-300, norm: linf, check_every: 7,\n"
       "        diagnostics: false, stagnation_checks: 3}\n"
       "output: {directory: \"my dir/a\", every: 100, fields: [update, u, source]}\n"
-      "tuning: {kernel: \"tile_32x8\"}\n");
+      "tuning: {kernel: \"tile_32x8\", blocked_kernel: tb128x64}\n");
 }
 
 TEST_CASE("input: to_yaml round trip of a 3D custom 27-point case") {
