@@ -9,6 +9,7 @@
 #include "cuda_check.cuh"
 #include "diagnostics.cuh"
 #include "halo_fill.cuh"
+#include "step_passes.hpp"
 #include "transfer.cuh"
 #include "variants.cuh"
 
@@ -195,16 +196,14 @@ class CudaBackend final : public Backend<T> {
       throw BackendError("kernel id does not match a " + std::to_string(args.layout.dims) +
                          "D blocked CUDA kernel");
     const StepVariant<T>& v = t[kernel.index];
-    int passes = static_cast<int>(ceil_div(steps, v.max_steps));
-    if (passes % 2 == 0) ++passes;  // max_steps >= 2, so every pass still has a sweep
     DevArgs<T> a = dev_args(args);
     const T* first = a.in;
     T* second = a.out;
-    for (int p = 0; p < passes; ++p) {
-      const int n = steps / passes + (p < steps % passes ? 1 : 0);
+    const std::vector<int> passes = step_passes(steps, v.max_steps);
+    for (std::size_t p = 0; p < passes.size(); ++p) {
       a.in = p % 2 == 0 ? first : second;
       a.out = p % 2 == 0 ? second : const_cast<T*>(first);
-      v.launch(a, n, props_.multiProcessorCount, stream_);
+      v.launch(a, passes[p], props_.multiProcessorCount, stream_);
     }
   }
 
