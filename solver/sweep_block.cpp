@@ -74,10 +74,17 @@ typename SweepBlock<T>::Recording& SweepBlock<T>::recording(Buffer<T>& cur, Buff
   // that recording (and a backend that records by calling again) leaves them as it found them.
   r->replay = backend_.record([this, &cur, &next, args, count] {
     SweepArgs<T> a = args;
-    if (blocked_) {  // the result lands in next; the host swaps once (run)
+    if (blocked_ && count >= 2) {
+      // count - 1 blocked sweeps into next, then one single sweep back into cur: the buffers
+      // end as an even count of single sweeps leaves them, with u before the last sweep in
+      // next (what a snapshot's update field after an interrupt needs; a blocked pass leaves
+      // its input's box as scratch).
       a.in = cur.data();
       a.out = next.data();
-      backend_.sweep_steps(a, static_cast<int>(count), *blocked_);
+      backend_.sweep_steps(a, static_cast<int>(count - 1), *blocked_);
+      a.in = next.data();
+      a.out = cur.data();
+      backend_.sweep(a, kernel_);
       return;
     }
     for (std::int64_t i = 0; i < count; ++i) {
@@ -101,11 +108,11 @@ std::int64_t SweepBlock<T>::run(Buffer<T>& cur, Buffer<T>& next, const SweepArgs
   count = done;
   while (count > 0) {
     // Full recordings are of an even length, so each leaves the buffers where they were and
-    // the same recording serves the next; the odd rest swaps them once. A blocked recording
-    // always ends in the other buffer (two recordings then alternate).
+    // the same recording serves the next; the odd rest swaps them once. Blocked recordings of
+    // two sweeps or more always end where they started.
     const std::int64_t n = std::min(count, kMaxRecorded);
     recording(cur, next, args, n).replay->run();
-    if (blocked_ || n % 2 != 0) cur.swap(next);
+    if (n % 2 != 0 && !(blocked_ && n >= 2)) cur.swap(next);
     count -= n;
   }
   if (more) backend_.synchronize();

@@ -49,9 +49,9 @@ class SweepBlock {
   std::int64_t run(Buffer<T>& cur, Buffer<T>& next, const SweepArgs<T>& args, std::int64_t count);
 
   /// Runs the recorded blocks through the temporally blocked `steps_kernel`
-  /// (Backend::sweep_steps: one call per recording, several sweeps per pass over memory)
-  /// instead of single sweeps. Only without `fill_ghosts`: the blocked kernels read the halo as
-  /// it is at the block's start.
+  /// (Backend::sweep_steps, several sweeps per pass over memory): count - 1 sweeps blocked,
+  /// the last one single with `kernel`, so that the state before it stays available. Only
+  /// without `fill_ghosts`: the blocked kernels read the halo as it is at the block's start.
   void use_blocked(KernelId steps_kernel) { blocked_ = steps_kernel; }
 
   /// Sweeps per recording: longer blocks replay it, so one recording serves any length.

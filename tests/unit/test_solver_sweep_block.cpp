@@ -101,3 +101,45 @@ TEST_CASE("sweep block: a block is bit-identical to the sweeps one by one") {
     CHECK_MESSAGE(want == got, "count " << count << ", second run");
   }
 }
+
+TEST_CASE("sweep block: blocked recordings give the same state and keep the one before it") {
+  // Temporal blocking (use_blocked): the CPU's blocked variant runs single sweeps, so the
+  // fields must match the loop's turns bit for bit, and the other buffer must hold u before
+  // the last sweep (a snapshot's update field after an interrupt reads it).
+  auto be = make_cpu_backend<double>();
+  const Layout L = Layout::make(2, {29, 31, 1}, 16);
+  std::vector<double> init(static_cast<std::size_t>(L.size));
+  for (std::size_t i = 0; i < init.size(); ++i)
+    init[i] = static_cast<double>((i * 6007) % 997) / 996.0;
+  SweepArgs<double> args;
+  args.layout = L;
+  args.box = Box{{1, 1, 0}, {28, 30, 1}};  // Dirichlet faces: no ghost fills
+  args.weights.points = 5;
+  args.weights.center = 0.2;
+  args.weights.face = {0.2, 0.2, 0};
+  args.weights.source = -0.03;
+  const KernelId id = be->find_kernel(2, "omp");
+  for (std::int64_t count : {1, 2, 3, 8, 256, 257, 600}) {
+    CAPTURE(count);
+    Buffer<double> a = be->allocate(L.size), b = be->allocate(L.size);
+    Buffer<double> c = be->allocate(L.size), d = be->allocate(L.size);
+    for (Buffer<double>* f : {&a, &b, &c, &d}) be->upload(*f, init.data(), L.size);
+    for (std::int64_t i = 0; i < count; ++i) {
+      SweepArgs<double> s = args;
+      s.in = a.data();
+      s.out = b.data();
+      be->sweep(s, id);
+      a.swap(b);
+    }
+    SweepBlock<double> block(*be, id, {});
+    block.use_blocked(be->find_step_kernel(2, "omp"));
+    for (std::int64_t left = count; left > 0;) left -= block.run(c, d, args, left);
+    std::vector<double> want(init.size()), got(init.size());
+    be->download(want.data(), a, L.size);
+    be->download(got.data(), c, L.size);
+    CHECK(want == got);
+    be->download(want.data(), b, L.size);
+    be->download(got.data(), d, L.size);
+    CHECK(want == got);
+  }
+}
