@@ -45,7 +45,8 @@ std::size_t case_memory(const Case& c, std::array<int, 3> ranks, int rank) {
 }
 
 std::vector<std::string> describe_split(const Case& c, std::array<int, 3> ranks) {
-  std::vector<std::string> lines{"parallel: " + parallel::describe(case_decomposition(c, ranks, 0))};
+  std::vector<std::string> lines{"parallel: " +
+                                 parallel::describe(case_decomposition(c, ranks, 0))};
   if (!runs_multigrid(c)) return lines;
   const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
   const auto points = multigrid::level_points(levels);
@@ -58,8 +59,7 @@ std::vector<std::string> describe_split(const Case& c, std::array<int, 3> ranks)
 std::string method_name(const Case& c) {
   if (implicit_heat(c)) return multigrid::describe_implicit_heat(c);
   if (c.problem.equation == Equation::Heat) return "explicit heat steps";
-  if (multigrid::choose_method(c).multigrid)
-    return multigrid::describe_cycles(c.solve.multigrid);
+  if (multigrid::choose_method(c).multigrid) return multigrid::describe_cycles(c.solve.multigrid);
   return "jacobi";
 }
 

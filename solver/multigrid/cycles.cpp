@@ -76,7 +76,8 @@ Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settin
   // Cubic interpolation reads two coarse nodes beyond the fine node's cell: more than the
   // one-node halo of a rank's box holds.
   if (several && settings.cubic_fmg)
-    throw std::invalid_argument("cubic full-multigrid interpolation does not run over several ranks");
+    throw std::invalid_argument(
+        "cubic full-multigrid interpolation does not run over several ranks");
   const auto names = backend.kernels(levels_[0].dims);
   const bool has_plain = std::find(names.begin(), names.end(), kCoarseVariant) != names.end();
   for (std::size_t l = 0; l < levels_.size(); ++l) {
@@ -156,8 +157,8 @@ std::size_t Cycles<T>::coarse_bytes(const std::vector<LevelGeometry>& levels,
     const std::array<index_t, 3> n = split.level[split.gather].subdomain_of(rank).n;
     const index_t owned = n[0] * n[1] * n[2];
     const LevelGeometry& g = levels[split.gather];
-    total += 2 * bytes(n) + static_cast<std::size_t>(std::max(owned, rank == 0 ? g.cells() : 0)) *
-                                sizeof(T);
+    total += 2 * bytes(n) +
+             static_cast<std::size_t>(std::max(owned, rank == 0 ? g.cells() : 0)) * sizeof(T);
   }
   return total;
 }

@@ -96,8 +96,8 @@ class Cycles {
   /// buffers as it found them (Backend::record): an even number of fine sweeps per cycle, and
   /// no message between ranks (a recording replays the device work, not the MPI calls).
   bool recordable() const {
-    return levels_.size() > 1 && (settings_.spec.pre_smooth + settings_.spec.post_smooth) % 2 == 0 &&
-           !comm_.several();
+    return levels_.size() > 1 &&
+           (settings_.spec.pre_smooth + settings_.spec.post_smooth) % 2 == 0 && !comm_.several();
   }
 
   /// Multiplies the probe's update norms into residual norms: diag / omega of the fine level.

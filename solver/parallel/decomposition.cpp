@@ -81,7 +81,8 @@ Decomposition decompose(const Case& c, std::array<int, 3> ranks, int rank) {
   std::array<bool, 3> periodic{};
   for (int a = 0; a < 3; ++a) {
     periodic[a] = a < c.grid.dims && c.grid.periodic[a];
-    for (int i = 0; i < ranks[a]; ++i) cuts[a].push_back(split_range(whole.global[a], ranks[a], i)[0]);
+    for (int i = 0; i < ranks[a]; ++i)
+      cuts[a].push_back(split_range(whole.global[a], ranks[a], i)[0]);
     cuts[a].push_back(whole.global[a]);
   }
   return decompose_cuts(c.grid.dims, whole.global, periodic, ranks, rank, std::move(cuts));

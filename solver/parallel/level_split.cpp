@@ -105,8 +105,8 @@ LevelSplit split_levels(const Case& c, const std::vector<std::array<index_t, 3>>
     s.levels = levels;
     s.alignment = q;
     for (int l = 0; l <= m; ++l)
-      s.level.push_back(
-          decompose_cuts(c.grid.dims, points[l], periodic, ranks, rank, level_cuts(*fine, l, points[l])));
+      s.level.push_back(decompose_cuts(c.grid.dims, points[l], periodic, ranks, rank,
+                                       level_cuts(*fine, l, points[l])));
     return s;
   }
   throw InputError(fmt::format(
@@ -134,10 +134,12 @@ std::vector<std::string> describe_levels(const LevelSplit& s,
     const index_t smallest = smallest_box(s.level[s.gather].cuts)[0];
     const std::string why =
         smallest < gather_below
-            ? fmt::format("split, a rank would keep {} nodes, fewer than parallel.gather_below = {}",
-                          box_range(s.level[s.gather]), gather_below)
-            : std::string("a split aligned for it would leave a rank fewer than 2 nodes of an "
-                          "axis");
+            ? fmt::format(
+                  "split, a rank would keep {} nodes, fewer than parallel.gather_below = {}",
+                  box_range(s.level[s.gather]), gather_below)
+            : std::string(
+                  "a split aligned for it would leave a rank fewer than 2 nodes of an "
+                  "axis");
     lines.push_back(fmt::format(
         "  level {}{}: gathered onto rank 0 ({} nodes; {}); rank 0 runs {} alone and sends the "
         "correction back",
