@@ -168,6 +168,9 @@ struct TuningSpec {
 /// MPI_Dims_create (`ranks: auto` is all zeros).
 struct ParallelSpec {
   std::array<int, 3> ranks{0, 0, 0};
+  /// Multigrid: a coarse level on which some rank would keep fewer nodes than this is gathered
+  /// onto rank 0, which runs it and the coarser levels alone (docs/parallel.md).
+  std::int64_t gather_below = 4096;
 
   bool operator==(const ParallelSpec&) const = default;
 };

@@ -157,6 +157,9 @@ void emit_parallel(YAML::Emitter& out, const Case& c) {
   } else {
     emit_axes(out, nullptr, c.parallel.ranks, c.grid.dims);
   }
+  // Only when set: the default leaves the text of every other case as it was.
+  if (c.parallel.gather_below != ParallelSpec{}.gather_below)
+    out << YAML::Key << "gather_below" << YAML::Value << c.parallel.gather_below;
   out << YAML::EndMap;
 }
 

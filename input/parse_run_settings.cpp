@@ -86,9 +86,11 @@ void parse_output(const FieldMap& root, Case& c) {
   }
 }
 
-// parallel.ranks: auto, or the number of ranks along each axis of the grid.
+// parallel.ranks: auto, or the number of ranks along each axis of the grid; parallel.gather_below:
+// multigrid's agglomeration threshold in nodes per rank.
 void parse_parallel(const FieldMap& root, Case& c) {
-  const FieldMap parallel(root.get_or_empty("parallel"), {"ranks"}, c.locations);
+  const FieldMap parallel(root.get_or_empty("parallel"), {"ranks", "gather_below"}, c.locations);
+  if (const auto g = parallel.get("gather_below")) c.parallel.gather_below = read_integer(*g, 0);
   const auto f = parallel.get("ranks");
   if (!f || (f->value.IsScalar() && f->value.Scalar() == "auto")) return;
   const GridSpec& g = c.grid;

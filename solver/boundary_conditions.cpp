@@ -115,6 +115,11 @@ void Boundaries<T>::fill_ghosts(Buffer<T>& field) {
 }
 
 template <typename T>
+void Boundaries<T>::fill_ghosts(Buffer<T>& field, HaloExchange<T>& halo) {
+  fill_ghosts(field, gradient_time_, halo.active() ? &halo : nullptr);
+}
+
+template <typename T>
 void Boundaries<T>::fill_ghosts(Buffer<T>& cur, double t, HaloExchange<T>* halo) {
   gradients_at(t);
   fill_.field = cur.data();

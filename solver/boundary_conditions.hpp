@@ -43,6 +43,9 @@ class Boundaries {
   void gradients_at(double t);
   /// Enqueues filling the ghosts of `field` with the gradients of the last gradients_at.
   void fill_ghosts(Buffer<T>& field);
+  /// The same over several ranks: the faces shared with other ranks exchanged through `halo`,
+  /// axis by axis between the physical ghosts (as before_sweep).
+  void fill_ghosts(Buffer<T>& field, HaloExchange<T>& halo);
   /// Writes the Dirichlet values at t onto `field`'s boundary nodes when they depend on t.
   void write_dirichlet(Buffer<T>& field, double t);
 

@@ -36,13 +36,11 @@ void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text);
 int check_command(const std::string& case_path, const std::vector<std::string>& overrides,
                   std::ostream& out) {
   const parallel::Comm comm = parallel::Comm::world();
-  const Case c = on_ranks(parallel::agree(comm,
-                                          [&] {
-                                            Case read = read_case_file(case_path, overrides);
-                                            check_finite_inputs(read);
-                                            return read;
-                                          }),
-                          comm.several());
+  const Case c = parallel::agree(comm, [&] {
+    Case read = read_case_file(case_path, overrides);
+    check_finite_inputs(read);
+    return read;
+  });
   // Everything is built before anything is printed: a check that fails late (e.g. heat's
   // stability limit) must leave stdout empty, as for any other invalid case.
   std::ostringstream text;
@@ -110,11 +108,13 @@ void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
   }
   text << kernel_line(c);
   if (comm.several()) {
-    // Rank 0 owns the largest sub-box (the first parts of an uneven split get a node more).
-    const parallel::Decomposition d = parallel::decompose(c, parallel::choose_ranks(c, comm), 0);
-    const std::size_t device = required_memory(c, d.sub);
+    // Rank 0 owns the largest sub-box (the first parts of an uneven split get a node more) and,
+    // for multigrid, the levels gathered onto it.
+    const std::array<int, 3> ranks = parallel::choose_ranks(c, comm);
+    const parallel::Decomposition d = case_decomposition(c, ranks, 0);
+    const std::size_t device = case_memory(c, ranks, 0);
     const std::size_t host = required_host_memory(c, d.sub, true);
-    text << fmt::format("# parallel: {}\n", parallel::describe(d));
+    for (const std::string& line : describe_split(c, ranks)) text << "# " << line << "\n";
     text << fmt::format(
         "# memory per rank: at most {} bytes ({:.3f} GiB) on the backend, {} bytes "
         "({:.3f} GiB) more on the host of rank 0 with a GPU backend (it gathers "

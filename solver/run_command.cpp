@@ -87,19 +87,6 @@ class StopOnSignal {
   struct sigaction old_term_ {};
 };
 
-/// Over several ranks this slice runs Jacobi and explicit heat only: the solvers that are not
-/// distributed yet are refused rather than run wrongly.
-void refuse_undistributed(const Case& c) {
-  if (c.solve.method == SolveMethod::Multigrid)
-    throw InputError(c.where("solve.method") +
-                     "solve.method: multigrid does not run over several MPI ranks yet; use "
-                     "jacobi, or run on one rank");
-  if (c.problem.equation == Equation::Heat && c.time.scheme != TimeScheme::Explicit)
-    throw InputError(c.where("time.scheme") +
-                     "time.scheme: implicit schemes do not run over several MPI ranks yet; use "
-                     "explicit, or run on one rank");
-}
-
 void check_memory(const std::string& what, std::size_t needed, std::size_t free) {
   if (needed > free)
     throw BackendError("out of " + what + " memory: the case needs " + gib(needed) + ", " +
@@ -118,8 +105,8 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     backend = make_backend<T>(cuda, comm.node_rank());  // one GPU per rank of a node
     choose_kernel(c, *backend);  // an unknown tuning.kernel is bad input: fail before writing
     choose_blocked_kernel(c, *backend);  // the same for tuning.blocked_kernel
-    if (comm.several()) refuse_undistributed(c);
-    d = parallel::decompose(c, parallel::choose_ranks(c, comm), comm.rank());
+    // Multigrid's split is aligned for its levels (an error when the grid is too small).
+    d = case_decomposition(c, parallel::choose_ranks(c, comm), comm.rank());
     if (c.problem.equation == Equation::Heat && c.time.scheme == TimeScheme::Explicit) {
       const TimePlan plan = heat_time_plan(c);  // a dt above the limit is bad input
       spdlog::info("heat: {} steps of dt {:.6g} (stability limit {:.6g}, {}) to t = {}", plan.steps,
@@ -131,8 +118,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
                    plan.steps, plan.dt, plan.dt / plan.limit, plan.limit, describe_stencil(c),
                    c.time.end);
     }
-    check_memory(backend->name(), comm.several() ? required_memory(c, d.sub) : case_memory(c),
-                 backend->free_memory());
+    check_memory(backend->name(), case_memory(c, d.ranks, comm.rank()), backend->free_memory());
     if (backend->name() != "cpu")
       check_memory("host", required_host_memory(c, d.sub, comm.root()),
                    make_cpu_backend<T>()->free_memory());
@@ -258,9 +244,8 @@ int run_command(const RunOptions& options) {
   if (!options.output_directory.empty())
     overrides.push_back("output.directory=" + yaml_quote(options.output_directory));
   const parallel::Comm comm = parallel::Comm::world();
-  const Case c = on_ranks(
-      parallel::agree(comm, [&] { return read_case_file(options.case_path, overrides); }),
-      comm.several());
+  const Case c =
+      parallel::agree(comm, [&] { return read_case_file(options.case_path, overrides); });
   cpu::set_thread_policy(cpu::resolve_thread_policy(options.threads));
   const bool cuda = parallel::agree(comm, [&] { return use_cuda(c.backend); });
   return c.precision == Precision::Float ? run_typed<float>(c, cuda, options, comm)

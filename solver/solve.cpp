@@ -6,6 +6,7 @@
 #include "multigrid/hierarchy.hpp"
 #include "multigrid/implicit_heat.hpp"
 #include "multigrid/multigrid_solve.hpp"
+#include "parallel/level_split.hpp"
 
 namespace fdsolve {
 namespace {
@@ -25,23 +26,40 @@ SolveResult solve_case(const Case& c, Backend<T>& backend, output::RunOutput& ou
   return solve_jacobi<T>(c, backend, out, options);
 }
 
-Case on_ranks(Case c, bool several) {
-  if (several && c.solve.method == SolveMethod::Auto && c.problem.equation != Equation::Heat)
-    c.solve.method = SolveMethod::Jacobi;
-  return c;
+bool runs_multigrid(const Case& c) {
+  return implicit_heat(c) || multigrid::choose_method(c).multigrid;
 }
 
-std::size_t case_memory(const Case& c) {
-  if (implicit_heat(c)) return multigrid::implicit_heat_memory(c);
-  return multigrid::choose_method(c).multigrid ? multigrid::multigrid_memory(c)
-                                               : required_memory(c);
+parallel::Decomposition case_decomposition(const Case& c, std::array<int, 3> ranks, int rank) {
+  if (!runs_multigrid(c)) return parallel::decompose(c, ranks, rank);
+  const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
+  return parallel::split_levels(c, multigrid::level_points(levels), ranks, rank).level[0];
+}
+
+std::size_t case_memory(const Case& c) { return case_memory(c, {1, 1, 1}, 0); }
+
+std::size_t case_memory(const Case& c, std::array<int, 3> ranks, int rank) {
+  if (implicit_heat(c)) return multigrid::implicit_heat_memory(c, ranks, rank);
+  if (multigrid::choose_method(c).multigrid) return multigrid::multigrid_memory(c, ranks, rank);
+  return required_memory(c, parallel::decompose(c, ranks, rank).sub);
+}
+
+std::vector<std::string> describe_split(const Case& c, std::array<int, 3> ranks) {
+  std::vector<std::string> lines{"parallel: " +
+                                 parallel::describe(case_decomposition(c, ranks, 0))};
+  if (!runs_multigrid(c)) return lines;
+  const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
+  const auto points = multigrid::level_points(levels);
+  for (std::string& l : parallel::describe_levels(parallel::split_levels(c, points, ranks, 0),
+                                                  points, c.parallel.gather_below))
+    lines.push_back(std::move(l));
+  return lines;
 }
 
 std::string method_name(const Case& c) {
   if (implicit_heat(c)) return multigrid::describe_implicit_heat(c);
   if (c.problem.equation == Equation::Heat) return "explicit heat steps";
-  if (multigrid::choose_method(c).multigrid)
-    return multigrid::describe_cycles(c.solve.multigrid);
+  if (multigrid::choose_method(c).multigrid) return multigrid::describe_cycles(c.solve.multigrid);
   return "jacobi";
 }
 

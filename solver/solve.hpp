@@ -15,12 +15,22 @@ template <typename T>
 SolveResult solve_case(const Case& c, Backend<T>& backend, output::RunOutput& out,
                        const SolveOptions& options);
 
-/// The case as it runs on `several` ranks: multigrid is not distributed yet, so there
-/// solve.method auto means Jacobi (an explicit multigrid is refused by the run).
-Case on_ranks(Case c, bool several);
+/// Whether the case runs multigrid: the steady method it resolves to, or implicit heat steps.
+bool runs_multigrid(const Case& c);
+
+/// Rank `rank`'s part of the split of `c` over the rank grid `ranks` (choose_ranks): for the
+/// methods that run multigrid, the split aligned for its levels (parallel/level_split.hpp);
+/// for Jacobi and explicit heat the plain one (as equal as the sizes allow).
+parallel::Decomposition case_decomposition(const Case& c, std::array<int, 3> ranks, int rank);
 
 /// Bytes of backend memory the case needs with the method it resolves to.
 std::size_t case_memory(const Case& c);
+/// The same for rank `rank` of the rank grid `ranks`.
+std::size_t case_memory(const Case& c, std::array<int, 3> ranks, int rank);
+
+/// The lines `fdsolve check` prints about the split over the ranks `ranks`: the rank grid and
+/// boxes, and for multigrid each level's boxes and where the levels are gathered onto rank 0.
+std::vector<std::string> describe_split(const Case& c, std::array<int, 3> ranks);
 
 /// The method as summary.json and the log name it ("jacobi", "explicit heat steps",
 /// "multigrid V(2,2) cycles, full multigrid start", "Crank-Nicolson steps, each by multigrid

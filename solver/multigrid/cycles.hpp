@@ -9,11 +9,15 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "backend.hpp"
+#include "halo_exchange.hpp"
 #include "hierarchy.hpp"
 #include "level_operator.hpp"
+#include "parallel/comm.hpp"
+#include "parallel/level_split.hpp"
 
 namespace fdsolve::multigrid {
 
@@ -42,14 +46,25 @@ struct CycleSettings {
 /// loop is scalar (1025^2 double, one thread: 9.2 against 6.9 WU).
 bool fused_restriction_pays(const std::string& backend_name, int dims);
 
+/// The ranks a hierarchy runs on. With one rank (or no split) every level is whole; with
+/// several, the levels below split.gather hold each rank's box (the fine fields the caller's,
+/// of split.level[0]'s box), exchange their halos before every operation that reads a
+/// neighbour, and the coarser levels run on rank 0 alone (level_split.hpp).
+struct LevelRanks {
+  parallel::Comm comm;
+  const parallel::LevelSplit* split = nullptr;
+};
+
 template <typename T>
 class Cycles {
  public:
-  /// Fills the fine field's halo (the case's Neumann gradients and periodic wraps).
+  /// Fills the fine field's halo (the case's Neumann gradients and periodic wraps, and over
+  /// several ranks the exchange of the faces between them).
   using FineHalo = std::function<void(Buffer<T>&)>;
 
   Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settings, Backend<T>& backend,
-         KernelId fine_kernel, FineHalo fine_halo);
+         KernelId fine_kernel, FineHalo fine_halo, const LevelRanks& ranks = {});
+  ~Cycles();
 
   const std::vector<LevelGeometry>& levels() const { return levels_; }
   const LevelOperator& op(int level) const { return ops_[level]; }
@@ -78,18 +93,40 @@ class Cycles {
   void full_multigrid(Buffer<T>& u, Buffer<T>& next);
 
   /// Whether a recording of cycle() / finish_cycle() / full_multigrid() leaves the fine
-  /// buffers as it found them (Backend::record): an even number of fine sweeps per cycle.
+  /// buffers as it found them (Backend::record): an even number of fine sweeps per cycle, and
+  /// no message between ranks (a recording replays the device work, not the MPI calls).
   bool recordable() const {
-    return levels_.size() > 1 && (settings_.spec.pre_smooth + settings_.spec.post_smooth) % 2 == 0;
+    return levels_.size() > 1 &&
+           (settings_.spec.pre_smooth + settings_.spec.post_smooth) % 2 == 0 && !comm_.several();
   }
 
   /// Multiplies the probe's update norms into residual norms: diag / omega of the fine level.
   double residual_scale() const { return ops_[0].diag / ops_[0].omega; }
   /// Backend memory of the coarse levels (three fields each), in bytes.
   static std::size_t coarse_bytes(const std::vector<LevelGeometry>& levels);
+  /// The same for rank `rank` of a split: its boxes of the split levels, the gather level's
+  /// split copy (two fields and the packed transfer), and on rank 0 the gathered levels whole.
+  static std::size_t coarse_bytes(const std::vector<LevelGeometry>& levels,
+                                  const parallel::LevelSplit& split, int rank);
 
  private:
   int coarsest() const { return static_cast<int>(levels_.size()) - 1; }
+  /// Whether this rank works on `level`: every rank on split levels, rank 0 on gathered ones.
+  bool here(int level) const { return level < gather_ || comm_.root(); }
+  /// Whether `level` is split over several ranks (its halo partly comes from neighbours).
+  bool split(int level) const { return comm_.several() && level < gather_; }
+  /// The right-hand side, layout and box that a restriction from `level` writes: level + 1's,
+  /// or the gather level's split copy.
+  Buffer<T>& coarse_rhs(int level);
+  const Layout& coarse_layout(int level) const;
+  const Box& coarse_box(int level) const;
+  /// Fills the ghosts of `x` by `rules`, axis by axis between the exchanges of `halo` (null:
+  /// nothing to exchange), as Boundaries::before_sweep does for the fine grid.
+  void fill_and_exchange(HaloFillArgs<T> rules, HaloExchange<T>* halo, Buffer<T>& x);
+  /// The gather level's right-hand side, restricted into its split copy, to rank 0's whole one.
+  void gather_rhs();
+  /// Rank 0's correction of the gather level to every rank's split copy.
+  void scatter_correction();
   SweepArgs<T> sweep_args(int level, const StencilWeights& w, const Buffer<T>& in, Buffer<T>& out,
                           const T* source) const;
   const T* rhs(int level) const;
@@ -110,17 +147,29 @@ class Cycles {
   void visit(int level, bool fresh);
   void finish_fine(Buffer<T>& u, Buffer<T>& next, int pre_done);
 
-  std::vector<LevelGeometry> levels_;
+  std::vector<LevelGeometry> levels_;  // the whole grids: operators and bottom solve
   CycleSettings settings_;
   Backend<T>& backend_;
   FineHalo fine_halo_;
+  parallel::Comm comm_;
+  int gather_ = 0;  // the first level on rank 0 alone; levels_.size() when none is
+  std::vector<parallel::Decomposition> split_;  // the split levels' (and gather copy's) boxes
   std::vector<LevelOperator> ops_;
   BottomSolve bottom_;
-  std::vector<Layout> layout_;
+  std::vector<Layout> layout_;  // this rank's fields of each level (its box, or whole)
+  std::vector<Box> box_;        // the nodes a sweep of each level updates here
   std::vector<KernelId> kernel_;
   std::vector<HaloFillArgs<T>> homogeneous_;  // face rules of corrections (field set per fill)
+  std::vector<std::unique_ptr<HaloExchange<T>>> halo_;  // split levels' exchanges
   // Coarse levels' fields (index 0 unused): correction, its second buffer, right-hand side g.
   std::vector<Buffer<T>> x_, next_, rhs_;
+  // The gather level's split copy: what the restriction writes and the prolongation reads.
+  Layout copy_layout_;
+  Box copy_box_;
+  HaloFillArgs<T> copy_rules_;
+  std::unique_ptr<HaloExchange<T>> copy_halo_;
+  Buffer<T> copy_rhs_, copy_x_, packed_;
+  std::vector<T> mine_, whole_;  // host staging of the gather and the scatter
   const T* fine_rhs_ = nullptr;
   double fine_rhs_constant_ = 0;
 };

@@ -70,6 +70,12 @@ std::vector<LevelGeometry> build_hierarchy(const LevelGeometry& fine) {
   }
 }
 
+std::vector<std::array<index_t, 3>> level_points(const std::vector<LevelGeometry>& levels) {
+  std::vector<std::array<index_t, 3>> points;
+  for (const LevelGeometry& g : levels) points.push_back(g.n);
+  return points;
+}
+
 std::array<index_t, 2> nearest_full_sizes(index_t n, bool periodic) {
   // Sizes that coarsen fully: 2^k + 1 (periodic: m 2^k with m = 3, 4 or 5).
   std::vector<index_t> sizes;

@@ -40,6 +40,9 @@ LevelGeometry coarsen(const LevelGeometry& g);
 /// The fine grid first, then coarser ones while every axis coarsens.
 std::vector<LevelGeometry> build_hierarchy(const LevelGeometry& fine);
 
+/// The nodes per axis of each level, fine first (what the split over ranks works from).
+std::vector<std::array<index_t, 3>> level_points(const std::vector<LevelGeometry>& levels);
+
 /// For an axis that stopped coarsening early (its coarsest grid has more than 5 nodes), the
 /// nearest node counts below and above `n` that coarsen down to 3-5 nodes.
 std::array<index_t, 2> nearest_full_sizes(index_t n, bool periodic);

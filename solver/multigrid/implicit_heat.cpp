@@ -12,7 +12,9 @@
 
 #include "boundary_conditions.hpp"
 #include "field_io.hpp"
+#include "halo_exchange.hpp"
 #include "loop_support.hpp"
+#include "parallel/reduce.hpp"
 #include "implicit_step.hpp"
 #include "multigrid_solve.hpp"
 #include "problem_setup.hpp"
@@ -42,11 +44,15 @@ std::string describe_implicit_heat(const Case& c) {
   return fmt::format("{} steps, each by {}", scheme_name(c), describe_cycles(c.solve.multigrid));
 }
 
-std::size_t implicit_heat_memory(const Case& c) {
+std::size_t implicit_heat_memory(const Case& c) { return implicit_heat_memory(c, {1, 1, 1}, 0); }
+
+std::size_t implicit_heat_memory(const Case& c, std::array<int, 3> ranks, int rank) {
   const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
+  const auto levels = build_hierarchy(fine_level(c));
+  const Subdomain sub = parallel::split_levels(c, level_points(levels), ranks, rank).level[0].sub;
   const std::size_t source =
-      has_source_field(c) ? static_cast<std::size_t>(field_layout(c, value).size) * value : 0;
-  return multigrid_memory(c) + source;
+      has_source_field(c) ? static_cast<std::size_t>(field_layout(c, value, sub).size) * value : 0;
+  return multigrid_memory(c, ranks, rank) + source;
 }
 
 std::vector<std::string> describe_implicit_plan(const Case& c) {
@@ -83,9 +89,14 @@ template <typename T>
 SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunOutput& out,
                                 const SolveOptions& options) {
   const KernelId kernel = choose_kernel(c, backend);
+  const parallel::Comm& comm = options.comm;
   const auto levels = build_hierarchy(fine_level(c));
-  const Layout L = levels[0].layout(sizeof(T));
-  const Box box = levels[0].box;
+  const parallel::LevelSplit split = split_over_ranks(c, levels, options);
+  const parallel::Decomposition& d = split.level[0];
+  const Subdomain& sub = d.sub;
+  const Layout L = field_layout(c, sizeof(T), sub);
+  const Box box = update_box(c, sub);
+  const index_t updated_cells = levels[0].box.cells();  // over all ranks
   const TimePlan plan = heat_time_plan(c);
   if (const std::string w = coarsening_warning(c, levels); !w.empty()) spdlog::warn("{}", w);
 
@@ -94,12 +105,12 @@ SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunO
   r.dt = plan.dt;
   std::int64_t done = 0;
   double earlier_seconds = 0;
-  std::vector<T> initial = initial_field<T>(c, L);
+  std::vector<T> initial = initial_field<T>(c, L, sub);
   Buffer<T> cur = backend.allocate(L.size);
   Buffer<T> next = backend.allocate(L.size);
   backend.upload(next, initial.data(), L.size);  // Dirichlet nodes must hold in both buffers
   if (const Checkpoint* k = options.resume) {
-    place_owned(k->u, L, Subdomain::whole(c), initial);
+    place_owned(k->u, L, sub, initial);
     done = k->state.iteration;
     r.first_norm = k->state.first_norm;
     earlier_seconds = k->state.wall_seconds;
@@ -113,14 +124,17 @@ SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunO
   backend.upload(cur, initial.data(), L.size);
   initial = std::vector<T>();
 
-  Boundaries<T> boundaries(c, backend, L);
-  ImplicitStep<T> stepper(c, backend, kernel, levels, boundaries, cur, next);
+  Boundaries<T> boundaries(c, backend, L, sub);
+  HaloExchange<T> halo(L, backend, comm, d);
+  if (halo.active()) spdlog::info("halo exchange: {}", halo.path());
+  ImplicitStep<T> stepper(c, backend, kernel, levels, boundaries, cur, next,
+                          LevelRanks{comm, &split}, halo);
   spdlog::info("{}: {} levels", describe_implicit_heat(c), levels.size());
   const bool keep_previous = needs_previous_state(c);
   Buffer<T> prev;
   if (keep_previous) prev = backend.allocate(L.size);
-  FieldWriter<T> writer(c, backend, L, out);
-  Progress progress(options.live_progress, plan.steps, box.cells(), done, true);
+  FieldWriter<T> writer(c, backend, L, out, comm, d);
+  Progress progress(options.live_progress, plan.steps, updated_cells, done, true);
   const output::GridMeta grid = grid_meta(c);
   Diagnostics diag;
   std::int64_t last_snapshot = -1, short_steps = 0, total_cycles = 0;
@@ -131,8 +145,13 @@ SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunO
                      earlier_seconds + seconds_since(start), backend.name(), r.kernel};
   };
 
+  const auto diagnose = [&](const T* before) {
+    return parallel::reduce_diagnostics(comm, backend.diagnose(before, cur.data(), L, box), sub);
+  };
   while (it < plan.steps) {
-    if (options.stop && options.stop->load(std::memory_order_relaxed)) {
+    // A signal reaches the ranks at different moments: they stop together (integer maximum).
+    const bool stop = options.stop && options.stop->load(std::memory_order_relaxed);
+    if (comm.several() ? comm.max(stop ? 1 : 0) != 0 : stop) {
       r.status = SolveStatus::Interrupted;
       break;
     }
@@ -152,7 +171,7 @@ SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunO
         it == 1 || it % c.solve.check_every == 0 || it == plan.steps || checkpoint_due;
     const Diagnostics* diagnosed = nullptr;
     if (check && c.solve.diagnostics) {
-      diag = backend.diagnose(prev.data(), cur.data(), L, box);
+      diag = diagnose(prev.data());
       diagnosed = &diag;
     }
     output::HistoryRow row = history_row(it, t_next, s.residual, diagnosed,
@@ -167,8 +186,7 @@ SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunO
     // dt, so only the solve can blow up).
     const double limit = c.solve.divergence_factor * std::max(s.first_norm, s.target);
     if (diverged(norm, limit, s.residual, diagnosed)) {
-      if (!diagnosed) diag = backend.diagnose(keep_previous ? prev.data() : cur.data(),
-                                              cur.data(), L, box);
+      if (!diagnosed) diag = diagnose(keep_previous ? prev.data() : cur.data());
       r.divergence = locate_divergence(it, t_next, norm, limit, diag, grid);
       r.status = SolveStatus::Diverged;
       break;
@@ -198,7 +216,7 @@ SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunO
   r.time = plan.time_after(it);
   r.seconds = earlier_seconds + session;
   r.cells_per_second =
-      session > 0 ? static_cast<double>(box.cells()) * static_cast<double>(it - done) / session
+      session > 0 ? static_cast<double>(updated_cells) * static_cast<double>(it - done) / session
                   : 0;
   if (r.status == SolveStatus::Interrupted) writer.checkpoint(cur, state_now());
   const Buffer<T>& before = keep_previous ? prev : cur;

@@ -22,6 +22,8 @@ std::string describe_implicit_heat(const Case& c);
 /// Bytes of backend memory an implicit heat run needs: multigrid's fields (multigrid_memory)
 /// and the source term of the right-hand side when the source varies from node to node.
 std::size_t implicit_heat_memory(const Case& c);
+/// The same for rank `rank` of the rank grid `ranks`.
+std::size_t implicit_heat_memory(const Case& c, std::array<int, 3> ranks, int rank);
 
 /// The lines `fdsolve check` prints for an implicit heat case: the explicit stability limit
 /// beside dt and their ratio, the steps, the Crank-Nicolson ringing warning, and the hierarchy

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "parallel/reduce.hpp"
 #include "problem_setup.hpp"
 #include "weights.hpp"
 
@@ -19,21 +20,25 @@ constexpr double kStallFactor = 0.9;
 template <typename T>
 ImplicitStep<T>::ImplicitStep(const Case& c, Backend<T>& backend, KernelId kernel,
                               std::vector<LevelGeometry> levels, Boundaries<T>& boundaries,
-                              Buffer<T>& cur, Buffer<T>& next)
+                              Buffer<T>& cur, Buffer<T>& next, const LevelRanks& ranks,
+                              HaloExchange<T>& halo)
     : c_(c),
       backend_(backend),
       boundaries_(boundaries),
       cur_(cur),
       next_(next),
-      L_(levels[0].layout(sizeof(T))),
-      box_(levels[0].box),
+      comm_(ranks.comm),
+      halo_(halo),
+      sub_(ranks.split ? ranks.split->level[0].sub : Subdomain::whole(c)),
+      L_(field_layout(c, sizeof(T), sub_)),
+      box_(update_box(c, sub_)),
       kernel_(kernel),
       crank_nicolson_(c.time.scheme == TimeScheme::CrankNicolson),
       cycles_(std::move(levels),
               CycleSettings{c.solve.multigrid, 1.0, 0.0, CycleSettings{}.bottom_reduction,
                             fused_restriction_pays(backend.name(), c.grid.dims)},
               backend, kernel,
-              [this](Buffer<T>& x) { boundaries_.fill_ghosts(x); }) {
+              [this](Buffer<T>& x) { boundaries_.fill_ghosts(x, halo_); }, ranks) {
   g_ = backend.allocate(L_.size);
   backend.zero(g_);
   if (has_source_field(c)) source_ = backend.allocate(L_.size);
@@ -91,7 +96,7 @@ void ImplicitStep<T>::load_source(double t, double t_next) {
   for (int i = 0; i < 2; ++i) {
     if (i == 0 && !crank_nicolson_) continue;  // BE reads q(t_next) only
     if (q_loaded_[i] && q_time_[i] == times[i]) continue;
-    q_[i] = source_values<double>(c_, L_, 1.0, times[i]);
+    q_[i] = source_values<double>(c_, L_, sub_, 1.0, times[i]);
     q_time_[i] = times[i];
     q_loaded_[i] = true;
   }
@@ -127,7 +132,7 @@ template <typename T>
 StepSolve ImplicitStep<T>::step(double t, double t_next) {
   // The right-hand side from the old u: its ghosts hold the gradients at t (CN's L u at t).
   boundaries_.gradients_at(t);
-  boundaries_.fill_ghosts(cur_);
+  boundaries_.fill_ghosts(cur_, halo_);
   SweepArgs<T> a;
   a.in = cur_.data();
   a.out = g_.data();
@@ -146,8 +151,12 @@ StepSolve ImplicitStep<T>::step(double t, double t_next) {
     return c_.solve.norm == NormKind::L2 ? s.l2() : s.linf();
   };
   const double scale = cycles_.residual_scale();
+  // The probe's statistics over every rank, merged in rank order (deterministic).
+  const auto probe = [&] {
+    return scale_norms(parallel::reduce_stats(comm_, cycles_.probe(cur_, next_)), scale);
+  };
   StepSolve r;
-  r.residual = scale_norms(cycles_.probe(cur_, next_), scale);
+  r.residual = probe();
   r.first_norm = norm_of(r.residual);
   r.target = std::max(c_.solve.absolute_tolerance, c_.solve.tolerance * r.first_norm);
   double norm = r.first_norm;
@@ -161,7 +170,7 @@ StepSolve ImplicitStep<T>::step(double t, double t_next) {
     else
       cycles_.finish_cycle(cur_, next_);
     ++r.cycles;
-    r.residual = scale_norms(cycles_.probe(cur_, next_), scale);
+    r.residual = probe();
     const double before = norm;
     norm = norm_of(r.residual);
     if (norm > kStallFactor * before && norm > r.target) {

@@ -29,9 +29,11 @@ class ImplicitStep {
  public:
   /// The fine fields u (`cur`) and its second buffer (`next`) belong to the caller and must
   /// outlive this object; `boundaries` fills their ghosts and writes their Dirichlet values.
+  /// Over several ranks, `ranks` splits the levels (its split's level 0 is the box of `cur`)
+  /// and `halo` exchanges the fine faces; the residual norms are merged over the ranks.
   ImplicitStep(const Case& c, Backend<T>& backend, KernelId kernel,
                std::vector<LevelGeometry> levels, Boundaries<T>& boundaries, Buffer<T>& cur,
-               Buffer<T>& next);
+               Buffer<T>& next, const LevelRanks& ranks, HaloExchange<T>& halo);
 
   /// Sets the operator of a step of `dt` (a no-op when dt is the current one).
   void set_dt(double dt);
@@ -58,6 +60,9 @@ class ImplicitStep {
   Boundaries<T>& boundaries_;
   Buffer<T>& cur_;
   Buffer<T>& next_;
+  parallel::Comm comm_;
+  HaloExchange<T>& halo_;
+  Subdomain sub_;
   Layout L_;
   Box box_;
   KernelId kernel_;

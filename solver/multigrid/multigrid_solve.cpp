@@ -14,7 +14,9 @@
 #include "boundary_conditions.hpp"
 #include "cycles.hpp"
 #include "field_io.hpp"
+#include "halo_exchange.hpp"
 #include "loop_support.hpp"
+#include "parallel/reduce.hpp"
 #include "problem_setup.hpp"
 #include "progress.hpp"
 #include "run_checks.hpp"
@@ -32,15 +34,25 @@ std::string check_detail(const output::HistoryRow& row) {
 
 }  // namespace
 
+parallel::LevelSplit split_over_ranks(const Case& c, const std::vector<LevelGeometry>& levels,
+                                     const SolveOptions& options) {
+  const std::array<int, 3> ranks =
+      options.decomposition ? options.decomposition->ranks : std::array<int, 3>{1, 1, 1};
+  return parallel::split_levels(c, level_points(levels), ranks, options.comm.rank());
+}
+
 std::string describe_cycles(const MultigridSpec& spec) {
   return fmt::format("multigrid {}({},{}) cycles{}", spec.cycle == CycleKind::V ? "V" : "W",
                      spec.pre_smooth, spec.post_smooth, spec.fmg ? ", full multigrid start" : "");
 }
 
-std::size_t multigrid_memory(const Case& c) {
+std::size_t multigrid_memory(const Case& c) { return multigrid_memory(c, {1, 1, 1}, 0); }
+
+std::size_t multigrid_memory(const Case& c, std::array<int, 3> ranks, int rank) {
   const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
   const auto levels = build_hierarchy(fine_level(c));
-  const Layout L = levels[0].layout(value);
+  const parallel::LevelSplit split = parallel::split_levels(c, level_points(levels), ranks, rank);
+  const Layout L = field_layout(c, value, split.level[0].sub);
   std::size_t fields = 3 + (needs_previous_state(c) ? 1 : 0);
   std::size_t bytes = fields * static_cast<std::size_t>(L.size) * value;
   for (int face = 0; face < 2 * c.grid.dims; ++face) {
@@ -48,8 +60,8 @@ std::size_t multigrid_memory(const Case& c) {
     if (bc.type == BoundaryType::Neumann && !bc.gradient.is_constant())
       bytes += static_cast<std::size_t>(halo_axis(L, face / 2).face_size()) * value;
   }
-  return bytes + (value == sizeof(float) ? Cycles<float>::coarse_bytes(levels)
-                                         : Cycles<double>::coarse_bytes(levels));
+  return bytes + (value == sizeof(float) ? Cycles<float>::coarse_bytes(levels, split, rank)
+                                         : Cycles<double>::coarse_bytes(levels, split, rank));
 }
 
 std::vector<std::string> describe_hierarchy(const Case& c, double alpha, double beta) {
@@ -90,21 +102,26 @@ template <typename T>
 SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutput& out,
                             const SolveOptions& options) {
   const KernelId kernel = choose_kernel(c, backend);
+  const parallel::Comm& comm = options.comm;
   const auto levels = build_hierarchy(fine_level(c));
-  const Layout L = levels[0].layout(sizeof(T));
-  const Box box = levels[0].box;
+  const parallel::LevelSplit split = split_over_ranks(c, levels, options);
+  const parallel::Decomposition& d = split.level[0];
+  const Subdomain& sub = d.sub;
+  const Layout L = field_layout(c, sizeof(T), sub);
+  const Box box = update_box(c, sub);
+  const index_t updated_cells = levels[0].box.cells();  // over all ranks
   if (const std::string w = coarsening_warning(c, levels); !w.empty()) spdlog::warn("{}", w);
 
   SolveResult r;
   r.kernel = backend.kernels(c.grid.dims)[kernel.index];
   std::int64_t done = 0;
   double earlier_seconds = 0;
-  std::vector<T> initial = initial_field<T>(c, L);
+  std::vector<T> initial = initial_field<T>(c, L, sub);
   Buffer<T> cur = backend.allocate(L.size);
   Buffer<T> next = backend.allocate(L.size);
   backend.upload(next, initial.data(), L.size);  // Dirichlet nodes must hold in both buffers
   if (const Checkpoint* k = options.resume) {
-    place_owned(k->u, L, Subdomain::whole(c), initial);
+    place_owned(k->u, L, sub, initial);
     done = k->state.iteration;
     r.first_norm = k->state.first_norm;
     earlier_seconds = k->state.wall_seconds;
@@ -114,12 +131,15 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   backend.upload(cur, initial.data(), L.size);
   initial = std::vector<T>();
 
-  Boundaries<T> boundaries(c, backend, L);
+  Boundaries<T> boundaries(c, backend, L, sub);
+  HaloExchange<T> halo(L, backend, comm, d);
+  if (halo.active()) spdlog::info("halo exchange: {}", halo.path());
   CycleSettings settings;
   settings.spec = c.solve.multigrid;
   settings.fuse_residual_restriction = fused_restriction_pays(backend.name(), c.grid.dims);
   Cycles<T> cycles(levels, settings, backend, kernel,
-                   [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0); });
+                   [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0, halo); },
+                   LevelRanks{comm, &split});
   if (cycles.bottom_sweeps() >= 1000000000)
     throw BackendError("multigrid: the bottom solve on the coarsest grid does not converge");
   // The fine right-hand side g = (omega / diag) f: a field when f varies, else a constant.
@@ -127,7 +147,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   Buffer<T> g_field;
   if (has_source_field(c)) {
     g_field = backend.allocate(L.size);
-    backend.upload(g_field, source_values<T>(c, L, g_scale).data(), L.size);
+    backend.upload(g_field, source_values<T>(c, L, sub, g_scale, 0.0).data(), L.size);
   }
   const double f_constant =
       c.problem.equation == Equation::Poisson && c.problem.source.is_constant()
@@ -154,8 +174,8 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
     if (done == 0 && c.solve.multigrid.fmg)
       fmg = backend.record([&] { cycles.full_multigrid(cur, next); });
   }
-  FieldWriter<T> writer(c, backend, L, out);
-  Progress progress(options.live_progress, c.solve.max_iterations, box.cells(), done, false);
+  FieldWriter<T> writer(c, backend, L, out, comm, d);
+  Progress progress(options.live_progress, c.solve.max_iterations, updated_cells, done, false);
   const output::GridMeta grid = grid_meta(c);
   StagnationWatch stagnation(c);
   Diagnostics diag;
@@ -171,11 +191,18 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   const auto norm_of = [&](const SweepStats& s) {
     return c.solve.norm == NormKind::L2 ? s.l2() : s.linf();
   };
+  // The probe's statistics over every rank, merged in rank order (deterministic).
+  const auto probe = [&] {
+    return scale_norms(parallel::reduce_stats(comm, cycles.probe(cur, next)), residual_scale);
+  };
+  const auto diagnose = [&](const T* before) {
+    return parallel::reduce_diagnostics(comm, backend.diagnose(before, cur.data(), L, box), sub);
+  };
 
   // A fresh solve by full multigrid: the initial residual (the tolerance's reference), then
   // the FMG cycle, iteration 1.
   if (it == 0 && c.solve.multigrid.fmg) {
-    const SweepStats s0 = scale_norms(cycles.probe(cur, next), residual_scale);
+    const SweepStats s0 = probe();
     r.first_norm = norm_of(s0);
     target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
     out.add_history(history_row(0, 0.0, s0, nullptr, seconds_since(start)));
@@ -188,7 +215,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   }
 
   for (;;) {
-    const SweepStats stats = scale_norms(cycles.probe(cur, next), residual_scale);
+    const SweepStats stats = probe();
     const double norm = norm_of(stats);
     if (it == 0) {
       r.first_norm = norm;
@@ -198,7 +225,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
     if (!resumed_row) {
       const Diagnostics* diagnosed = nullptr;
       if (c.solve.diagnostics && it > 0) {
-        diag = backend.diagnose(prev.data(), cur.data(), L, box);
+        diag = diagnose(prev.data());
         diagnosed = &diag;
       }
       output::HistoryRow row = history_row(it, static_cast<double>(it), stats, diagnosed,
@@ -211,7 +238,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
       const double limit = c.solve.divergence_factor * r.first_norm;
       if (diverged(norm, limit, stats, diagnosed)) {
         const T* before = keep_previous ? prev.data() : cur.data();
-        if (!diagnosed) diag = backend.diagnose(before, cur.data(), L, box);
+        if (!diagnosed) diag = diagnose(before);
         r.divergence = locate_divergence(it, static_cast<double>(it), norm, limit, diag, grid);
         r.status = SolveStatus::Diverged;
         break;
@@ -232,7 +259,9 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
       r.norm_l2 = stats.l2();
       r.norm_linf = stats.linf();
     }
-    if (options.stop && options.stop->load(std::memory_order_relaxed)) {
+    // A signal reaches the ranks at different moments: they stop together (integer maximum).
+    const bool stop = options.stop && options.stop->load(std::memory_order_relaxed);
+    if (comm.several() ? comm.max(stop ? 1 : 0) != 0 : stop) {
       r.status = SolveStatus::Interrupted;
       break;
     }
@@ -250,7 +279,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   r.iterations = it;
   r.time = static_cast<double>(it);
   r.seconds = earlier_seconds + session;
-  r.cells_per_second = session > 0 ? static_cast<double>(box.cells()) *
+  r.cells_per_second = session > 0 ? static_cast<double>(updated_cells) *
                                          static_cast<double>(it - done) / session
                                    : 0;
   if (r.status == SolveStatus::Interrupted) writer.checkpoint(cur, state_now());

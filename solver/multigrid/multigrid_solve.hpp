@@ -8,6 +8,7 @@
 
 #include "hierarchy.hpp"
 #include "jacobi.hpp"
+#include "parallel/level_split.hpp"
 
 namespace fdsolve::multigrid {
 
@@ -16,6 +17,11 @@ template <typename T>
 SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutput& out,
                             const SolveOptions& options);
 
+/// The split of `levels` over the ranks of `options` (its decomposition's rank grid; one rank
+/// without one): every level whole on one rank.
+parallel::LevelSplit split_over_ranks(const Case& c, const std::vector<LevelGeometry>& levels,
+                                     const SolveOptions& options);
+
 /// "V(2,2) cycles, full multigrid start": the method as summary.json and the log name it.
 std::string describe_cycles(const MultigridSpec& spec);
 
@@ -23,6 +29,9 @@ std::string describe_cycles(const MultigridSpec& spec);
 /// buffer, the right-hand side, the state before the cycle when diagnostics or the update field
 /// need it, per-node Neumann gradients) and three fields per coarse level.
 std::size_t multigrid_memory(const Case& c);
+/// The same for rank `rank` of the rank grid `ranks` (its boxes of the split levels, and on
+/// rank 0 the gathered levels whole).
+std::size_t multigrid_memory(const Case& c, std::array<int, 3> ranks, int rank);
 
 /// The lines `fdsolve check` prints for a multigrid case: the levels (points, memory), the
 /// relaxation weight and smoothing factor, the bottom solve, and the expected work per cycle,

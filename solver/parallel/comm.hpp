@@ -24,6 +24,11 @@ class Comm {
   std::vector<char> allgather(const void* data, std::size_t bytes) const;
   /// Every rank's block (its own size) concatenated in rank order on rank 0; empty elsewhere.
   std::vector<char> gather_to_root(const void* data, std::size_t bytes) const;
+  /// The reverse of gather_to_root: rank 0's `blocks` (rank r's `bytes[r]` bytes, in rank
+  /// order) split among the ranks; each receives its `mine_bytes` bytes into `mine`
+  /// (MPI_Scatterv). `blocks` and `bytes` are read on rank 0 only.
+  void scatter_from_root(const void* blocks, const std::vector<std::size_t>& bytes, void* mine,
+                         std::size_t mine_bytes) const;
   /// The largest `value` over the ranks (integers only: exact in any order).
   long long max(long long value) const;
   /// Sends `send` to rank `dest` and receives `recv` from rank `source` with one tag; a

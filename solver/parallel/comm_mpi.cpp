@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -100,6 +101,25 @@ std::vector<char> Comm::gather_to_root(const void* data, std::size_t bytes) cons
   FDSOLVE_MPI_CHECK(MPI_Gatherv(data, mine, MPI_BYTE, all.data(), counts.data(), offsets.data(),
                                 MPI_BYTE, 0, MPI_COMM_WORLD));
   return all;
+}
+
+void Comm::scatter_from_root(const void* blocks, const std::vector<std::size_t>& bytes, void* mine,
+                             std::size_t mine_bytes) const {
+  if (size_ == 1) {
+    if (mine_bytes) std::memcpy(mine, blocks, mine_bytes);
+    return;
+  }
+  std::vector<int> counts, offsets;
+  if (root()) {
+    std::size_t total = 0;
+    for (std::size_t b : bytes) {
+      counts.push_back(count_of(b));
+      offsets.push_back(count_of(total));
+      total += b;
+    }
+  }
+  FDSOLVE_MPI_CHECK(MPI_Scatterv(blocks, counts.data(), offsets.data(), MPI_BYTE, mine,
+                                 count_of(mine_bytes), MPI_BYTE, 0, MPI_COMM_WORLD));
 }
 
 long long Comm::max(long long value) const {

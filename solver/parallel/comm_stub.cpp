@@ -18,6 +18,11 @@ std::vector<char> Comm::gather_to_root(const void* data, std::size_t bytes) cons
   return allgather(data, bytes);
 }
 
+void Comm::scatter_from_root(const void* blocks, const std::vector<std::size_t>&, void* mine,
+                             std::size_t mine_bytes) const {
+  if (mine_bytes) std::memcpy(mine, blocks, mine_bytes);
+}
+
 long long Comm::max(long long value) const { return value; }
 
 void Comm::sendrecv(const void*, std::size_t, int dest, void*, std::size_t, int source, int) const {

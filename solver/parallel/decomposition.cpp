@@ -63,9 +63,8 @@ Subdomain Decomposition::subdomain_of(int r) const {
   Subdomain s;
   s.global = sub.global;
   for (int a = 0; a < 3; ++a) {
-    const auto [lo, hi] = split_range(s.global[a], ranks[a], at[a]);
-    s.offset[a] = lo;
-    s.n[a] = hi - lo;
+    s.offset[a] = cuts[a][at[a]];
+    s.n[a] = cuts[a][at[a] + 1] - cuts[a][at[a]];
   }
   s.exchanged = sub.exchanged;  // overwritten below for the rank's own position
   for (int face = 0; face < 6; ++face) {
@@ -77,16 +76,32 @@ Subdomain Decomposition::subdomain_of(int r) const {
 }
 
 Decomposition decompose(const Case& c, std::array<int, 3> ranks, int rank) {
+  const Subdomain whole = Subdomain::whole(c);
+  std::array<std::vector<index_t>, 3> cuts;
+  std::array<bool, 3> periodic{};
+  for (int a = 0; a < 3; ++a) {
+    periodic[a] = a < c.grid.dims && c.grid.periodic[a];
+    for (int i = 0; i < ranks[a]; ++i)
+      cuts[a].push_back(split_range(whole.global[a], ranks[a], i)[0]);
+    cuts[a].push_back(whole.global[a]);
+  }
+  return decompose_cuts(c.grid.dims, whole.global, periodic, ranks, rank, std::move(cuts));
+}
+
+Decomposition decompose_cuts(int dims, std::array<index_t, 3> global, std::array<bool, 3> periodic,
+                             std::array<int, 3> ranks, int rank,
+                             std::array<std::vector<index_t>, 3> cuts) {
   Decomposition d;
-  d.dims = c.grid.dims;
+  d.dims = dims;
   d.ranks = ranks;
   d.size = ranks[0] * ranks[1] * ranks[2];
   d.rank = rank;
   d.coords = {rank % ranks[0], (rank / ranks[0]) % ranks[1], rank / (ranks[0] * ranks[1])};
-  for (int a = 0; a < 3; ++a) d.periodic_[a] = a < c.grid.dims && c.grid.periodic[a];
-  d.sub = Subdomain::whole(c);
+  d.periodic_ = periodic;
+  d.cuts = std::move(cuts);
+  d.sub.global = global;
   d.sub = d.subdomain_of(rank);
-  for (int face = 0; face < 2 * c.grid.dims; ++face) {
+  for (int face = 0; face < 2 * dims; ++face) {
     if (!d.sub.exchanged[face]) continue;
     const int a = face / 2;
     std::array<int, 3> at = d.coords;

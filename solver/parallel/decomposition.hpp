@@ -5,6 +5,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 #include "case.hpp"
 #include "subdomain.hpp"
@@ -29,6 +30,9 @@ struct Decomposition {
   Subdomain subdomain_of(int r) const;
 
   std::array<bool, 3> periodic_{};  // set by decompose: periodic axes wrap across ranks
+  /// Per axis, where the ranks' boxes start: cuts[a][i] is the first node of position i on
+  /// axis a, cuts[a][ranks[a]] the axis's node count.
+  std::array<std::vector<index_t>, 3> cuts;
 };
 
 /// [lo, hi) of part `i` of `n` nodes split into `parts`: the first n % parts parts get one
@@ -43,6 +47,12 @@ std::array<int, 3> choose_ranks(const Case& c, const Comm& comm);
 
 /// Rank `rank` of the split of `c` into `ranks` (from choose_ranks).
 Decomposition decompose(const Case& c, std::array<int, 3> ranks, int rank);
+
+/// The same split with the box boundaries given per axis (`cuts`, as Decomposition::cuts) over
+/// a grid of `global` nodes: multigrid's aligned splits and its coarser levels.
+Decomposition decompose_cuts(int dims, std::array<index_t, 3> global, std::array<bool, 3> periodic,
+                             std::array<int, 3> ranks, int rank,
+                             std::array<std::vector<index_t>, 3> cuts);
 
 /// One line: "2 x 1 ranks, 17x9 .. 16x9 nodes per rank".
 std::string describe(const Decomposition& d);

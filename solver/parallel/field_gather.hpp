@@ -34,4 +34,26 @@ std::vector<T> gather_field(const Comm& comm, const Decomposition& d, const std:
   return whole;
 }
 
+/// The reverse of gather_field: the dense field of the whole grid `whole` cut into every rank's
+/// dense owned nodes, concatenated in rank order (what Comm::scatter_from_root sends), with each
+/// rank's size in bytes in `bytes`.
+template <typename T>
+std::vector<T> split_field(const Decomposition& d, const std::vector<T>& whole,
+                           std::vector<std::size_t>& bytes) {
+  const auto& g = d.sub.global;
+  std::vector<T> blocks;
+  blocks.reserve(whole.size());
+  bytes.clear();
+  for (int r = 0; r < d.size; ++r) {
+    const Subdomain s = d.subdomain_of(r);
+    for (index_t k = 0; k < s.n[2]; ++k)
+      for (index_t j = 0; j < s.n[1]; ++j) {
+        const index_t at = ((k + s.offset[2]) * g[1] + j + s.offset[1]) * g[0] + s.offset[0];
+        blocks.insert(blocks.end(), whole.begin() + at, whole.begin() + at + s.n[0]);
+      }
+    bytes.push_back(static_cast<std::size_t>(s.n[0] * s.n[1] * s.n[2]) * sizeof(T));
+  }
+  return blocks;
+}
+
 }  // namespace fdsolve::parallel

@@ -345,8 +345,16 @@ PROBLEM_TEST("multigrid: the fused residual-restriction equals residual sweep + 
       const auto unfused = cycle_residuals<double>(yaml, 3, true, 11, 0);
       INFO(stencil, "-point ", std::string(f.name));
       REQUIRE(fused.size() == unfused.size());
-      for (std::size_t k = 0; k < fused.size(); ++k)
-        CHECK(fused[k] == doctest::Approx(unfused[k]).epsilon(1e-9));
+      // 5 and 7 points: both paths evaluate point_update.hpp's update and restrict in the same
+      // order, so they agree bit for bit; over several ranks split levels restrict unfused while
+      // one rank may fuse (2D on CUDA), and this is what keeps their fields identical. The CPU's
+      // 19- and 27-point sweeps sum their planes in another order: equal up to rounding.
+      for (std::size_t k = 0; k < fused.size(); ++k) {
+        if (stencil <= 7)
+          CHECK(fused[k] == unfused[k]);
+        else
+          CHECK(fused[k] == doctest::Approx(unfused[k]).epsilon(1e-9));
+      }
     }
   }
 }

@@ -177,6 +177,15 @@ const std::vector<BadInput> kBadMethodInputs = {
      grid2 + "parallel: {rank: auto}\n",
      {},
      "case.yaml:2:12: parallel.rank: unknown key 'rank' (did you mean 'ranks'?)"},
+    // parallel.gather_below
+    {"negative gather threshold",
+     grid2 + "parallel: {gather_below: -1}\n",
+     {},
+     "case.yaml:2:26: parallel.gather_below: must be at least 0, got -1"},
+    {"fractional gather threshold, from --set",
+     grid2,
+     {"parallel.gather_below=2.5"},
+     "--set parallel.gather_below=2.5: parallel.gather_below: expected an integer, got '2.5'"},
 };
 
 }  // namespace

@@ -205,6 +205,9 @@ TEST_CASE("input: to_yaml round trip of multigrid settings, criterion and ranks"
       "grid: {points: [9, 9]}\nsolve: {multigrid: {pre_smooth: 1}, criterion: update}\n"
       "parallel: {ranks: [1, 1]}\n");
   check_round_trip("grid: {points: [9, 9]}\nparallel: {ranks: auto}\n", {"parallel.ranks=[3, 2]"});
+  const std::string gather =
+      check_round_trip("grid: {points: [9, 9]}\nparallel: {ranks: auto, gather_below: 16}\n");
+  CHECK(gather.find("parallel: {ranks: auto, gather_below: 16}") != std::string::npos);
 }
 
 TEST_CASE("input: to_yaml leaves multigrid settings out where they do not apply") {
