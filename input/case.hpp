@@ -165,12 +165,14 @@ struct TuningSpec {
 };
 
 /// parallel: the Cartesian split of the nodes over MPI ranks; 0 on an axis = chosen by
-/// MPI_Dims_create (`ranks: auto` is all zeros).
+/// MPI_Dims_create (`ranks: auto` is all zeros). `overlap`: sweep each rank's interior while
+/// its halo travels (ignored on one rank).
 struct ParallelSpec {
   std::array<int, 3> ranks{0, 0, 0};
   /// Multigrid: a coarse level on which some rank would keep fewer nodes than this is gathered
   /// onto rank 0, which runs it and the coarser levels alone (docs/parallel.md).
   std::int64_t gather_below = 4096;
+  bool overlap = true;
 
   bool operator==(const ParallelSpec&) const = default;
 };

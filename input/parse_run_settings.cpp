@@ -87,10 +87,13 @@ void parse_output(const FieldMap& root, Case& c) {
 }
 
 // parallel.ranks: auto, or the number of ranks along each axis of the grid; parallel.gather_below:
-// multigrid's agglomeration threshold in nodes per rank.
+// multigrid's agglomeration threshold in nodes per rank; parallel.overlap.
 void parse_parallel(const FieldMap& root, Case& c) {
-  const FieldMap parallel(root.get_or_empty("parallel"), {"ranks", "gather_below"}, c.locations);
+  const FieldMap parallel(root.get_or_empty("parallel"), {"ranks", "gather_below", "overlap"},
+                          c.locations);
   if (const auto g = parallel.get("gather_below")) c.parallel.gather_below = read_integer(*g, 0);
+  if (const auto f = parallel.get("overlap"))
+    c.parallel.overlap = read_choice(*f, {"true", "false"}) == 0;
   const auto f = parallel.get("ranks");
   if (!f || (f->value.IsScalar() && f->value.Scalar() == "auto")) return;
   const GridSpec& g = c.grid;

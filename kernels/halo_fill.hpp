@@ -31,6 +31,10 @@ struct HaloFillArgs {
   T* field = nullptr;
   Layout layout;
   std::array<GhostFace<T>, 6> faces{};  // indexed x_min, x_max, y_min, y_max, z_min, z_max
+  /// 0: fill every ghost of the faces. Otherwise bit f set for the faces f whose halo another
+  /// rank fills: only the ghosts with an in-face coordinate in such a halo are filled (the edge
+  /// ghosts that read it, refilled once it has arrived, while a sweep reads the others).
+  unsigned edge_mask = 0;
 
   bool any() const {
     for (const auto& f : faces)
@@ -48,6 +52,18 @@ struct HaloAxis {
   index_t stride[3] = {1, 0, 0};  // element strides of x, y, z
   index_t origin = 0;
   index_t p_lo = 0, p_hi = 0, q_lo = 0, q_hi = 0;
+  unsigned edge_mask = 0;  // HaloFillArgs::edge_mask
+
+  /// Whether in-face position (p, q) is filled (every one, or those beside a masked halo).
+  FDSOLVE_HOST_DEVICE bool fills(index_t p, index_t q) const {
+    if (edge_mask == 0) return true;
+    return beside(p_axis, p) || (q_axis < dims && beside(q_axis, q));
+  }
+  /// Whether coordinate i of axis a lies in the halo of a face in edge_mask.
+  FDSOLVE_HOST_DEVICE bool beside(int a, index_t i) const {
+    return (i == -1 && ((edge_mask >> (2 * a)) & 1u)) ||
+           (i == n[a] && ((edge_mask >> (2 * a + 1)) & 1u));
+  }
 
   /// Index of face node (p, q) in a per-node offset array of this axis's faces. The arrays span
   /// both in-face axes with their halo (in 2D z has none), whichever part one fill uses.

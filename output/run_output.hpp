@@ -67,6 +67,25 @@ struct Divergence {
 };
 
 /// The contents of summary.json.
+/// Host seconds of a solve loop by what the host was doing (the rest: snapshots, boundary
+/// values, progress).
+struct LoopTimes {
+  double loop = 0;        // the whole loop of this session
+  double sweep = 0;       // sweeps, and waiting for them
+  double exchange = 0;    // halo exchange: packing, staging copies, MPI, unpacking
+  double reductions = 0;  // gathering check statistics over the ranks
+};
+
+/// A run over several ranks: the split, how the halo travelled, where the time went.
+struct ParallelSummary {
+  int ranks = 1;
+  std::array<int, 3> rank_grid{1, 1, 1};
+  bool overlap = false;  // the interior swept while the halo travelled
+  std::string exchange;  // the exchange path (host memory, CUDA-aware, staged)
+  LoopTimes rank0;       // measured on rank 0
+  LoopTimes max;         // each figure's largest over the ranks
+};
+
 struct Summary {
   std::string name;
   std::string case_file;
@@ -93,6 +112,8 @@ struct Summary {
   bool diverged = false;  // divergence is set
   Divergence divergence;
   std::string config_yaml;
+  bool distributed = false;  // parallel is set (a run over several ranks)
+  ParallelSummary parallel;
 };
 
 class RunOutput {

@@ -97,6 +97,33 @@ void write_divergence(JsonWriter& json, const Divergence& d, int dims) {
 
 }  // namespace
 
+namespace {
+
+void write_times(JsonWriter& json, const char* key, const LoopTimes& t) {
+  json.begin_object(key, true);
+  json.value("loop", t.loop);
+  json.value("sweep", t.sweep);
+  json.value("exchange", t.exchange);
+  json.value("reductions", t.reductions);
+  json.end_object();
+}
+
+void write_parallel(JsonWriter& json, const ParallelSummary& p, int dims) {
+  json.begin_object("parallel");
+  json.value("ranks", p.ranks);
+  json.begin_array("rank_grid", true);
+  for (int axis = 0; axis < dims; ++axis) json.value({}, p.rank_grid[axis]);
+  json.end_array();
+  json.value("overlap", p.overlap);
+  json.value("exchange", p.exchange);
+  // Host seconds of the solve loop: rank 0's, and each figure's largest over the ranks.
+  write_times(json, "seconds_rank0", p.rank0);
+  write_times(json, "seconds_max", p.max);
+  json.end_object();
+}
+
+}  // namespace
+
 std::string format_summary_json(const Summary& summary) {
   JsonWriter json;
   json.begin_object();
@@ -127,6 +154,7 @@ std::string format_summary_json(const Summary& summary) {
     write_divergence(json, summary.divergence, summary.grid.dims);
   else
     json.null_value("divergence");
+  if (summary.distributed) write_parallel(json, summary.parallel, summary.grid.dims);
   json.begin_array("history");
   for (const HistoryRow& row : summary.history) write_row(json, {}, row, summary.grid, true);
   json.end_array();

@@ -49,6 +49,9 @@ class Boundaries {
   /// Writes the Dirichlet values at t onto `field`'s boundary nodes when they depend on t.
   void write_dirichlet(Buffer<T>& field, double t);
 
+  /// The ghost rules of the physical faces (the halo exchange refills the edge ghosts beside
+  /// another rank's halo with them); their field is set at each use.
+  const HaloFillArgs<T>& ghost_rules() const { return fill_; }
   /// Whether any face rule fills the halo (Neumann or periodic faces).
   bool fills_halo() const { return fill_.any(); }
   /// Whether some Dirichlet value or Neumann gradient depends on t.

@@ -14,6 +14,7 @@
 #include "compare.hpp"
 #include "exit_codes.hpp"
 #include "finite_inputs.hpp"
+#include "halo_exchange.hpp"
 #include "jacobi.hpp"
 #include "solve.hpp"
 #include "parallel/agree.hpp"
@@ -115,6 +116,11 @@ void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
     const std::size_t device = case_memory(c, ranks, 0);
     const std::size_t host = required_host_memory(c, d.sub, true);
     for (const std::string& line : describe_split(c, ranks)) text << "# " << line << "\n";
+    // The backend a run would take (backend_select's rule, without its log line).
+    const bool on_gpu = c.backend != BackendChoice::Cpu && cuda_device_count() > 0;
+    text << fmt::format("# halo exchange: {}, {}\n", exchange_path(!on_gpu),
+                        c.parallel.overlap ? "overlapped with the interior sweep"
+                                           : "not overlapped (parallel.overlap: false)");
     text << fmt::format(
         "# memory per rank: at most {} bytes ({:.3f} GiB) on the backend, {} bytes "
         "({:.3f} GiB) more on the host of rank 0 with a GPU backend (it gathers "

@@ -17,6 +17,7 @@
 #include "halo_exchange.hpp"
 #include "loop_support.hpp"
 #include "parallel/reduce.hpp"
+#include "parallel/split_sweep.hpp"
 #include "problem_setup.hpp"
 #include "progress.hpp"
 #include "run_checks.hpp"
@@ -227,8 +228,18 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
 
   SourceField<T> source(c, backend, L, sub);
   Boundaries<T> boundaries(c, backend, L, sub);
-  HaloExchange<T> halo(L, backend, comm, d);
-  if (halo.active()) spdlog::info("halo exchange: {}", halo.path());
+  // Edge and corner ghosts are read by the 19- and 27-point stencils only.
+  HaloExchange<T> halo(L, backend, comm, d, sched.step.weights.points > 7);
+  halo.set_ghost_rules(boundaries.ghost_rules());
+  // The run's log says which exchange path and whether it overlaps (run_command).
+  SplitSweep<T> step(backend, halo, kernel, box, c.parallel.overlap);
+  double reduce_seconds = 0;  // gathering statistics over the ranks
+  const auto reduced = [&](auto&& reduce) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto result = reduce();
+    reduce_seconds += seconds_since(t0);
+    return result;
+  };
   FieldWriter<T> writer(c, backend, L, out, comm, d);
   Progress progress(options.live_progress, sched.total, updated_cells, done, sched.heat);
   SweepArgs<T> args;
@@ -291,7 +302,8 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
     args.out = next.data();
     args.weights = eq.weights;
     try {
-      boundaries.before_sweep(cur, next, t, sched.time_after(it), halo);
+      // The physical faces' ghosts; the step below exchanges the faces between ranks.
+      boundaries.before_sweep(cur, next, t, sched.time_after(it));
       args.source_field = source.at(t, eq.source_scale);
     } catch (const NonFiniteInput& e) {
       // Over several ranks the others may be waiting in the exchange: end the job instead.
@@ -312,13 +324,15 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
         it == 1 || it % c.solve.check_every == 0 || it == sched.total || checkpoint_due;
     SweepStats stats;
     if (check) {
-      stats = scale_norms(parallel::reduce_stats(comm, backend.sweep_with_stats(args, kernel)),
-                          norm_scale);
+      const SweepStats mine = step.sweep_with_stats(cur, args);
+      stats = scale_norms(reduced([&] { return parallel::reduce_stats(comm, mine); }), norm_scale);
       // Only check iterations pay for the diagnostics: args.in holds u before, args.out after.
-      if (c.solve.diagnostics)
-        diag = parallel::reduce_diagnostics(comm, backend.diagnose(args.in, args.out, L, box), sub);
+      if (c.solve.diagnostics) {
+        const Diagnostics local = backend.diagnose(args.in, args.out, L, box);
+        diag = reduced([&] { return parallel::reduce_diagnostics(comm, local, sub); });
+      }
     } else {
-      backend.sweep(args, kernel);
+      step.sweep(cur, args);
     }
     cur.swap(next);
 
@@ -371,6 +385,12 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   r.cells_per_second =
       session > 0 ? static_cast<double>(updated_cells) * static_cast<double>(it - done) / session
                   : 0;
+  if (comm.several()) {
+    const SweepTimes times = step.times();
+    r.parallel = parallel::parallel_summary(
+        comm, d, step.overlapped(), halo.path(),
+        output::LoopTimes{session, times.sweep, times.exchange, reduce_seconds});
+  }
   if (r.status == SolveStatus::Interrupted) writer.checkpoint(cur, state_now());
   if (r.divergence) {
     // The last state, marked: /status = diverged and /divergence, the log's description.

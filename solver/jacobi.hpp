@@ -34,6 +34,8 @@ struct SolveResult {
   double seconds = 0;           // wall time of the loop, snapshots included (all sessions)
   double cells_per_second = 0;  // updated nodes per second in this session
   std::string kernel;
+  /// Over several ranks: the split, the exchange path and where the loop's time went.
+  std::optional<output::ParallelSummary> parallel;
   /// Set when status is Diverged: when, why and where (its snapshot's file name included).
   std::optional<output::Divergence> divergence;
 };

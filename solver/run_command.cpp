@@ -13,6 +13,7 @@
 #include "cpu/thread_policy.hpp"
 #include "exit_codes.hpp"
 #include "finite_inputs.hpp"
+#include "halo_exchange.hpp"
 #include "jacobi.hpp"
 #include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
@@ -87,6 +88,31 @@ class StopOnSignal {
   struct sigaction old_term_ {};
 };
 
+/// Where the loop's host time went over several ranks, for scaling tables: rank 0's figures and
+/// the largest over the ranks.
+void log_loop_times(const output::ParallelSummary& p) {
+  const auto line = [](const output::LoopTimes& t) {
+    const double other = t.loop - t.sweep - t.exchange - t.reductions;
+    return fmt::format("sweep {:.3f} s, exchange {:.3f} s, reductions {:.3f} s, other {:.3f} s "
+                       "of {:.3f} s",
+                       t.sweep, t.exchange, t.reductions, other, t.loop);
+  };
+  spdlog::info("loop time on rank 0: {}", line(p.rank0));
+  spdlog::info("loop time, largest over {} ranks: {}", p.ranks, line(p.max));
+}
+
+/// Ranks of a node take device node_rank % devices: more ranks than devices share them, which
+/// is right for testing but halves each rank's share. Said once, by rank 0, for any node.
+void warn_if_sharing_devices(bool cuda, const parallel::Comm& comm) {
+  if (!cuda || !comm.several()) return;
+  const int devices = cuda_device_count();
+  const long long most = comm.max(devices > 0 ? (comm.node_size() + devices - 1) / devices : 1);
+  if (most > 1 && comm.root())
+    spdlog::warn("up to {} ranks share a GPU (rank r of a node takes device r % {} of its node); "
+                 "fine for testing, slower than one rank per GPU",
+                 most, devices);
+}
+
 void check_memory(const std::string& what, std::size_t needed, std::size_t free) {
   if (needed > free)
     throw BackendError("out of " + what + " memory: the case needs " + gib(needed) + ", " +
@@ -131,6 +157,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
                                                  to_yaml(c), comm.root());
   });
   output::RunOutput& out = *output;
+  warn_if_sharing_devices(cuda, comm);  // a collective: after agree, which every rank passed
   // The sweeps' team: smaller than the policy's limit on a small grid (thread_policy.hpp).
   const int threads =
       backend->name() == "cpu" ? cpu::team_size(update_box(c, d.sub).cells()) : 0;
@@ -151,9 +178,10 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   }
   if (comm.several())
     spdlog::info(
-        "MPI: {}; snapshots and checkpoints gathered to rank 0 and written serially "
-        "(slow path)",
-        parallel::describe(d));
+        "MPI: {}; halo exchange {}, {}; snapshots and checkpoints gathered to rank 0 and "
+        "written serially (slow path)",
+        parallel::describe(d), exchange_path(backend->host_memory()),
+        c.parallel.overlap ? "overlapped with the interior sweep" : "not overlapped");
   SolveOptions so;
   so.comm = comm;
   so.decomposition = &d;
@@ -189,6 +217,10 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     s.divergence = *r.divergence;
   }
   s.config_yaml = to_yaml(c);
+  if (r.parallel) {
+    s.distributed = true;
+    s.parallel = *r.parallel;
+  }
   out.write_summary(s);
 
   spdlog::info(
@@ -199,6 +231,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
                                                    : "iterations",
       r.norm_l2, r.norm_linf,
       r.seconds, r.cells_per_second, c.output.directory);
+  if (r.parallel) log_loop_times(*r.parallel);
   if (!s.history.empty() && s.history.back().diagnosed && !r.divergence) {
     const output::HistoryRow& last = s.history.back();
     spdlog::info(

@@ -98,6 +98,8 @@ class CpuBackend final : public Backend<T> {
     cpu::unpack_box(field.data(), layout, box, packed.data());
   }
   bool host_memory() const override { return true; }
+  // MPI reads the buffers themselves: staging is never needed, but costs nothing to offer.
+  Buffer<T> allocate_staging(index_t n) override { return allocate(n); }
   void write_box(Buffer<T>& field, const Layout& layout, const Box& box, const T* values) override {
     cpu::write_box(field.data(), layout, box, values);
   }

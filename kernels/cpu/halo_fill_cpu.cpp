@@ -9,7 +9,8 @@ namespace fdsolve::cpu {
 template <typename T>
 void fill_halo(const HaloFillArgs<T>& args) {
   for (int axis = 0; axis < args.layout.dims; ++axis) {
-    const HaloAxis h = halo_axis(args.layout, axis);
+    HaloAxis h = halo_axis(args.layout, axis);
+    h.edge_mask = args.edge_mask;
     for (int side = 0; side < 2; ++side) {
       const GhostFace<T>& f = args.faces[2 * axis + side];
       if (f.rule == GhostRule::None) continue;
@@ -17,7 +18,7 @@ void fill_halo(const HaloFillArgs<T>& args) {
 #pragma omp parallel for schedule(static) num_threads(team_size((h.q_hi - h.q_lo) * (h.p_hi - h.p_lo)))
       for (index_t q = h.q_lo; q < h.q_hi; ++q)
         for (index_t p = h.p_lo; p < h.p_hi; ++p)
-          fill_ghost(args.field, h, side, f.rule, f.offset, f.offsets, p, q);
+          if (h.fills(p, q)) fill_ghost(args.field, h, side, f.rule, f.offset, f.offsets, p, q);
     }
   }
 }

@@ -1,6 +1,6 @@
-// The CUDA backend: device memory, one non-default stream, the variant tables, checked sweeps
-// with fused stats reduced in a fixed order by the last block, and the device-to-device copy
-// yardstick.
+// The CUDA backend: device memory, a non-default stream for the sweeps and a high-priority one
+// for halo transfers beside them, the variant tables, checked sweeps with fused stats reduced
+// in a fixed order by the last block, and the device-to-device copy yardstick.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -54,9 +54,18 @@ constexpr const char* kDefaultSteps3d = "tb3d16";
 // measured at 4-7% of copy with norms (2026-11-22), so they keep the multi-block passes.
 constexpr long long kFusedStatsMaxBlocks = 16384;
 
+// Checked sweeps that may be pending at once (enqueue_sweep_with_stats): a rank's interior and
+// its six rim slabs, with room to spare.
+constexpr int kStatsSlots = 8;
+
 template <typename T>
 void free_device(T* p) {
   cudaFree(p);  // a deleter must not throw; a sticky error surfaces at the next checked call
+}
+
+template <typename T>
+void free_pinned(T* p) {
+  cudaFreeHost(p);
 }
 
 /// A captured CUDA graph, launched on the backend's stream.
@@ -80,9 +89,19 @@ class CudaBackend final : public Backend<T> {
     FDSOLVE_CUDA_CHECK(cudaSetDevice(device));
     FDSOLVE_CUDA_CHECK(cudaGetDeviceProperties(&props_, device));
     FDSOLVE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    // Halo packing and copies run beside the interior sweep; the highest priority lets their
+    // small kernels take SMs as soon as a block of the sweep retires (NVIDIA's mpi_overlap
+    // sample gives its boundary work the same priority).
+    int least = 0, greatest = 0;
+    FDSOLVE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    FDSOLVE_CUDA_CHECK(
+        cudaStreamCreateWithPriority(&transfer_, cudaStreamNonBlocking, greatest));
+    FDSOLVE_CUDA_CHECK(cudaEventCreateWithFlags(&sweeps_done_, cudaEventDisableTiming));
+    FDSOLVE_CUDA_CHECK(cudaEventCreateWithFlags(&transfers_done_, cudaEventDisableTiming));
     // The last block of a checked sweep writes the total straight into mapped pinned memory:
-    // no device-to-host copy is queued behind the kernel.
-    FDSOLVE_CUDA_CHECK(cudaHostAlloc(&host_stats_, sizeof(StatsPartial), cudaHostAllocMapped));
+    // no device-to-host copy is queued behind the kernel. One slot per pending checked sweep.
+    FDSOLVE_CUDA_CHECK(
+        cudaHostAlloc(&host_stats_, kStatsSlots * sizeof(StatsPartial), cudaHostAllocMapped));
     FDSOLVE_CUDA_CHECK(cudaHostGetDevicePointer(&mapped_stats_, host_stats_, 0));
     ticket_ = device_alloc<unsigned>(1);
     FDSOLVE_CUDA_CHECK(cudaMemsetAsync(ticket_, 0, sizeof(unsigned), stream_));
@@ -97,9 +116,13 @@ class CudaBackend final : public Backend<T> {
   }
   ~CudaBackend() override {
     cudaStreamSynchronize(stream_);
+    cudaStreamSynchronize(transfer_);
     cudaFree(partials_);
     cudaFree(ticket_);
     cudaFreeHost(host_stats_);
+    cudaEventDestroy(sweeps_done_);
+    cudaEventDestroy(transfers_done_);
+    cudaStreamDestroy(transfer_);
     cudaStreamDestroy(stream_);
   }
 
@@ -152,29 +175,29 @@ class CudaBackend final : public Backend<T> {
   }
 
   SweepStats sweep_with_stats(const SweepArgs<T>& args, KernelId kernel) override {
-    SweepStats stats;
-    if (args.box.empty()) return stats;
-    const Variant<T>& v = variant(args, kernel);
-    const DevArgs<T> a = dev_args(args);
-    const dim3 grid = v.grid(a, props_.multiProcessorCount, true);
-    const long long blocks = static_cast<long long>(grid.x) * grid.y * grid.z;
-    reserve_partials(blocks);
-    if (blocks <= kFusedStatsMaxBlocks) {
-      v.launch(a, grid, StatsSink(partials_, ticket_, mapped_stats_), stream_);
-    } else {
-      v.launch(a, grid, StatsSink(partials_, nullptr, nullptr), stream_);
-      const StatsPartial* total = reduce_partials(partials_, partials_ + blocks, blocks, stream_);
-      FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(host_stats_, total, sizeof(StatsPartial),
-                                         cudaMemcpyDeviceToHost, stream_));
-    }
+    if (args.box.empty()) return SweepStats{};
+    enqueue_stats(args, kernel, 0);
     FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    stats.sum_sq = host_stats_->sum_sq;
-    stats.max_abs = host_stats_->max_abs;
-    stats.min = host_stats_->min;
-    stats.max = host_stats_->max;
-    stats.sum = host_stats_->sum;
-    stats.count = args.box.cells();
-    return stats;
+    return read_stats(0, args.box.cells());
+  }
+
+  void enqueue_sweep_with_stats(const SweepArgs<T>& args, KernelId kernel) override {
+    const int slot = static_cast<int>(pending_cells_.size());
+    if (slot >= kStatsSlots)
+      throw BackendError("more than " + std::to_string(kStatsSlots) +
+                         " checked sweeps pending at once");
+    if (!args.box.empty()) enqueue_stats(args, kernel, slot);
+    pending_cells_.push_back(args.box.cells());
+  }
+  std::vector<SweepStats> collect_stats() override {
+    FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    std::vector<SweepStats> all;
+    for (std::size_t slot = 0; slot < pending_cells_.size(); ++slot)
+      all.push_back(pending_cells_[slot] == 0 ? SweepStats{}
+                                              : read_stats(static_cast<int>(slot),
+                                                           pending_cells_[slot]));
+    pending_cells_.clear();
+    return all;
   }
 
   std::vector<std::string> step_kernels(int dims) const override {
@@ -208,6 +231,46 @@ class CudaBackend final : public Backend<T> {
   }
 
   void synchronize() override { FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+  void transfers_after_sweeps() override {
+    FDSOLVE_CUDA_CHECK(cudaEventRecord(sweeps_done_, stream_));
+    FDSOLVE_CUDA_CHECK(cudaStreamWaitEvent(transfer_, sweeps_done_, 0));
+  }
+  void enqueue_fill_halo(const HaloFillArgs<T>& args) override {
+    launch_fill_halo(args, transfer_);
+  }
+  void enqueue_pack_box(const Buffer<T>& field, const Layout& layout, const Box& box,
+                        Buffer<T>& packed) override {
+    cuda::enqueue_pack_box(field.data(), layout, box, packed.data(), transfer_);
+  }
+  void enqueue_unpack_box(Buffer<T>& field, const Layout& layout, const Box& box,
+                          const Buffer<T>& packed) override {
+    cuda::unpack_box(field.data(), layout, box, packed.data(), transfer_);
+  }
+  void enqueue_download(T* host, const Buffer<T>& src, index_t n) override {
+    FDSOLVE_CUDA_CHECK(
+        cudaMemcpyAsync(host, src.data(), bytes(n), cudaMemcpyDeviceToHost, transfer_));
+  }
+  void enqueue_upload(Buffer<T>& dst, const T* host, index_t n) override {
+    FDSOLVE_CUDA_CHECK(
+        cudaMemcpyAsync(dst.data(), host, bytes(n), cudaMemcpyHostToDevice, transfer_));
+  }
+  void wait_transfers() override { FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(transfer_)); }
+  void sweeps_after_transfers() override {
+    FDSOLVE_CUDA_CHECK(cudaEventRecord(transfers_done_, transfer_));
+    FDSOLVE_CUDA_CHECK(cudaStreamWaitEvent(stream_, transfers_done_, 0));
+  }
+  Buffer<T> allocate_staging(index_t n) override {
+    void* p = nullptr;
+    const cudaError_t err = cudaHostAlloc(&p, std::max<std::size_t>(bytes(n), 1), cudaHostAllocDefault);
+    if (err == cudaErrorMemoryAllocation) {
+      cudaGetLastError();
+      throw BackendError("out of page-locked host memory: " + std::to_string(bytes(n)) +
+                         " bytes needed for halo staging");
+    }
+    FDSOLVE_CUDA_CHECK(err);
+    return Buffer<T>(static_cast<T*>(p), n, &free_pinned<T>);
+  }
 
   void fill_halo(const HaloFillArgs<T>& args) override { launch_fill_halo(args, stream_); }
   void pack_box(const Buffer<T>& field, const Layout& layout, const Box& box,
@@ -338,6 +401,37 @@ class CudaBackend final : public Backend<T> {
     return a;
   }
 
+  /// Enqueues a checked sweep whose total lands in host stats slot `slot`.
+  void enqueue_stats(const SweepArgs<T>& args, KernelId kernel, int slot) {
+    const Variant<T>& v = variant(args, kernel);
+    const DevArgs<T> a = dev_args(args);
+    const dim3 grid = v.grid(a, props_.multiProcessorCount, true);
+    const long long blocks = static_cast<long long>(grid.x) * grid.y * grid.z;
+    reserve_partials(blocks);
+    // Pieces enqueued one after another on the stream reuse the partials and the ticket in
+    // turn; each total goes to its own slot.
+    if (blocks <= kFusedStatsMaxBlocks) {
+      v.launch(a, grid, StatsSink(partials_, ticket_, mapped_stats_ + slot), stream_);
+    } else {
+      v.launch(a, grid, StatsSink(partials_, nullptr, nullptr), stream_);
+      const StatsPartial* total = reduce_partials(partials_, partials_ + blocks, blocks, stream_);
+      FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(host_stats_ + slot, total, sizeof(StatsPartial),
+                                         cudaMemcpyDeviceToHost, stream_));
+    }
+  }
+  /// The statistics of slot `slot` once the stream has been synchronised.
+  SweepStats read_stats(int slot, index_t cells) const {
+    const StatsPartial& p = host_stats_[slot];
+    SweepStats stats;
+    stats.sum_sq = p.sum_sq;
+    stats.max_abs = p.max_abs;
+    stats.min = p.min;
+    stats.max = p.max;
+    stats.sum = p.sum;
+    stats.count = cells;
+    return stats;
+  }
+
   /// Grows the partials buffer (per-block partials plus reduce scratch); shrinking never happens,
   /// so a steady run allocates once.
   void reserve_partials(long long blocks) {
@@ -354,6 +448,9 @@ class CudaBackend final : public Backend<T> {
   int device_;
   cudaDeviceProp props_{};
   cudaStream_t stream_ = nullptr;
+  cudaStream_t transfer_ = nullptr;  // halo packing and copies beside the sweeps
+  cudaEvent_t sweeps_done_ = nullptr, transfers_done_ = nullptr;
+  std::vector<index_t> pending_cells_;    // nodes of each enqueued checked sweep, by slot
   StatsPartial* host_stats_ = nullptr;    // mapped pinned memory, read after the sync
   StatsPartial* mapped_stats_ = nullptr;  // its device address
   unsigned* ticket_ = nullptr;            // blocks finished in the running checked sweep

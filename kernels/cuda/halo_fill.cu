@@ -13,7 +13,7 @@ template <typename T>
 __global__ void fill_axis_kernel(T* u, HaloAxis h, GhostFace<T> lo_face, GhostFace<T> hi_face) {
   const index_t p = h.p_lo + static_cast<index_t>(blockIdx.x) * kFillBlockX + threadIdx.x;
   const index_t q = h.q_lo + static_cast<index_t>(blockIdx.y);
-  if (p >= h.p_hi) return;
+  if (p >= h.p_hi || !h.fills(p, q)) return;
   // blockIdx.z picks the face: 0 the min face, 1 the max face (skipped when it has no rule).
   const int side = static_cast<int>(blockIdx.z);
   const GhostFace<T>& f = side == 0 ? lo_face : hi_face;
@@ -29,7 +29,8 @@ void launch_fill_halo(const HaloFillArgs<T>& args, cudaStream_t stream) {
     const GhostFace<T>& lo = args.faces[2 * axis];
     const GhostFace<T>& hi = args.faces[2 * axis + 1];
     if (lo.rule == GhostRule::None && hi.rule == GhostRule::None) continue;
-    const HaloAxis h = halo_axis(args.layout, axis);
+    HaloAxis h = halo_axis(args.layout, axis);
+    h.edge_mask = args.edge_mask;
     const dim3 grid(static_cast<unsigned>((h.p_hi - h.p_lo + kFillBlockX - 1) / kFillBlockX),
                     static_cast<unsigned>(h.q_hi - h.q_lo), 2);
     fill_axis_kernel<T><<<grid, kFillBlockX, 0, stream>>>(args.field, h, lo, hi);

@@ -20,6 +20,10 @@ void write_box(T* field, const Layout& layout, const Box& box, const T* values,
 /// the reverse, enqueued on `stream` (halo_pack.cu).
 template <typename T>
 void pack_box(const T* field, const Layout& layout, const Box& box, T* packed, cudaStream_t stream);
+/// The same packing, enqueued without waiting (the transfer stream of an overlapped exchange).
+template <typename T>
+void enqueue_pack_box(const T* field, const Layout& layout, const Box& box, T* packed,
+                      cudaStream_t stream);
 template <typename T>
 void unpack_box(T* field, const Layout& layout, const Box& box, const T* packed,
                 cudaStream_t stream);

@@ -28,11 +28,17 @@ unsigned blocks_for(index_t count) {
 }  // namespace
 
 template <typename T>
-void pack_box(const T* field, const Layout& L, const Box& box, T* packed, cudaStream_t stream) {
+void enqueue_pack_box(const T* field, const Layout& L, const Box& box, T* packed,
+                      cudaStream_t stream) {
   const PackGeometry g = pack_geometry(L, box);
   if (g.count() == 0) return;
   pack_kernel<T><<<blocks_for(g.count()), kPackBlock, 0, stream>>>(field, g, g.count(), packed);
   FDSOLVE_CUDA_CHECK(cudaGetLastError());
+}
+
+template <typename T>
+void pack_box(const T* field, const Layout& L, const Box& box, T* packed, cudaStream_t stream) {
+  enqueue_pack_box(field, L, box, packed, stream);
   // The packed face may go to MPI (or a download on another path) right after this returns.
   FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
@@ -45,6 +51,10 @@ void unpack_box(T* field, const Layout& L, const Box& box, const T* packed, cuda
   FDSOLVE_CUDA_CHECK(cudaGetLastError());
 }
 
+template void enqueue_pack_box<float>(const float*, const Layout&, const Box&, float*,
+                                      cudaStream_t);
+template void enqueue_pack_box<double>(const double*, const Layout&, const Box&, double*,
+                                       cudaStream_t);
 template void pack_box<float>(const float*, const Layout&, const Box&, float*, cudaStream_t);
 template void pack_box<double>(const double*, const Layout&, const Box&, double*, cudaStream_t);
 template void unpack_box<float>(float*, const Layout&, const Box&, const float*, cudaStream_t);

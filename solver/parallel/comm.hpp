@@ -5,10 +5,29 @@
 
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace fdsolve::parallel {
+
+/// Nonblocking sends and receives posted through Comm::isend / Comm::irecv, completed together
+/// by Comm::wait_all. Opaque, so that no MPI type reaches the header.
+class Requests {
+ public:
+  Requests();
+  ~Requests();
+  Requests(Requests&&) noexcept;
+  Requests& operator=(Requests&&) noexcept;
+  Requests(const Requests&) = delete;
+  Requests& operator=(const Requests&) = delete;
+  bool empty() const;
+
+ private:
+  friend class Comm;
+  struct List;
+  std::unique_ptr<List> list_;
+};
 
 class Comm {
  public:
@@ -35,12 +54,21 @@ class Comm {
   /// negative rank skips that half.
   void sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv,
                 std::size_t recv_bytes, int source, int tag) const;
+  /// Posts a nonblocking send (receive) of `bytes` bytes to (from) rank `peer` with `tag` into
+  /// `pending`; the buffer must stay untouched until wait_all(pending) returns. A negative rank
+  /// posts nothing.
+  void isend(const void* data, std::size_t bytes, int peer, int tag, Requests& pending) const;
+  void irecv(void* data, std::size_t bytes, int peer, int tag, Requests& pending) const;
+  /// Completes every request in `pending` and empties it.
+  void wait_all(Requests& pending) const;
   void barrier() const;
   /// Ends every rank with `code` (a failure seen by one rank while others may be waiting).
   [[noreturn]] void abort(int code) const;
 
   /// The rank's index among the ranks of its node: the CUDA device it takes.
   int node_rank() const { return node_rank_; }
+  /// How many ranks share this rank's node.
+  int node_size() const { return node_size_; }
   /// MPI_Dims_create: a balanced split of size() ranks over `dims` axes; entries already
   /// non-zero in `ranks` are kept.
   std::array<int, 3> dims_create(int dims, std::array<int, 3> ranks) const;
@@ -49,6 +77,7 @@ class Comm {
   int rank_ = 0;
   int size_ = 1;
   int node_rank_ = 0;
+  int node_size_ = 1;
 };
 
 /// Initialises MPI for the life of the object (when built with MPI) and finalises it after.

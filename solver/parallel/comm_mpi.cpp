@@ -68,6 +68,7 @@ Comm Comm::world() {
   FDSOLVE_MPI_CHECK(
       MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, c.rank_, MPI_INFO_NULL, &node));
   FDSOLVE_MPI_CHECK(MPI_Comm_rank(node, &c.node_rank_));
+  FDSOLVE_MPI_CHECK(MPI_Comm_size(node, &c.node_size_));
   FDSOLVE_MPI_CHECK(MPI_Comm_free(&node));
   return c;
 }
@@ -135,6 +136,37 @@ void Comm::sendrecv(const void* send, std::size_t send_bytes, int dest, void* re
                                  dest < 0 ? MPI_PROC_NULL : dest, tag, recv, count_of(recv_bytes),
                                  MPI_BYTE, source < 0 ? MPI_PROC_NULL : source, tag, MPI_COMM_WORLD,
                                  MPI_STATUS_IGNORE));
+}
+
+struct Requests::List {
+  std::vector<MPI_Request> requests;
+};
+
+Requests::Requests() : list_(std::make_unique<List>()) {}
+Requests::~Requests() = default;
+Requests::Requests(Requests&&) noexcept = default;
+Requests& Requests::operator=(Requests&&) noexcept = default;
+bool Requests::empty() const { return list_->requests.empty(); }
+
+void Comm::isend(const void* data, std::size_t bytes, int peer, int tag, Requests& pending) const {
+  if (peer < 0) return;
+  MPI_Request r;
+  FDSOLVE_MPI_CHECK(MPI_Isend(data, count_of(bytes), MPI_BYTE, peer, tag, MPI_COMM_WORLD, &r));
+  pending.list_->requests.push_back(r);
+}
+
+void Comm::irecv(void* data, std::size_t bytes, int peer, int tag, Requests& pending) const {
+  if (peer < 0) return;
+  MPI_Request r;
+  FDSOLVE_MPI_CHECK(MPI_Irecv(data, count_of(bytes), MPI_BYTE, peer, tag, MPI_COMM_WORLD, &r));
+  pending.list_->requests.push_back(r);
+}
+
+void Comm::wait_all(Requests& pending) const {
+  std::vector<MPI_Request>& r = pending.list_->requests;
+  if (r.empty()) return;
+  FDSOLVE_MPI_CHECK(MPI_Waitall(static_cast<int>(r.size()), r.data(), MPI_STATUSES_IGNORE));
+  r.clear();
 }
 
 void Comm::barrier() const {

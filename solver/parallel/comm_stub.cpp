@@ -29,6 +29,24 @@ void Comm::sendrecv(const void*, std::size_t, int dest, void*, std::size_t, int 
   if (dest >= 0 || source >= 0) throw std::logic_error("sendrecv on a one-rank communicator");
 }
 
+struct Requests::List {};
+
+Requests::Requests() : list_(std::make_unique<List>()) {}
+Requests::~Requests() = default;
+Requests::Requests(Requests&&) noexcept = default;
+Requests& Requests::operator=(Requests&&) noexcept = default;
+bool Requests::empty() const { return true; }
+
+void Comm::isend(const void*, std::size_t, int peer, int, Requests&) const {
+  if (peer >= 0) throw std::logic_error("isend on a one-rank communicator");
+}
+
+void Comm::irecv(void*, std::size_t, int peer, int, Requests&) const {
+  if (peer >= 0) throw std::logic_error("irecv on a one-rank communicator");
+}
+
+void Comm::wait_all(Requests&) const {}
+
 void Comm::barrier() const {}
 
 void Comm::abort(int code) const { std::exit(code); }

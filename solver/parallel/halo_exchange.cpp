@@ -1,14 +1,17 @@
 // The halo exchange between ranks (solver/halo_exchange.hpp): pack a face layer on the
-// backend, swap it with the neighbour by MPI_Sendrecv, unpack it into the halo. Blocking, one
-// axis at a time; overlapping the interior sweep with the messages is a later step (post the
-// receives and sends of all faces first, sweep the interior, then wait and sweep the rim).
+// backend's transfer queue, swap it with the neighbour by nonblocking MPI, unpack it into the
+// halo. MPI reads backend memory directly when it can (host memory, CUDA-aware MPI); otherwise
+// the faces are staged through page-locked host buffers by the transfer queue's copies.
 #include "halo_exchange.hpp"
+
+#include <chrono>
 
 namespace fdsolve {
 namespace {
 
 /// The layer of face (axis, side): `halo` false the owned layer next to it, true the halo
-/// layer beyond it. In-face axes before `axis` include their halo (halo_axis's ranges).
+/// layer beyond it. In-face axes before `axis` include their halo (halo_axis's ranges), so
+/// exchanging x, then y, then z carries edge and corner ghosts along.
 Box face_layer(const Layout& L, int axis, int side, bool halo) {
   Box b;
   for (int a = 0; a < 3; ++a) {
@@ -23,12 +26,35 @@ Box face_layer(const Layout& L, int axis, int side, bool halo) {
   return b;
 }
 
+std::size_t bytes_of(const Box& b, std::size_t value) {
+  return static_cast<std::size_t>(b.cells()) * value;
+}
+
+/// Adds the seconds since `from` to `total` and restarts `from`.
+void lap(std::chrono::steady_clock::time_point& from, double& total) {
+  const auto now = std::chrono::steady_clock::now();
+  total += std::chrono::duration<double>(now - from).count();
+  from = now;
+}
+
+// Tags: the message toward the low neighbour of `axis` (its high halo) and toward the high
+// one. With two ranks on a periodic axis both neighbours are the same rank: the tags keep the
+// two directions apart; successive exchanges match in order (MPI's non-overtaking rule).
+int tag_downward(int axis) { return 2 * axis; }
+int tag_upward(int axis) { return 2 * axis + 1; }
+
 }  // namespace
+
+std::string exchange_path(bool host_memory) {
+  if (host_memory) return "host memory";
+  return parallel::mpi_cuda_aware() ? "device memory (CUDA-aware MPI)"
+                                    : "device memory staged through pinned host buffers";
+}
 
 template <typename T>
 HaloExchange<T>::HaloExchange(const Layout& layout, Backend<T>& backend, const parallel::Comm& comm,
-                              const parallel::Decomposition& d)
-    : layout_(layout), backend_(&backend), comm_(comm) {
+                              const parallel::Decomposition& d, bool edges)
+    : layout_(layout), backend_(&backend), comm_(comm), edges_(edges) {
   direct_ = backend.host_memory() || parallel::mpi_cuda_aware();
   for (int face = 0; face < 2 * layout.dims; ++face) {
     if (d.neighbour[face] < 0) continue;
@@ -39,63 +65,145 @@ HaloExchange<T>::HaloExchange(const Layout& layout, Backend<T>& backend, const p
     f.send_buffer = backend.allocate(f.send.cells());
     f.recv_buffer = backend.allocate(f.recv.cells());
     if (!direct_) {
-      f.send_host.resize(static_cast<std::size_t>(f.send.cells()));
-      f.recv_host.resize(static_cast<std::size_t>(f.recv.cells()));
+      f.send_staged = backend.allocate_staging(f.send.cells());
+      f.recv_staged = backend.allocate_staging(f.recv.cells());
     }
     active_ = true;
   }
 }
 
 template <typename T>
-const T* HaloExchange<T>::message(Face& f) {
-  if (direct_) return f.send_buffer.data();
-  backend_->download(f.send_host.data(), f.send_buffer, f.send.cells());
-  return f.send_host.data();
+void HaloExchange<T>::post_axis(Buffer<T>& field, int axis) {
+  Face& lo = faces_[2 * axis];
+  Face& hi = faces_[2 * axis + 1];
+  for (Face* f : {&hi, &lo}) {
+    if (f->neighbour < 0) continue;
+    T* landing = direct_ ? f->recv_buffer.data() : f->recv_staged.data();
+    comm_.irecv(landing, bytes_of(f->recv, sizeof(T)), f->neighbour,
+                f == &hi ? tag_downward(axis) : tag_upward(axis), pending_);
+  }
+  for (Face* f : {&lo, &hi}) {
+    if (f->neighbour < 0) continue;
+    backend_->enqueue_pack_box(field, layout_, f->send, f->send_buffer);
+    if (!direct_) backend_->enqueue_download(f->send_staged.data(), f->send_buffer, f->send.cells());
+  }
 }
 
 template <typename T>
-T* HaloExchange<T>::landing(Face& f) {
-  return direct_ ? f.recv_buffer.data() : f.recv_host.data();
+void HaloExchange<T>::send_axis(int axis) {
+  Face& lo = faces_[2 * axis];
+  Face& hi = faces_[2 * axis + 1];
+  for (Face* f : {&lo, &hi}) {
+    if (f->neighbour < 0) continue;
+    const T* message = direct_ ? f->send_buffer.data() : f->send_staged.data();
+    comm_.isend(message, bytes_of(f->send, sizeof(T)), f->neighbour,
+                f == &lo ? tag_downward(axis) : tag_upward(axis), pending_);
+  }
 }
 
 template <typename T>
-void HaloExchange<T>::deliver(Buffer<T>& field, Face& f) {
-  if (!direct_) backend_->upload(f.recv_buffer, f.recv_host.data(), f.recv.cells());
-  backend_->unpack_box(field, layout_, f.recv, f.recv_buffer);
+void HaloExchange<T>::deliver_axis(Buffer<T>& field, int axis) {
+  for (int side = 0; side < 2; ++side) {
+    Face& f = faces_[2 * axis + side];
+    if (f.neighbour < 0) continue;
+    if (!direct_) backend_->enqueue_upload(f.recv_buffer, f.recv_staged.data(), f.recv.cells());
+    backend_->enqueue_unpack_box(field, layout_, f.recv, f.recv_buffer);
+  }
+}
+
+template <typename T>
+void HaloExchange<T>::refill_edges(Buffer<T>& field, int axis) {
+  if (!edges_ || !ghosts_) return;
+  HaloFillArgs<T> one = *ghosts_;
+  one.field = field.data();
+  one.edge_mask = 0;
+  for (int face = 0; face < 6; ++face) {
+    if (face / 2 != axis) one.faces[face] = GhostFace<T>{};
+    // Halos of the axes exchanged before this one: their edge ghosts read what arrived.
+    if (face / 2 < axis && faces_[face].neighbour >= 0) one.edge_mask |= 1u << face;
+  }
+  if (one.any() && one.edge_mask != 0) backend_->enqueue_fill_halo(one);
+}
+
+template <typename T>
+void HaloExchange<T>::wait_for_faces() {
+  auto t0 = std::chrono::steady_clock::now();
+  backend_->wait_transfers();
+  lap(t0, times_.faces_ready);
+}
+
+template <typename T>
+void HaloExchange<T>::start(Buffer<T>& field) {
+  started_ = 0;
+  sent_ = false;
+  if (!active_) return;
+  auto t0 = std::chrono::steady_clock::now();
+  // The faces are packed from what the sweeps and ghost fills enqueued so far.
+  backend_->transfers_after_sweeps();
+  for (int axis = 0; axis < layout_.dims; ++axis) {
+    if (!has_axis(axis)) continue;
+    post_axis(field, axis);
+    started_ = axis + 1;
+    // Edge ghosts travel with the next axis's faces: it must wait for this one's halo.
+    if (edges_) break;
+  }
+  // Host-memory faces are packed on return: send them now, so they travel during the sweep.
+  // Device faces are still being packed; finish() sends them (the host must not wait here,
+  // before the interior sweep is enqueued).
+  if (backend_->host_memory()) {
+    for (int axis = 0; axis < started_; ++axis) send_axis(axis);
+    sent_ = true;
+  }
+  lap(t0, times_.exchange);
+}
+
+template <typename T>
+void HaloExchange<T>::finish(Buffer<T>& field) {
+  if (!active_) return;
+  if (!sent_) {
+    wait_for_faces();
+    for (int axis = 0; axis < started_; ++axis) send_axis(axis);
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  comm_.wait_all(pending_);
+  for (int axis = 0; axis < started_; ++axis) deliver_axis(field, axis);
+  lap(t0, times_.exchange);
+  for (int axis = started_; axis < layout_.dims; ++axis) {
+    // This axis's physical ghosts beside the halo just delivered, before its faces carry them.
+    refill_edges(field, axis);
+    if (!has_axis(axis)) continue;
+    // Packed after the earlier axes' halo is unpacked (the transfer queue keeps the order).
+    post_axis(field, axis);
+    backend_->wait_transfers();
+    send_axis(axis);
+    comm_.wait_all(pending_);
+    deliver_axis(field, axis);
+    lap(t0, times_.exchange);
+  }
+  backend_->sweeps_after_transfers();
+  // The next start() posts receives into these buffers: the unpacking must be done with them.
+  backend_->wait_transfers();
+  lap(t0, times_.exchange);
 }
 
 template <typename T>
 void HaloExchange<T>::exchange_axis(Buffer<T>& field, int axis) {
-  Face& lo = faces_[2 * axis];
-  Face& hi = faces_[2 * axis + 1];
-  if (lo.neighbour < 0 && hi.neighbour < 0) return;
-  const auto bytes = [](const Box& b) { return static_cast<std::size_t>(b.cells()) * sizeof(T); };
-  const T* to_lo = nullptr;
-  const T* to_hi = nullptr;
-  if (lo.neighbour >= 0) {
-    backend_->pack_box(field, layout_, lo.send, lo.send_buffer);
-    to_lo = message(lo);
-  }
-  if (hi.neighbour >= 0) {
-    backend_->pack_box(field, layout_, hi.send, hi.send_buffer);
-    to_hi = message(hi);
-  }
-  // Downward: my low layer becomes the low neighbour's high halo; then upward. With two ranks
-  // on a periodic axis both neighbours are the same rank: the tags keep the two apart.
-  comm_.sendrecv(to_lo, lo.neighbour >= 0 ? bytes(lo.send) : 0, lo.neighbour,
-                 hi.neighbour >= 0 ? landing(hi) : nullptr, hi.neighbour >= 0 ? bytes(hi.recv) : 0,
-                 hi.neighbour, 2 * axis);
-  comm_.sendrecv(to_hi, hi.neighbour >= 0 ? bytes(hi.send) : 0, hi.neighbour,
-                 lo.neighbour >= 0 ? landing(lo) : nullptr, lo.neighbour >= 0 ? bytes(lo.recv) : 0,
-                 lo.neighbour, 2 * axis + 1);
-  if (hi.neighbour >= 0) deliver(field, hi);
-  if (lo.neighbour >= 0) deliver(field, lo);
+  if (!has_axis(axis)) return;
+  auto t0 = std::chrono::steady_clock::now();
+  backend_->transfers_after_sweeps();
+  post_axis(field, axis);
+  backend_->wait_transfers();
+  send_axis(axis);
+  comm_.wait_all(pending_);
+  deliver_axis(field, axis);
+  backend_->sweeps_after_transfers();
+  backend_->wait_transfers();
+  lap(t0, times_.exchange);
 }
 
 template <typename T>
 std::string HaloExchange<T>::path() const {
-  if (!backend_ || backend_->host_memory()) return "host memory";
-  return direct_ ? "device memory (CUDA-aware MPI)" : "device memory staged through host copies";
+  return exchange_path(!backend_ || backend_->host_memory());
 }
 
 template class HaloExchange<float>;

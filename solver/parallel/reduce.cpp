@@ -100,4 +100,26 @@ Diagnostics reduce_diagnostics(const Comm& comm, const Diagnostics& mine, const 
   return d;
 }
 
+output::ParallelSummary parallel_summary(const Comm& comm, const Decomposition& d, bool overlap,
+                                         const std::string& exchange,
+                                         const output::LoopTimes& mine) {
+  static_assert(std::is_trivially_copyable_v<output::LoopTimes>);
+  output::ParallelSummary p;
+  p.ranks = comm.size();
+  p.rank_grid = d.ranks;
+  p.overlap = overlap;
+  p.exchange = exchange;
+  const std::vector<char> all = comm.allgather(&mine, sizeof mine);
+  for (int r = 0; r < comm.size(); ++r) {
+    output::LoopTimes t;
+    std::memcpy(&t, all.data() + static_cast<std::size_t>(r) * sizeof t, sizeof t);
+    if (r == 0) p.rank0 = t;
+    p.max.loop = std::max(p.max.loop, t.loop);
+    p.max.sweep = std::max(p.max.sweep, t.sweep);
+    p.max.exchange = std::max(p.max.exchange, t.exchange);
+    p.max.reductions = std::max(p.max.reductions, t.reductions);
+  }
+  return p;
+}
+
 }  // namespace fdsolve::parallel

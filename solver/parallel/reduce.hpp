@@ -3,8 +3,12 @@
 // case and rank count give bit-identical norms and iteration counts. One rank returns its own.
 #pragma once
 
+#include <string>
+
 #include "comm.hpp"
+#include "decomposition.hpp"
 #include "diagnostics.hpp"
+#include "run_output.hpp"
 #include "stencil.hpp"
 #include "subdomain.hpp"
 
@@ -17,5 +21,10 @@ SweepStats reduce_stats(const Comm& comm, const SweepStats& mine);
 /// rank's over the nodes `sub` owns (local indices). Counts, histograms and the chosen nodes
 /// are exact; sums are added in rank order.
 Diagnostics reduce_diagnostics(const Comm& comm, const Diagnostics& mine, const Subdomain& sub);
+
+/// The run's split and this rank's loop times with rank 0's and each figure's largest over the
+/// ranks (a maximum is exact in any order), on every rank.
+output::ParallelSummary parallel_summary(const Comm& comm, const Decomposition& d, bool overlap,
+                                         const std::string& exchange, const output::LoopTimes& mine);
 
 }  // namespace fdsolve::parallel

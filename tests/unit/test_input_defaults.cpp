@@ -50,6 +50,7 @@ TEST_CASE("input: a minimal 2D case has every default filled in") {
   CHECK(c.solve.multigrid.fmg);
   CHECK(c.time.scheme == fdsolve::TimeScheme::Explicit);
   CHECK(c.parallel.ranks == std::array<int, 3>{0, 0, 0});
+  CHECK(c.parallel.overlap);
   CHECK(c.output.directory == "out/plate");
   CHECK(c.output.every == 0);
   CHECK(c.output.fields == std::vector<std::string>{"u"});
@@ -171,7 +172,7 @@ TEST_CASE("input: solve method, multigrid settings, criterion and ranks are read
       "  method: multigrid\n"
       "  multigrid: {cycle: w, pre_smooth: 3, post_smooth: 1, fmg: false}\n"
       "  criterion: residual\n"
-      "parallel: {ranks: [1, 2, 4]}\n";
+      "parallel: {ranks: [1, 2, 4], overlap: false}\n";
   const fdsolve::Case c = parse_case(text, "mg.yaml");
   CHECK(c.solve.method == fdsolve::SolveMethod::Multigrid);
   CHECK(c.solve.multigrid.cycle == fdsolve::CycleKind::W);
@@ -183,6 +184,8 @@ TEST_CASE("input: solve method, multigrid settings, criterion and ranks are read
   CHECK(c.locations.at("solve.method") == "mg.yaml:3:11");
   CHECK(c.locations.at("solve.multigrid.pre_smooth") == "mg.yaml:4:37");
   CHECK(c.locations.at("parallel.ranks") == "mg.yaml:6:19");
+  CHECK_FALSE(c.parallel.overlap);
+  CHECK(c.locations.at("parallel.overlap") == "mg.yaml:6:39");
 
   // Partial multigrid settings keep the other defaults; ranks: auto is all zeros.
   const fdsolve::Case d = parse_case(

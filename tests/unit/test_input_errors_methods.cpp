@@ -186,6 +186,19 @@ const std::vector<BadInput> kBadMethodInputs = {
      grid2,
      {"parallel.gather_below=2.5"},
      "--set parallel.gather_below=2.5: parallel.gather_below: expected an integer, got '2.5'"},
+    // parallel.overlap
+    {"overlap neither true nor false",
+     grid2 + "parallel: {overlap: yes}\n",
+     {},
+     "case.yaml:2:21: parallel.overlap: unknown value 'yes' (expected true, false)"},
+    {"overlap as a number, from --set",
+     grid2,
+     {"parallel.overlap=0"},
+     "--set parallel.overlap=0: parallel.overlap: unknown value '0' (expected true, false)"},
+    {"misspelt overlap",
+     grid2 + "parallel: {overlapp: false}\n",
+     {},
+     "case.yaml:2:12: parallel.overlapp: unknown key 'overlapp' (did you mean 'overlap'?)"},
 };
 
 }  // namespace

@@ -194,9 +194,10 @@ TEST_CASE("input: to_yaml round trip of multigrid settings, criterion and ranks"
       "grid: {points: [17, 9, 9]}\nproblem: {equation: poisson, source: 1}\n"
       "solve:\n  method: multigrid\n  criterion: residual\n"
       "  multigrid: {cycle: w, pre_smooth: 4, post_smooth: 1, fmg: false}\n"
-      "parallel: {ranks: [4, 2, 1]}\n");
+      "parallel: {ranks: [4, 2, 1], overlap: false}\n");
   for (const char* key : {"method: multigrid", "criterion: residual", "cycle: w", "pre_smooth: 4",
-                          "post_smooth: 1", "fmg: false", "parallel: {ranks: [4, 2, 1]}"}) {
+                          "post_smooth: 1", "fmg: false",
+                          "parallel: {ranks: [4, 2, 1], overlap: false}"}) {
     const std::string what = key;
     CAPTURE(what);
     CHECK(yaml.find(key) != std::string::npos);
@@ -208,6 +209,7 @@ TEST_CASE("input: to_yaml round trip of multigrid settings, criterion and ranks"
   const std::string gather =
       check_round_trip("grid: {points: [9, 9]}\nparallel: {ranks: auto, gather_below: 16}\n");
   CHECK(gather.find("parallel: {ranks: auto, gather_below: 16}") != std::string::npos);
+  check_round_trip("grid: {points: [9, 9]}\n", {"parallel.overlap=false"});
 }
 
 TEST_CASE("input: to_yaml leaves multigrid settings out where they do not apply") {
