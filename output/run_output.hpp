@@ -73,7 +73,7 @@ struct LoopTimes {
   double loop = 0;        // the whole loop of this session
   double sweep = 0;       // sweeps, and waiting for them
   double exchange = 0;    // halo exchange: packing, staging copies, MPI, unpacking
-  double reductions = 0;  // gathering check statistics over the ranks
+  double reductions = 0;  // collectives: check statistics over the ranks, stop agreement
 };
 
 /// A run over several ranks: the split, how the halo travelled, where the time went.

@@ -233,7 +233,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   halo.set_ghost_rules(boundaries.ghost_rules());
   // The run's log says which exchange path and whether it overlaps (run_command).
   SplitSweep<T> step(backend, halo, kernel, box, c.parallel.overlap);
-  double reduce_seconds = 0;  // gathering statistics over the ranks
+  double reduce_seconds = 0;  // collectives: statistics over the ranks, the stop agreement
   const auto reduced = [&](auto&& reduce) {
     const auto t0 = std::chrono::steady_clock::now();
     auto result = reduce();
@@ -284,7 +284,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
     // A signal reaches the ranks at different moments: they stop together, at the first
     // iteration any of them saw it (an integer maximum: exact).
     const bool stop = options.stop && options.stop->load(std::memory_order_relaxed);
-    if (comm.several() ? comm.max(stop ? 1 : 0) != 0 : stop) {
+    if (comm.several() ? reduced([&] { return comm.max(stop ? 1 : 0); }) != 0 : stop) {
       r.status = SolveStatus::Interrupted;
       break;
     }
