@@ -54,22 +54,51 @@ RunOutput::RunOutput(std::string directory, std::string name, GridMeta grid,
   check_directory_writable(directory_);
 }
 
-template <typename T>
-void RunOutput::snapshot(std::int64_t iteration, double time,
-                         const std::vector<FieldRef<T>>& fields,
-                         const std::map<std::string, std::string>& texts) {
-  const std::string file = snapshot_file_name(name_, iteration);
-  const std::string path = (std::filesystem::path(directory_) / file).string();
+std::string RunOutput::snapshot_path(std::int64_t iteration) const {
+  return (std::filesystem::path(directory_) / snapshot_file_name(name_, iteration)).string();
+}
+
+SnapshotInfo RunOutput::snapshot_info(std::int64_t iteration, double time,
+                                      const std::map<std::string, std::string>& texts) const {
   SnapshotInfo info;
   info.iteration = iteration;
   info.time = time;
   info.grid = grid_;
   info.config_yaml = config_yaml_;
   info.texts = texts;
-  if (writes_) write_snapshot(path, info, fields);
+  return info;
+}
 
-  XdmfEntry entry{file, iteration, time, {}, static_cast<int>(sizeof(T))};
+template <typename T>
+void RunOutput::snapshot(std::int64_t iteration, double time,
+                         const std::vector<FieldRef<T>>& fields,
+                         const std::map<std::string, std::string>& texts) {
+  const std::string path = snapshot_path(iteration);
+  if (writes_) write_snapshot(path, snapshot_info(iteration, time, texts), fields);
+  XdmfEntry entry{snapshot_file_name(name_, iteration), iteration, time, {},
+                  static_cast<int>(sizeof(T))};
   for (const auto& field : fields) entry.fields.push_back(field.name);
+  index_snapshot(path, std::move(entry));
+}
+
+template <typename T>
+void RunOutput::snapshot_fields(std::int64_t iteration, const std::vector<FieldRef<T>>& fields,
+                                const Hyperslab& mine) const {
+  const std::string path = snapshot_path(iteration);
+  write_fields_collective(collective_temp_path(path), path, grid_, fields, mine);
+}
+
+template <typename T>
+void RunOutput::snapshot_finish(std::int64_t iteration, double time,
+                                const std::vector<std::string>& names,
+                                const std::map<std::string, std::string>& texts) {
+  const std::string path = snapshot_path(iteration);
+  if (writes_) finish_collective(collective_temp_path(path), path, snapshot_info(iteration, time, texts));
+  index_snapshot(path, XdmfEntry{snapshot_file_name(name_, iteration), iteration, time, names,
+                                 static_cast<int>(sizeof(T))});
+}
+
+void RunOutput::index_snapshot(const std::string& path, XdmfEntry entry) {
   const auto found = std::find(snapshots_.begin(), snapshots_.end(), path);
   if (found == snapshots_.end()) {
     snapshots_.push_back(path);
@@ -105,6 +134,18 @@ void RunOutput::restore(std::vector<XdmfEntry> index, std::vector<HistoryRow> hi
   flush_history();
 }
 
+template void RunOutput::snapshot_fields<float>(std::int64_t,
+                                                const std::vector<FieldRef<float>>&,
+                                                const Hyperslab&) const;
+template void RunOutput::snapshot_fields<double>(std::int64_t,
+                                                 const std::vector<FieldRef<double>>&,
+                                                 const Hyperslab&) const;
+template void RunOutput::snapshot_finish<float>(std::int64_t, double,
+                                                const std::vector<std::string>&,
+                                                const std::map<std::string, std::string>&);
+template void RunOutput::snapshot_finish<double>(std::int64_t, double,
+                                                 const std::vector<std::string>&,
+                                                 const std::map<std::string, std::string>&);
 template void RunOutput::snapshot<float>(std::int64_t, double, const std::vector<FieldRef<float>>&,
                                          const std::map<std::string, std::string>&);
 template void RunOutput::snapshot<double>(std::int64_t, double,

@@ -11,6 +11,7 @@
 
 #include "output_error.hpp"
 #include "snapshot.hpp"
+#include "snapshot_parallel.hpp"
 #include "xdmf.hpp"
 
 namespace fdsolve::output {
@@ -131,6 +132,17 @@ class RunOutput {
   void snapshot(std::int64_t iteration, double time, const std::vector<FieldRef<T>>& fields,
                 const std::map<std::string, std::string>& texts = {});
 
+  /// The same snapshot written by every rank at once (parallel HDF5, snapshot_parallel.hpp):
+  /// every rank calls snapshot_fields with its owned nodes (`fields` dense, at `mine`), then,
+  /// once the ranks have agreed that it went well everywhere, snapshot_finish, where the writing
+  /// rank adds the metadata and renames the file and every rank updates the index.
+  template <typename T>
+  void snapshot_fields(std::int64_t iteration, const std::vector<FieldRef<T>>& fields,
+                       const Hyperslab& mine) const;
+  template <typename T>
+  void snapshot_finish(std::int64_t iteration, double time, const std::vector<std::string>& names,
+                       const std::map<std::string, std::string>& texts = {});
+
   /// Appends a row in memory; flush_history() rewrites history.csv with all rows.
   void add_history(const HistoryRow& row);
   void flush_history() const;
@@ -150,6 +162,11 @@ class RunOutput {
 
  private:
   void write_index() const;
+  std::string snapshot_path(std::int64_t iteration) const;
+  SnapshotInfo snapshot_info(std::int64_t iteration, double time,
+                             const std::map<std::string, std::string>& texts) const;
+  /// Adds (or replaces) the snapshot of `path` in the index and rewrites the .xmf.
+  void index_snapshot(const std::string& path, XdmfEntry entry);
 
   std::string directory_;
   std::string name_;

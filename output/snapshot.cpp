@@ -8,13 +8,15 @@
 #include "atomic_file.hpp"
 #include "h5_handle.hpp"
 #include "output_error.hpp"
+#include "snapshot_write.hpp"
 
 namespace fdsolve::output {
-namespace {
 
 using h5::Handle;
 
-void check_request(const std::string& path, const SnapshotInfo& info, const auto& fields) {
+template <typename T>
+void check_request(const std::string& path, const SnapshotInfo& info,
+                   const std::vector<FieldRef<T>>& fields) {
   const GridMeta& grid = info.grid;
   if (grid.dims != 2 && grid.dims != 3) {
     throw OutputError(path + ": grid.dims must be 2 or 3, got " + std::to_string(grid.dims));
@@ -34,6 +36,11 @@ void check_request(const std::string& path, const SnapshotInfo& info, const auto
   }
 }
 
+template void check_request<float>(const std::string&, const SnapshotInfo&,
+                                   const std::vector<FieldRef<float>>&);
+template void check_request<double>(const std::string&, const SnapshotInfo&,
+                                    const std::vector<FieldRef<double>>&);
+
 // XDMF and h5py users index [z][y][x]: the slowest axis first, x fastest.
 int field_shape(const GridMeta& grid, hsize_t shape[3]) {
   for (int k = 0; k < grid.dims; ++k) {
@@ -41,6 +48,8 @@ int field_shape(const GridMeta& grid, hsize_t shape[3]) {
   }
   return grid.dims;
 }
+
+namespace {
 
 void write_attribute(hid_t file, const std::string& path, const char* name, hid_t type,
                      const void* value, hsize_t count) {
@@ -68,6 +77,23 @@ void write_text(hid_t file, const std::string& path, const std::string& name,
             what.c_str());
 }
 
+}  // namespace
+
+void write_metadata(hid_t root, const std::string& path, const SnapshotInfo& info) {
+  const auto dims = static_cast<hsize_t>(info.grid.dims);
+  const int dims_value = info.grid.dims;
+  const std::int64_t iteration = info.iteration;
+  write_attribute(root, path, "time", H5T_NATIVE_DOUBLE, &info.time, 0);
+  write_attribute(root, path, "iteration", H5T_NATIVE_INT64, &iteration, 0);
+  write_attribute(root, path, "origin", H5T_NATIVE_DOUBLE, info.grid.origin.data(), dims);
+  write_attribute(root, path, "spacing", H5T_NATIVE_DOUBLE, info.grid.spacing.data(), dims);
+  write_attribute(root, path, "dims", H5T_NATIVE_INT, &dims_value, 0);
+  write_text(root, path, "config", info.config_yaml);
+  for (const auto& [name, text] : info.texts) write_text(root, path, name, text);
+}
+
+namespace {
+
 template <typename T>
 void write_file(const std::filesystem::path& temp, const std::string& path,
                 const SnapshotInfo& info, const std::vector<FieldRef<T>>& fields) {
@@ -88,17 +114,7 @@ void write_file(const std::filesystem::path& temp, const std::string& path,
               what.c_str());
   }
 
-  const hid_t root = file.get();
-  const auto dims = static_cast<hsize_t>(info.grid.dims);
-  const int dims_value = info.grid.dims;
-  const std::int64_t iteration = info.iteration;
-  write_attribute(root, path, "time", H5T_NATIVE_DOUBLE, &info.time, 0);
-  write_attribute(root, path, "iteration", H5T_NATIVE_INT64, &iteration, 0);
-  write_attribute(root, path, "origin", H5T_NATIVE_DOUBLE, info.grid.origin.data(), dims);
-  write_attribute(root, path, "spacing", H5T_NATIVE_DOUBLE, info.grid.spacing.data(), dims);
-  write_attribute(root, path, "dims", H5T_NATIVE_INT, &dims_value, 0);
-  write_text(root, path, "config", info.config_yaml);
-  for (const auto& [name, text] : info.texts) write_text(root, path, name, text);
+  write_metadata(file.get(), path, info);
 
   space.close(path, "cannot close the field dataspace");
   file.close(path, "cannot flush and close the HDF5 file");

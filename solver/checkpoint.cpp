@@ -96,9 +96,11 @@ std::string checkpoint_path(const Case& c) {
   return (std::filesystem::path(c.output.directory) / "checkpoint.h5").string();
 }
 
-template <typename T>
-void write_checkpoint(const Case& c, const LoopState& state, const std::vector<T>& u,
-                      const output::RunOutput& out) {
+namespace {
+
+/// Everything of a checkpoint but its field.
+output::SnapshotInfo checkpoint_info(const Case& c, const LoopState& state,
+                                     const output::RunOutput& out) {
   output::SnapshotInfo info;
   info.iteration = state.iteration;
   info.time = state.time;
@@ -107,7 +109,29 @@ void write_checkpoint(const Case& c, const LoopState& state, const std::vector<T
   info.texts["checkpoint"] = format_state(c, state);
   info.texts["snapshot_index"] = format_index(out.index());
   info.texts["history"] = output::format_history_csv(out.history());
-  output::write_snapshot<T>(checkpoint_path(c), info, {{"u", u.data()}});
+  return info;
+}
+
+}  // namespace
+
+template <typename T>
+void write_checkpoint(const Case& c, const LoopState& state, const std::vector<T>& u,
+                      const output::RunOutput& out) {
+  output::write_snapshot<T>(checkpoint_path(c), checkpoint_info(c, state, out), {{"u", u.data()}});
+}
+
+template <typename T>
+void write_checkpoint_fields(const Case& c, const std::vector<T>& u,
+                             const output::Hyperslab& mine) {
+  const std::string path = checkpoint_path(c);
+  output::write_fields_collective<T>(output::collective_temp_path(path), path, grid_meta(c),
+                                     {{"u", u.data()}}, mine);
+}
+
+void finish_checkpoint(const Case& c, const LoopState& state, const output::RunOutput& out) {
+  const std::string path = checkpoint_path(c);
+  output::finish_collective(output::collective_temp_path(path), path,
+                            checkpoint_info(c, state, out));
 }
 
 Checkpoint read_checkpoint(const Case& c) {
@@ -147,6 +171,10 @@ Checkpoint read_checkpoint(const Case& c) {
   return k;
 }
 
+template void write_checkpoint_fields<float>(const Case&, const std::vector<float>&,
+                                             const output::Hyperslab&);
+template void write_checkpoint_fields<double>(const Case&, const std::vector<double>&,
+                                              const output::Hyperslab&);
 template void write_checkpoint<float>(const Case&, const LoopState&, const std::vector<float>&,
                                       const output::RunOutput&);
 template void write_checkpoint<double>(const Case&, const LoopState&, const std::vector<double>&,

@@ -44,6 +44,12 @@ std::string checkpoint_path(const Case& c);
 template <typename T>
 void write_checkpoint(const Case& c, const LoopState& state, const std::vector<T>& u,
                       const output::RunOutput& out);
+/// The checkpoint written by every rank at once (parallel HDF5, output/snapshot_parallel.hpp):
+/// every rank writes its owned nodes `u` (dense, at `mine`), then, once the ranks have agreed
+/// that it went well, rank 0 finishes it (the loop state, index and history; the rename).
+template <typename T>
+void write_checkpoint_fields(const Case& c, const std::vector<T>& u, const output::Hyperslab& mine);
+void finish_checkpoint(const Case& c, const LoopState& state, const output::RunOutput& out);
 
 /// Reads the case's checkpoint for `run --resume`. Throws InputError when there is none, or it
 /// belongs to another case or precision.

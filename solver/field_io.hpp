@@ -1,7 +1,8 @@
 // Moving fields from the backend to files during a run: snapshots with the fields the case
 // asks for, and checkpoints, which are never written from a state with non-finite values.
-// Over several ranks every rank's nodes are gathered to rank 0, which writes (the slow path
-// until parallel HDF5); every rank calls these at the same iterations.
+// Over several ranks every rank calls these at the same iterations: with parallel HDF5 each
+// rank writes its own nodes into the one file, collectively; with serial HDF5 every rank's
+// nodes are gathered to rank 0, which writes (the slow path).
 #pragma once
 
 #include <spdlog/spdlog.h>
@@ -13,6 +14,7 @@
 
 #include "backend.hpp"
 #include "checkpoint.hpp"
+#include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
 #include "parallel/field_gather.hpp"
@@ -35,11 +37,19 @@ class FieldWriter {
         out_(out),
         comm_(comm),
         d_(d),
+        collective_(comm.several() && output::parallel_hdf5()),
         host_(static_cast<std::size_t>(L.size)) {
+    for (int a = 0; a < 3; ++a) {
+      mine_.offset[a] = d.sub.offset[a];
+      mine_.count[a] = d.sub.n[a];
+    }
     for (const auto& name : c.output.fields)
       if (name == "source")
         source_ = gather(owned_dense(source_values<T>(c, L, d.sub, 1.0, 0.0), L));
   }
+
+  /// Whether the ranks write their own nodes (parallel HDF5) rather than gathering to rank 0.
+  bool collective() const { return collective_; }
 
   /// Downloads `cur` (and `prev` for the update field) and writes snapshot `iteration`, with
   /// further text datasets `texts`.
@@ -54,12 +64,20 @@ class FieldWriter {
       } else if (name == "update") {
         update = download_dense(prev);
         for (std::size_t i = 0; i < update.size(); ++i) update[i] = u[i] - update[i];
-        fields.push_back({"update", update.data()});  // empty but for rank 0
+        fields.push_back({"update", update.data()});  // gathered: empty but for rank 0
       } else if (name == "source") {
         fields.push_back({"source", source_.data()});
       }
     }
-    out_.snapshot<T>(iteration, time, fields, texts);
+    if (!collective_) {
+      out_.snapshot<T>(iteration, time, fields, texts);
+      return;
+    }
+    // A failure on any rank (the file cannot be created) ends every rank with one message.
+    parallel::agree(comm_, [&] { out_.snapshot_fields<T>(iteration, fields, mine_); });
+    std::vector<std::string> names;
+    for (const auto& f : fields) names.push_back(f.name);
+    parallel::agree(comm_, [&] { out_.snapshot_finish<T>(iteration, time, names, texts); });
   }
 
   /// Writes the checkpoint of `cur` unless it holds a non-finite value, in which case the
@@ -77,19 +95,27 @@ class FieldWriter {
           state.iteration, checkpoint_path(c_));
       return false;
     }
+    if (collective_) {
+      parallel::agree(comm_, [&] { write_checkpoint_fields(c_, u, mine_); });
+      parallel::agree(comm_, [&] {
+        if (comm_.root()) finish_checkpoint(c_, state, out_);
+      });
+      return true;
+    }
     u = gather(u);
     if (comm_.root()) write_checkpoint(c_, state, u, out_);
     return true;
   }
 
  private:
-  /// The dense field of the whole grid on rank 0 (empty on the others).
+  /// The dense field this rank writes: its own nodes (collective), or the whole grid's on
+  /// rank 0 (empty on the others).
   std::vector<T> download_dense(const Buffer<T>& field) {
     backend_.download(host_.data(), field, L_.size);
     return gather(owned_dense(host_, L_));
   }
   std::vector<T> gather(const std::vector<T>& mine) {
-    return parallel::gather_field(comm_, d_, mine);
+    return collective_ ? mine : parallel::gather_field(comm_, d_, mine);
   }
 
   const Case& c_;
@@ -98,6 +124,8 @@ class FieldWriter {
   output::RunOutput& out_;
   parallel::Comm comm_;
   parallel::Decomposition d_;
+  bool collective_ = false;
+  output::Hyperslab mine_;  // this rank's nodes in the global grid
   std::vector<T> host_;    // staging buffer for downloads, allocated once
   std::vector<T> source_;  // dense source, when the case writes it
 };

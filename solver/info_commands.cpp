@@ -123,9 +123,10 @@ void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
                                            : "not overlapped (parallel.overlap: false)");
     text << fmt::format(
         "# memory per rank: at most {} bytes ({:.3f} GiB) on the backend, {} bytes "
-        "({:.3f} GiB) more on the host of rank 0 with a GPU backend (it gathers "
-        "the snapshots)\n",
-        device, gib(device), host, gib(host));
+        "({:.3f} GiB) more on the host of rank 0 with a GPU backend{}\n",
+        device, gib(device), host, gib(host),
+        output::parallel_hdf5() ? " (snapshots written collectively, parallel HDF5)"
+                                : " (it gathers the snapshots: serial HDF5)");
   }
 }
 

@@ -147,13 +147,13 @@ std::size_t required_host_memory(const Case& c) {
 
 std::size_t required_host_memory(const Case& c, const Subdomain& sub, bool root) {
   // The initial field and the source are built in full on the host, then a staging buffer and
-  // the dense copies of a snapshot's fields are held while it is written; rank 0 also holds
-  // the gathered whole fields (and the gather's receive buffer).
+  // the dense copies of a snapshot's fields are held while it is written; without parallel
+  // HDF5 rank 0 also holds the gathered whole fields (and the gather's receive buffer).
   const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
   const Layout L = field_layout(c, value, sub);
   const std::size_t dense = static_cast<std::size_t>(L.owned_cells()) * value;
   std::size_t whole = 0;
-  if (root && !sub.is_whole())
+  if (root && !sub.is_whole() && !output::parallel_hdf5())
     whole = 4 * static_cast<std::size_t>(field_layout(c, value).owned_cells()) * value;
   return 2 * static_cast<std::size_t>(L.size) * value + 3 * dense + whole;
 }

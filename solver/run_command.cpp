@@ -178,10 +178,13 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   }
   if (comm.several())
     spdlog::info(
-        "MPI: {}; halo exchange {}, {}; snapshots and checkpoints gathered to rank 0 and "
-        "written serially (slow path)",
+        "MPI: {}; halo exchange {}, {}; {}",
         parallel::describe(d), exchange_path(backend->host_memory()),
-        c.parallel.overlap ? "overlapped with the interior sweep" : "not overlapped");
+        c.parallel.overlap ? "overlapped with the interior sweep" : "not overlapped",
+        output::parallel_hdf5()
+            ? "snapshots and checkpoints written collectively (parallel HDF5)"
+            : "snapshots and checkpoints gathered to rank 0 and written serially (serial HDF5: "
+              "the slow path)");
   SolveOptions so;
   so.comm = comm;
   so.decomposition = &d;

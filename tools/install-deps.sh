@@ -7,6 +7,7 @@ packages=(cmake ninja-build g++ pkg-config
           libhdf5-dev libyaml-cpp-dev libspdlog-dev libfmt-dev libcli11-dev libmuparser-dev
           doctest-dev hdf5-tools
           libopenmpi-dev openmpi-bin  # mpirun -n N fdsolve run (tests labelled mpi)
+          libhdf5-openmpi-dev  # parallel HDF5: every rank writes its part of a snapshot
           python3-matplotlib python3-h5py)  # tools/plot_*.py and their test
 
 exec "$(dirname "$0")/install-packages.sh" install-deps "${packages[@]}"

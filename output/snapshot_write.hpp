@@ -1,0 +1,25 @@
+// Private to output/: the pieces of a snapshot file shared by the serial writer (snapshot.cpp)
+// and the collective one (snapshot_parallel.cpp), so both write the same layout.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "h5_handle.hpp"
+#include "snapshot.hpp"
+
+namespace fdsolve::output {
+
+/// Throws OutputError for a request no snapshot can hold (bad dims, names, missing data).
+template <typename T>
+void check_request(const std::string& path, const SnapshotInfo& info,
+                   const std::vector<FieldRef<T>>& fields);
+
+/// The dataset shape of a field, slowest axis first ([ny][nx] or [nz][ny][nx]); returns dims.
+int field_shape(const GridMeta& grid, hsize_t shape[3]);
+
+/// The root attributes (time, iteration, origin, spacing, dims), /config and the text
+/// datasets of `info`, into the open file `root`.
+void write_metadata(hid_t root, const std::string& path, const SnapshotInfo& info);
+
+}  // namespace fdsolve::output
