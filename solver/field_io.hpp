@@ -48,9 +48,6 @@ class FieldWriter {
         source_ = gather(owned_dense(source_values<T>(c, L, d.sub, 1.0, 0.0), L));
   }
 
-  /// Whether the ranks write their own nodes (parallel HDF5) rather than gathering to rank 0.
-  bool collective() const { return collective_; }
-
   /// Downloads `cur` (and `prev` for the update field) and writes snapshot `iteration`, with
   /// further text datasets `texts`.
   void snapshot(const Buffer<T>& cur, const Buffer<T>& prev, std::int64_t iteration, double time,
