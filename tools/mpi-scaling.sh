@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Weak and strong scaling of fdsolve over GPU ranks, with and without overlap of the halo
+# exchange, and multigrid time to solution (docs/performance.md, "Several GPUs"):
+#   tools/mpi-scaling.sh FDSOLVE [RANKS] [OUTDIR]
+# RANKS (default 2) is the largest rank count; runs use 1 and RANKS ranks (and 2 when RANKS is
+# 4). Each rank keeps 16384^2 (2D 5-point) or 512^3 (3D 27-point) nodes in the weak runs; the
+# strong runs split the 1-rank problems. Jacobi with a norm every 100 sweeps; the rate is taken
+# from history.csv between the second and the last check, so set-up and output are not in it.
+# Prints one table row per run (markdown) and keeps every log under OUTDIR.
+set -uo pipefail
+fdsolve=${1:?usage: tools/mpi-scaling.sh FDSOLVE [RANKS] [OUTDIR]}
+max_ranks=${2:-2}
+out=${3:-mpi-scaling}
+precisions=${SCALING_PRECISIONS:-double float}
+sweeps=${SCALING_SWEEPS:-1000}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mkdir -p "$out"
+
+rank_counts=(1)
+[[ $max_ranks -ge 4 ]] && rank_counts+=(2)
+[[ $max_ranks -ge 2 ]] && rank_counts+=("$max_ranks")
+
+# Node-updates per second between the second and the last check of a run's history.csv
+# (columns: iteration first, wall_seconds last), times the updated nodes per sweep.
+rate() {  # history.csv nodes_per_sweep
+  awk -F, -v nodes="$2" 'NR == 1 { next } { it[++n] = $1; wall[n] = $NF }
+    END { if (n < 3) { print "nan"; exit }
+          printf "%.2f", nodes * (it[n] - it[2]) / (wall[n] - wall[2]) / 1e9 }' "$1"
+}
+
+# run NAME RANKS OVERLAP CASE ARGS...: one run, its Gcell/s printed.
+run_case() {
+  local name=$1 ranks=$2 overlap=$3 case_file=$4
+  shift 4
+  local dir="$out/$name-r$ranks-overlap_$overlap"
+  local launcher=()
+  [[ $ranks -gt 1 ]] && launcher=(mpirun -n "$ranks" --oversubscribe --bind-to none)
+  "${launcher[@]}" "$fdsolve" run "$case_file" --backend cuda --output "$dir" \
+    --set parallel.overlap="$overlap" "$@" > "$dir.log" 2>&1
+  local rc=$?
+  if [[ $rc -ne 0 ]]; then echo "rc$rc"; return; fi
+  echo "$dir"
+}
+
+interior() {  # nodes updated per sweep of an all-Dirichlet grid: prod(n - 2)
+  local p=1
+  for n in "$@"; do p=$((p * (n - 2))); done
+  echo "$p"
+}
+
+echo "| run | precision | ranks | overlap | grid | Gcell/s | per rank | efficiency |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+for precision in $precisions; do
+  for dims in 2 3; do
+    if [[ $dims == 2 ]]; then
+      case_file=examples/plate.yaml base=(16384 16384) label="2D 5-pt"
+    else
+      case_file=examples/poisson_box.yaml base=(512 512 512) label="3D 27-pt"
+    fi
+    common=(--set precision="$precision" --set solve.method=jacobi --set solve.tolerance=0
+            --set solve.max_iterations="$sweeps" --set solve.check_every=100
+            --set output.every=0 --set output.fields=[u] --quiet)
+    one_rank=""
+    for kind in weak strong; do
+      for ranks in "${rank_counts[@]}"; do
+        [[ $kind == strong && $ranks == 1 ]] && continue
+        points=("${base[@]}")
+        # Weak: the last axis grows with the ranks (they split it); strong: the same grid.
+        if [[ $kind == weak ]]; then
+          last=$((dims - 1))
+          points[$last]=$(( (base[last] - 1) * ranks + 1 ))
+        fi
+        grid=$(IFS=,; echo "[${points[*]}]")
+        split=$( [[ $dims == 2 ]] && echo "[1,$ranks]" || echo "[1,1,$ranks]")
+        nodes=$(interior "${points[@]}")
+        for overlap in true false; do
+          [[ $ranks == 1 && $overlap == false ]] && continue
+          dir=$(run_case "$kind-${dims}d-$precision" "$ranks" "$overlap" "$case_file" \
+                "${common[@]}" --set grid.points="$grid" --set parallel.ranks="$split")
+          if [[ ! -d $dir ]]; then
+            echo "| $kind $label | $precision | $ranks | $overlap | ${grid} | failed ($dir) | | |"
+            continue
+          fi
+          g=$(rate "$dir/history.csv" "$nodes")
+          per=$(awk -v g="$g" -v r="$ranks" 'BEGIN { printf "%.2f", g / r }')
+          [[ $ranks == 1 ]] && one_rank=$g
+          eff=$(awk -v g="$g" -v r="$ranks" -v one="$one_rank" -v k="$kind" \
+                'BEGIN { if (one == "" || one == 0) { print "-"; exit }
+                         e = (k == "weak") ? g / r / one : g / one / r; printf "%.1f%%", 100 * e }')
+          echo "| $kind $label | $precision | $ranks | $overlap | ${grid} | $g | $per | $eff |"
+        done
+      done
+    done
+  done
+done
+
+# Multigrid: time to solution (the run's wall time to tolerance) at 4097^2 and 513^3.
+echo
+echo "| multigrid | ranks | cycles | solve seconds | speed-up |"
+echo "| --- | --- | --- | --- | --- |"
+for mg in "2d 4097,4097 examples/poisson_multigrid.yaml" "3d 513,513,513 examples/poisson_box.yaml"; do
+  read -r name grid case_file <<< "$mg"
+  first=""
+  for ranks in "${rank_counts[@]}"; do
+    dir=$(run_case "mg-$name" "$ranks" true "$case_file" --set solve.method=multigrid \
+          --set grid.points="[$grid]" --set solve.tolerance=1e-8 --set solve.max_iterations=100 \
+          --set output.every=0 --set output.fields=[u] --quiet)
+    if [[ ! -d $dir ]]; then echo "| $name [$grid] | $ranks | failed ($dir) | | |"; continue; fi
+    secs=$(awk -F, 'NR > 1 { w = $NF; c = $(NF - 1) } END { print w }' "$dir/history.csv")
+    cycles=$(awk -F, 'NR > 1 { c = $(NF - 1) } END { print c }' "$dir/history.csv")
+    [[ -z $first ]] && first=$secs
+    speed=$(awk -v a="$first" -v b="$secs" 'BEGIN { printf "%.2f", a / b }')
+    echo "| $name [$grid] | $ranks | $cycles | $secs | $speed |"
+  done
+done
