@@ -192,6 +192,24 @@ void bench_case(Backend<T>& be, const BenchOptions& o, int dims, double copy_bw,
   args.box = layout.owned_box();
   args.weights = bench_weights(dims, o.points);
   const double cells = static_cast<double>(args.box.cells());
+  // One row: `iterations` sweeps of the box in `seconds` (the median of the repetitions).
+  const auto add_row = [&](const std::string& name, int iterations, double seconds,
+                           int norm_every) {
+    BenchRow r;
+    r.backend = be.name();
+    r.kernel = name;
+    r.dims = dims;
+    r.precision = precision;
+    r.size = n;
+    r.iterations = iterations;
+    r.gcells_per_s = cells * iterations / seconds / 1e9;
+    r.gb_per_s = r.gcells_per_s * 2 * sizeof(T);
+    r.copy_gb_per_s = copy_bw / 1e9;
+    r.pct_copy = 100.0 * r.gb_per_s / r.copy_gb_per_s;
+    r.norm_every = norm_every;
+    print_row(out, r);
+    rows.push_back(r);
+  };
   const int iterations = o.iterations > 0 ? o.iterations : default_iterations(be.name(), cells);
   std::vector<int> norms =
       o.norm_every >= 0 ? std::vector<int>{o.norm_every} : std::vector<int>{0, 1};
@@ -208,20 +226,7 @@ void bench_case(Backend<T>& be, const BenchOptions& o, int dims, double copy_bw,
       std::vector<double> secs;
       for (int rep = 0; rep < kRepetitions; ++rep) secs.push_back(timed(iterations, norm_every));
       std::sort(secs.begin(), secs.end());
-      BenchRow r;
-      r.backend = be.name();
-      r.kernel = name;
-      r.dims = dims;
-      r.precision = precision;
-      r.size = n;
-      r.iterations = iterations;
-      r.gcells_per_s = cells * iterations / secs[secs.size() / 2] / 1e9;
-      r.gb_per_s = r.gcells_per_s * 2 * sizeof(T);
-      r.copy_gb_per_s = copy_bw / 1e9;
-      r.pct_copy = 100.0 * r.gb_per_s / r.copy_gb_per_s;
-      r.norm_every = norm_every;
-      print_row(out, r);
-      rows.push_back(r);
+      add_row(name, iterations, secs[secs.size() / 2], norm_every);
     }
   }
   // Temporal blocking: `steps` sweeps per call, named <variant>/k<steps>; Gcell/s counts every
@@ -237,20 +242,7 @@ void bench_case(Backend<T>& be, const BenchOptions& o, int dims, double copy_bw,
     for (int rep = 0; rep < kRepetitions; ++rep)
       secs.push_back(time_steps(be, args, id, step_iterations, steps));
     std::sort(secs.begin(), secs.end());
-    BenchRow r;
-    r.backend = be.name();
-    r.kernel = name;
-    r.dims = dims;
-    r.precision = precision;
-    r.size = n;
-    r.iterations = step_iterations;
-    r.gcells_per_s = cells * step_iterations / secs[secs.size() / 2] / 1e9;
-    r.gb_per_s = r.gcells_per_s * 2 * sizeof(T);
-    r.copy_gb_per_s = copy_bw / 1e9;
-    r.pct_copy = 100.0 * r.gb_per_s / r.copy_gb_per_s;
-    r.norm_every = 0;
-    print_row(out, r);
-    rows.push_back(r);
+    add_row(name, step_iterations, secs[secs.size() / 2], 0);
   }
 }
 

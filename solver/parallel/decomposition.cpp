@@ -111,7 +111,7 @@ Decomposition decompose_cuts(int dims, std::array<index_t, 3> global, std::array
   return d;
 }
 
-std::string describe(const Decomposition& d) {
+std::string box_range(const Decomposition& d) {
   index_t most = 0, fewest = -1;
   std::string big, small;
   for (int r = 0; r < d.size; ++r) {
@@ -121,9 +121,12 @@ std::string describe(const Decomposition& d) {
     if (cells > most) most = cells, big = text;
     if (fewest < 0 || cells < fewest) fewest = cells, small = text;
   }
-  return fmt::format("{} ranks ({}), {} nodes per rank{}", d.size,
-                     fmt::join(d.ranks.begin(), d.ranks.begin() + d.dims, " x "), big,
-                     big == small ? std::string() : " .. " + small);
+  return big == small ? big : big + " .. " + small;
+}
+
+std::string describe(const Decomposition& d) {
+  return fmt::format("{} ranks ({}), {} nodes per rank", d.size,
+                     fmt::join(d.ranks.begin(), d.ranks.begin() + d.dims, " x "), box_range(d));
 }
 
 }  // namespace fdsolve::parallel

@@ -54,6 +54,9 @@ Decomposition decompose_cuts(int dims, std::array<index_t, 3> global, std::array
                              std::array<int, 3> ranks, int rank,
                              std::array<std::vector<index_t>, 3> cuts);
 
+/// The largest and the smallest rank box, "17x9 .. 16x9" (one size when all are equal).
+std::string box_range(const Decomposition& d);
+
 /// One line: "2 x 1 ranks, 17x9 .. 16x9 nodes per rank".
 std::string describe(const Decomposition& d);
 

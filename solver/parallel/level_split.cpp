@@ -58,19 +58,6 @@ std::array<index_t, 2> smallest_box(const Cuts& cuts) {
   return {least[0] * least[1] * least[2], axis_min < 0 ? least[0] : axis_min};
 }
 
-std::string box_range(const Decomposition& d) {
-  index_t most = 0, fewest = -1;
-  std::string big, small;
-  for (int r = 0; r < d.size; ++r) {
-    const Subdomain s = d.subdomain_of(r);
-    const index_t cells = s.n[0] * s.n[1] * s.n[2];
-    const std::string text = fmt::format("{}", fmt::join(s.n.begin(), s.n.begin() + d.dims, "x"));
-    if (cells > most) most = cells, big = text;
-    if (fewest < 0 || cells < fewest) fewest = cells, small = text;
-  }
-  return big == small ? big : big + " .. " + small;
-}
-
 }  // namespace
 
 LevelSplit split_levels(const Case& c, const std::vector<std::array<index_t, 3>>& points,
