@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The regression cases on N GPU ranks against 1 rank, bit for bit (issue 12's device check):
 #   tools/mpi-gpu-parity.sh FDSOLVE [RANKS] [OUTDIR]
-# Runs every tests/regression/<case>/case.yaml that runs distributed (multigrid cases are
-# refused over several ranks and skipped here) with --backend cuda on 1 rank and under
+# Runs every tests/regression/<case>/case.yaml (multigrid cases included: their levels split
+# over the ranks, docs/parallel.md) with --backend cuda on 1 rank and under
 # `mpirun -n RANKS` (one GPU per rank of the node), then `fdsolve compare --rtol 0 --atol 0`.
 set -uo pipefail
 fdsolve=${1:?usage: tools/mpi-gpu-parity.sh FDSOLVE [RANKS] [OUTDIR]}
@@ -13,7 +13,6 @@ mkdir -p "$out"
 failed=0 passed=0
 for case_file in tests/regression/*/case.yaml; do
   name=$(basename "$(dirname "$case_file")")
-  [[ $name == mg_* ]] && continue
   "$fdsolve" run "$case_file" --backend cuda --quiet --output "$out/$name-1" > "$out/$name-1.log" 2>&1
   one=$?
   mpirun -n "$ranks" --oversubscribe "$fdsolve" run "$case_file" --backend cuda --quiet \
