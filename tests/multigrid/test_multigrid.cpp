@@ -345,12 +345,15 @@ PROBLEM_TEST("multigrid: the fused residual-restriction equals residual sweep + 
       const auto unfused = cycle_residuals<double>(yaml, 3, true, 11, 0);
       INFO(stencil, "-point ", std::string(f.name));
       REQUIRE(fused.size() == unfused.size());
-      // 5 and 7 points: both paths evaluate point_update.hpp's update and restrict in the same
-      // order, so they agree bit for bit; over several ranks split levels restrict unfused while
-      // one rank may fuse (2D on CUDA), and this is what keeps their fields identical. The CPU's
+      // Bit for bit where it matters: over several ranks split levels restrict unfused while
+      // one rank may fuse (2D on CUDA: fused_restriction_pays), so the 5-point paths must agree
+      // exactly on both backends. The CPU's 7-point paths agree too (both evaluate
+      // point_update.hpp in the same order); on CUDA the 3D sweep kernels contract other
+      // multiply-adds (seen on an H100: the last bits differ), and 3D never fuses there. The CPU's
       // 19- and 27-point sweeps sum their planes in another order: equal up to rounding.
+      const bool exact = stencil == 5 || (stencil == 7 && !FDSOLVE_TEST_CUDA);
       for (std::size_t k = 0; k < fused.size(); ++k) {
-        if (stencil <= 7)
+        if (exact)
           CHECK(fused[k] == unfused[k]);
         else
           CHECK(fused[k] == doctest::Approx(unfused[k]).epsilon(1e-9));
