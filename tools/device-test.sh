@@ -13,6 +13,7 @@
 #   MG_BENCH_ARGS        extra `fdsolve bench --multigrid` arguments
 # The anchors' scripts (../shared/anchors) travel in .device/anchors (named in `carry`).
 #   SANITIZER_TIMEOUT    seconds per sanitizer run (default 200)
+#   SANITIZERS           which compute-sanitizer tools run (default "memcheck racecheck")
 set -euo pipefail
 SECONDS=0
 
@@ -127,14 +128,16 @@ fi
 # --- sanitizers ------------------------------------------------------------------------------
 gpu_tests="$BUILD/tests/fdsolve_gpu_tests"
 if [[ "${SKIP_SANITIZERS:-0}" != 1 ]]; then
-  for tool in memcheck racecheck; do
+  for tool in ${SANITIZERS:-memcheck racecheck}; do
     set +e
     # The out-of-memory test is left out: a refused cudaMalloc is the point there, not a bug.
     # racecheck slows kernels ~100x: the solver-level "problems" suite (thousands of sweeps of
     # kernels the parity tests already cover) runs under memcheck only.
+    # FDSOLVE_GPU_TEST_QUICK=2 also trims the blocked 3D cases for racecheck.
     exclude_suite=""
-    [[ $tool == racecheck ]] && exclude_suite="--test-suite-exclude=problems"
-    FDSOLVE_GPU_TEST_QUICK=1 timeout "${SANITIZER_TIMEOUT:-200}" compute-sanitizer --tool "$tool" --error-exitcode 9 \
+    quick=1
+    [[ $tool == racecheck ]] && exclude_suite="--test-suite-exclude=problems" && quick=2
+    FDSOLVE_GPU_TEST_QUICK=$quick timeout "${SANITIZER_TIMEOUT:-200}" compute-sanitizer --tool "$tool" --error-exitcode 9 \
       "$gpu_tests" --test-case-exclude="*out of device memory*" $exclude_suite 2>&1 | tail -n 60 \
       | sed "s/^/[$tool] /" | tee -a "$OUT/sanitizer.log"
     rc=${PIPESTATUS[0]}
