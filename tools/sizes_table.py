@@ -2,7 +2,7 @@
 """Reads the rows of `fdsolve bench --sizes --json FILE` and prints (1) a Markdown table per
 rung: the chosen default beside the best variant, us/sweep, Gcell/s, %copy and the default's
 gap to the best, and (2) the per-rung winners in the order solver/kernel_tables.cpp lists them
-(2D float, 2D double, 3D float, 3D double; 3D from the 27-point rows), ready to paste.
+(2D 5-point, 3D 7-point, 3D 27-point; float then double each), ready to paste.
 
 usage: tools/sizes_table.py bench_sizes.json [GPU-label]
 """
@@ -34,14 +34,11 @@ def main():
               f"{best['us/sweep']:.2f} | {best['Gcell/s']:.1f} | {best['%copy']:.1f} | "
               f"{d['us/sweep'] / best['us/sweep']:.3f} |")
     print()
-    for dims, points in ((2, 5), (3, 27)):
+    for dims, points in ((2, 5), (3, 7), (3, 27)):
         for precision in ("float", "double"):
             sizes = sorted({k[3] for k in winners if k[:3] == (dims, points, precision)})
             names = ", ".join(f'"{winners[(dims, points, precision, s)]}"' for s in sizes)
-            print(f"  {dims}D {precision}: {{{names}}}")
-    for (dims, points, precision, size), k in winners.items():
-        if dims == 3 and points == 7 and winners.get((3, 27, precision, size)) != k:
-            print(f"  note: 3D 7-point {precision} {size}^3 prefers {k}")
+            print(f"  {{{names}}},  // {dims}D {points}-point {precision}")
 
 
 if __name__ == "__main__":
