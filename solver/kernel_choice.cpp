@@ -201,7 +201,7 @@ KernelChoice choose_variant(const std::string& requested, const ChoiceKey& key,
                             const std::string& backend, const DeviceIdentity& device,
                             const std::vector<std::string>& kernels, const std::string& fallback,
                             const CacheLookup& cache) {
-  if (!requested.empty()) return {requested, "tuning.kernel"};
+  if (!requested.empty()) return {requested, "tuning.kernel", {}};
   const auto known = [&](const std::string& k) {
     return std::find(kernels.begin(), kernels.end(), k) != kernels.end();
   };
@@ -210,14 +210,18 @@ KernelChoice choose_variant(const std::string& requested, const ChoiceKey& key,
   if (cache.cache)
     if (const auto e = nearest_entry(cache.cache->entries, key); e && known(e->kernel))
       return {e->kernel, fmt::format("tune cache {}, size class {} ({})", cache.path.string(),
-                                     size_text(e->dims, e->size), what)};
+                                     size_text(e->dims, e->size), what),
+              {}};
   if (backend == "cuda")
     if (const BuiltinTable* t = builtin_table(device.model))
       if (const auto e = nearest_entry(t->entries, key); e && known(e->kernel))
         return {e->kernel, fmt::format("built-in table for {}, size class {} ({})", t->gpu,
-                                       size_text(e->dims, e->size), what)};
-  return {fallback, backend == "cuda" ? fmt::format("fallback (no table for {})", device.model)
-                                      : std::string("fallback (the backend's only variant)")};
+                                       size_text(e->dims, e->size), what),
+                {}};
+  return {fallback,
+          backend == "cuda" ? fmt::format("fallback (no table for {})", device.model)
+                            : std::string("fallback (the backend's only variant)"),
+          {}};
 }
 
 std::string fdsolve_version() { return FDSOLVE_VERSION; }

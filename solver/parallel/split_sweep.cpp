@@ -51,7 +51,7 @@ SplitSweep<T>::SplitSweep(Backend<T>& backend, HaloExchange<T>& halo, KernelId k
 
 template <typename T>
 template <typename SweepPiece>
-void SplitSweep<T>::run(Buffer<T>& field, SweepArgs<T>& args, SweepPiece&& sweep_piece) {
+void SplitSweep<T>::run(Buffer<T>& field, SweepArgs<T>& /*args*/, SweepPiece&& sweep_piece) {
   // The interior reads no exchanged halo: with overlap it is swept (enqueued, on a GPU) while
   // the faces travel; the rim waits for them.
   const auto t0 = std::chrono::steady_clock::now();
