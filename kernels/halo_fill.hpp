@@ -5,23 +5,10 @@
 
 #include <array>
 
+#include "ghost_rule.hpp"
 #include "point_update.hpp"
 
 namespace fdsolve {
-
-/// What the halo beyond one face holds. None: nothing is read there (Dirichlet faces, whose
-/// nodes are never updated) or a neighbouring rank fills it.
-enum class GhostRule : int { None = 0, Mirror = 1, Wrap = 2 };
-
-/// One face's rule. Mirror: ghost = (node one inside the face) + offset, with offset = 2 h g for
-/// the outward gradient g (second-order Neumann); `offsets`, when not null, gives the offset per
-/// face node (see halo_face_index) and overrides `offset`.
-template <typename T>
-struct GhostFace {
-  GhostRule rule = GhostRule::None;
-  T offset = T(0);
-  const T* offsets = nullptr;  // backend memory
-};
 
 /// Fills the halo of `field` beyond every face whose rule is not None, axis by axis (x, then
 /// y, then z). Each axis also fills the halo rows and columns of the axes before it, so edge and
@@ -35,6 +22,10 @@ struct HaloFillArgs {
   /// rank fills: only the ghosts with an in-face coordinate in such a halo are filled (the edge
   /// ghosts that read it, refilled once it has arrived, while a sweep reads the others).
   unsigned edge_mask = 0;
+  /// When set, the x faces' ghosts are filled only for the rows (y, z) of `x_rows` (the rows a
+  /// sweep updated: SweepArgs::x_ghosts on a variant that cannot write them itself).
+  bool x_rows_only = false;
+  Box x_rows{};
 
   bool any() const {
     for (const auto& f : faces)
@@ -90,6 +81,34 @@ inline HaloAxis halo_axis(const Layout& L, int axis) {
   h.q_lo = with_halo(h.q_axis) ? -1 : 0;
   h.q_hi = L.n[h.q_axis] + (with_halo(h.q_axis) ? 1 : 0);
   return h;
+}
+
+/// The in-face range one axis of `args` fills: halo_axis, with edge_mask and x_rows applied.
+template <typename T>
+HaloAxis fill_axis(const HaloFillArgs<T>& args, int axis) {
+  HaloAxis h = halo_axis(args.layout, axis);
+  h.edge_mask = args.edge_mask;
+  if (axis == 0 && args.x_rows_only) {
+    h.p_lo = args.x_rows.lo[1];
+    h.p_hi = args.x_rows.hi[1];
+    h.q_lo = args.x_rows.lo[2];
+    h.q_hi = args.x_rows.hi[2];
+  }
+  return h;
+}
+
+/// What a sweep with SweepArgs::x_ghosts writes beyond its box, as a halo fill of `out`: for a
+/// backend or variant that sweeps first and fills after.
+template <typename T>
+HaloFillArgs<T> x_ghost_fill(const SweepArgs<T>& a) {
+  HaloFillArgs<T> f;
+  f.field = a.out;
+  f.layout = a.layout;
+  f.faces[0] = a.x_ghosts[0];
+  f.faces[1] = a.x_ghosts[1];
+  f.x_rows_only = true;
+  f.x_rows = a.box;
+  return f;
 }
 
 /// Fills the ghost of face (axis, side) at in-face position (p, q): side 0 is the min face

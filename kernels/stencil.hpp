@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ghost_rule.hpp"
 #include "layout.hpp"
 
 namespace fdsolve {
@@ -26,8 +27,9 @@ struct StencilWeights {
 };
 
 /// One sweep: reads `in`, writes `out` on the nodes of `box`. Both arrays have `layout`; the
-/// halo and every node outside `box` are read but never written. `source_field`, when not
-/// null, has the same layout and is added to the update instead of `weights.source`.
+/// halo and every node outside `box` are read but never written, except the x-face ghosts named
+/// by `x_ghosts`. `source_field`, when not null, has the same layout and is added to the update
+/// instead of `weights.source`.
 template <typename T>
 struct SweepArgs {
   const T* in = nullptr;
@@ -36,6 +38,14 @@ struct SweepArgs {
   Layout layout;
   Box box;
   StencilWeights weights;
+  /// Faces x_min and x_max whose ghosts in `out` the sweep also writes, for the rows it updates,
+  /// with the values the halo fill's x pass would give from `out` (ghost = the new value at the
+  /// source node + offset): the next sweep then needs no x pass, whose one scattered sector per
+  /// row costs a third of a 3D sweep. Rule None (the default): nothing is written.
+  std::array<GhostFace<T>, 2> x_ghosts{};
+  bool writes_x_ghosts() const {
+    return x_ghosts[0].rule != GhostRule::None || x_ghosts[1].rule != GhostRule::None;
+  }
 };
 
 /// What one checked sweep reports: the norms of d = u' - u and the range and sum of u', all

@@ -108,10 +108,33 @@ void Boundaries<T>::gradients_at(double t) {
 }
 
 template <typename T>
+HaloFillArgs<T> Boundaries<T>::fills() const {
+  HaloFillArgs<T> f = fill_;
+  if (sweeps_write_x_) f.faces[0] = f.faces[1] = GhostFace<T>{};
+  return f;
+}
+
+template <typename T>
 void Boundaries<T>::fill_ghosts(Buffer<T>& field) {
-  if (!fill_.any()) return;
-  fill_.field = field.data();
-  backend_.fill_halo(fill_);
+  HaloFillArgs<T> f = fills();
+  if (!f.any()) return;
+  f.field = field.data();
+  backend_.fill_halo(f);
+}
+
+template <typename T>
+std::array<GhostFace<T>, 2> Boundaries<T>::sweeps_write_x_ghosts(Buffer<T>& a, Buffer<T>& b) {
+  const bool x_rule = fill_.faces[0].rule != GhostRule::None ||
+                      fill_.faces[1].rule != GhostRule::None;
+  bool alone = true;
+  for (int face = 0; face < 2 * c_.grid.dims; ++face) alone = alone && sub_.physical(face);
+  if (!x_rule || time_dependent() || !alone || L_.n[0] < 3 || sweeps_write_x_) return {};
+  for (Buffer<T>* f : {&a, &b}) {
+    fill_.field = f->data();
+    backend_.fill_halo(fill_);
+  }
+  sweeps_write_x_ = true;
+  return {fill_.faces[0], fill_.faces[1]};
 }
 
 template <typename T>
@@ -123,14 +146,16 @@ template <typename T>
 void Boundaries<T>::fill_ghosts(Buffer<T>& cur, double t, HaloExchange<T>* halo) {
   gradients_at(t);
   fill_.field = cur.data();
+  HaloFillArgs<T> all = fills();
+  all.field = cur.data();
   if (!halo) {
-    if (fill_.any()) backend_.fill_halo(fill_);
+    if (all.any()) backend_.fill_halo(all);
     return;
   }
   // One axis at a time: its physical ghosts, then its exchange (which sends the earlier axes'
   // halo along with the face, completing edges and corners).
   for (int axis = 0; axis < c_.grid.dims; ++axis) {
-    HaloFillArgs<T> one = fill_;
+    HaloFillArgs<T> one = all;
     for (int face = 0; face < 6; ++face)
       if (face / 2 != axis) one.faces[face] = GhostFace<T>{};
     if (one.any()) backend_.fill_halo(one);

@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -279,6 +280,11 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
         "halo between sweeps)",
         c.tuning.blocked_kernel);
   }
+
+  // 3D Neumann or periodic x faces: the sweeps write those ghosts as they update the rows
+  // (bit-identical to the fill's x pass, without its scattered sector per row).
+  if (options.sweeps_write_x_ghosts && c.grid.dims == 3 && !comm.several())
+    args.x_ghosts = boundaries.sweeps_write_x_ghosts(cur, next);
 
   while (it < sched.total) {
     // A signal reaches the ranks at different moments: they stop together, at the first

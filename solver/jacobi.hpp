@@ -56,6 +56,9 @@ struct SolveOptions {
   /// Run the sweeps between checks as recorded blocks where nothing in between needs the host
   /// (sweep_block.hpp); false runs them one by one (tests compare the two).
   bool record_sweeps = true;
+  /// In 3D on one rank, let the sweeps write the x faces' ghosts (Boundaries::
+  /// sweeps_write_x_ghosts); false fills them before every sweep (tests compare the two).
+  bool sweeps_write_x_ghosts = true;
 };
 
 /// Solves `c` on `backend`, writing snapshots, checkpoints and history through `out`.

@@ -61,10 +61,14 @@ class CpuBackend final : public Backend<T> {
   std::vector<std::string> kernels(int) const override { return {"omp"}; }
   std::string default_kernel(int) const override { return "omp"; }
 
-  void sweep(const SweepArgs<T>& args, KernelId) override { cpu::sweep(args, nullptr); }
+  void sweep(const SweepArgs<T>& args, KernelId) override {
+    cpu::sweep(args, nullptr);
+    if (args.writes_x_ghosts()) cpu::fill_halo(x_ghost_fill(args));
+  }
   SweepStats sweep_with_stats(const SweepArgs<T>& args, KernelId) override {
     SweepStats n;
     cpu::sweep(args, &n);
+    if (args.writes_x_ghosts()) cpu::fill_halo(x_ghost_fill(args));
     return n;
   }
   std::vector<std::string> step_kernels(int) const override { return {"omp"}; }

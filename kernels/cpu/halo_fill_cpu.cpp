@@ -9,8 +9,7 @@ namespace fdsolve::cpu {
 template <typename T>
 void fill_halo(const HaloFillArgs<T>& args) {
   for (int axis = 0; axis < args.layout.dims; ++axis) {
-    HaloAxis h = halo_axis(args.layout, axis);
-    h.edge_mask = args.edge_mask;
+    const HaloAxis h = fill_axis(args, axis);
     for (int side = 0; side < 2; ++side) {
       const GhostFace<T>& f = args.faces[2 * axis + side];
       if (f.rule == GhostRule::None) continue;

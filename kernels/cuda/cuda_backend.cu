@@ -170,8 +170,9 @@ class CudaBackend final : public Backend<T> {
   void sweep(const SweepArgs<T>& args, KernelId kernel) override {
     if (args.box.empty()) return;
     const Variant<T>& v = variant(args, kernel);
-    const DevArgs<T> a = dev_args(args);
+    const DevArgs<T> a = dev_args(args, v, false);
     v.launch(a, v.grid(a, props_.multiProcessorCount, false), nullptr, stream_);
+    fill_x_ghosts_after(args, a);
   }
 
   SweepStats sweep_with_stats(const SweepArgs<T>& args, KernelId kernel) override {
@@ -400,11 +401,31 @@ class CudaBackend final : public Backend<T> {
     a.points = s.layout.dims == 2 ? 5 : s.weights.points;
     return a;
   }
+  /// dev_args with SweepArgs::x_ghosts where the variant writes them in this (checked or
+  /// unchecked) sweep itself.
+  static DevArgs<T> dev_args(const SweepArgs<T>& s, const Variant<T>& v, bool stats) {
+    DevArgs<T> a = dev_args(s);
+    if (!s.writes_x_ghosts() || !v.writes_x_ghosts || !v.writes_x_ghosts(a, stats)) return a;
+    a.xg.any = true;
+    for (int side = 0; side < 2; ++side) {
+      a.xg.rule[side] = s.x_ghosts[side].rule;
+      a.xg.offset[side] = s.x_ghosts[side].offset;
+      a.xg.offsets[side] = s.x_ghosts[side].offsets;
+    }
+    a.xg.nx = s.layout.n[0];
+    a.xg.face_pitch = s.layout.n[1] + 2;
+    a.xg.q_halo = s.layout.dims == 3 ? 1 : 0;
+    return a;
+  }
+  /// The x ghosts a sweep launched with `a` did not write: a fill of the swept rows after it.
+  void fill_x_ghosts_after(const SweepArgs<T>& args, const DevArgs<T>& a) {
+    if (args.writes_x_ghosts() && !a.xg.any) launch_fill_halo(x_ghost_fill(args), stream_);
+  }
 
   /// Enqueues a checked sweep whose total lands in host stats slot `slot`.
   void enqueue_stats(const SweepArgs<T>& args, KernelId kernel, int slot) {
     const Variant<T>& v = variant(args, kernel);
-    const DevArgs<T> a = dev_args(args);
+    const DevArgs<T> a = dev_args(args, v, true);
     const dim3 grid = v.grid(a, props_.multiProcessorCount, true);
     const long long blocks = static_cast<long long>(grid.x) * grid.y * grid.z;
     reserve_partials(blocks);
@@ -418,6 +439,7 @@ class CudaBackend final : public Backend<T> {
       FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(host_stats_ + slot, total, sizeof(StatsPartial),
                                          cudaMemcpyDeviceToHost, stream_));
     }
+    fill_x_ghosts_after(args, a);
   }
   /// The statistics of slot `slot` once the stream has been synchronised.
   SweepStats read_stats(int slot, index_t cells) const {

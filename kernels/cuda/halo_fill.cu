@@ -29,8 +29,8 @@ void launch_fill_halo(const HaloFillArgs<T>& args, cudaStream_t stream) {
     const GhostFace<T>& lo = args.faces[2 * axis];
     const GhostFace<T>& hi = args.faces[2 * axis + 1];
     if (lo.rule == GhostRule::None && hi.rule == GhostRule::None) continue;
-    HaloAxis h = halo_axis(args.layout, axis);
-    h.edge_mask = args.edge_mask;
+    const HaloAxis h = fill_axis(args, axis);
+    if (h.p_hi <= h.p_lo || h.q_hi <= h.q_lo) continue;
     const dim3 grid(static_cast<unsigned>((h.p_hi - h.p_lo + kFillBlockX - 1) / kFillBlockX),
                     static_cast<unsigned>(h.q_hi - h.q_lo), 2);
     fill_axis_kernel<T><<<grid, kFillBlockX, 0, stream>>>(args.field, h, lo, hi);

@@ -27,11 +27,16 @@ struct ZState {
 
 /// One thread's step of the march at input plane p: reads its vector and the 8 around it in
 /// the plane tile at `s` (row stride RS), forms R_p and Q_p, and, when `emit`, stores output
-/// plane p-1 at `out` (u'_{p-1} = R_{p-1} + Q_{p-2} + Q_p + s) and adds it to the stats.
-template <typename T, int RS, bool Stats>
+/// plane p-1 at `out` (u'_{p-1} = R_{p-1} + Q_{p-2} + Q_p + s) and adds it to the stats; `out`
+/// is node (x, y, p-1). With Ghosts, it also writes the row's x-face ghosts sourced from the
+/// lanes `ghost_lanes` (x_ghost_lanes). Only vring's unchecked sweeps do: in vmarch and in the
+/// checked sweeps the few extra registers cost a block per SM or spills (ptxas, sm_90), so
+/// those leave the ghosts to the backend's fill after the sweep.
+template <typename T, int RS, bool Stats, bool Ghosts>
 __device__ __forceinline__ void march_step(const T* s, const TypedWeights<T>& w, T* out,
                                            const T* src, bool emit, unsigned mask, ZState<T>& z,
-                                           StatsAcc<T>& mine) {
+                                           StatsAcc<T>& mine, const XGhosts<T>& xg,
+                                           unsigned ghost_lanes, long long y, long long p) {
   constexpr int N = Vec16<T>::n;
   T rm[N + 2], r0[N + 2], rp[N + 2];  // rows y-1, y, y+1 at x-1 .. x+N
   shared_row(s - RS, rm);
@@ -55,6 +60,8 @@ __device__ __forceinline__ void march_step(const T* s, const TypedWeights<T>& w,
   if (emit) {
     if constexpr (Stats) stats_add_vec(mine, z.u_prev, v, mask);
     store_vec(out, v, mask);
+    if constexpr (Ghosts)
+      if (ghost_lanes != 0xFFu) write_x_ghosts<T, N>(xg, ghost_lanes, out, v, y, p - 1);
   }
 #pragma unroll
   for (int e = 0; e < N; ++e) z.u_prev[e] = r0[e + 1];
@@ -146,8 +153,9 @@ __global__ void __launch_bounds__(32 * BY)
       if (mask) {
         const bool emit = p - 1 >= z0;
         const long long o = (p - 1) * a.plane + y * a.pitch + x;
-        march_step<T, RS, Stats>(sh + (ty + 1) * RS + N + tx * N, w, a.out + o,
-                                 a.src ? a.src + o : nullptr, emit, mask, zs, mine);
+        march_step<T, RS, Stats, false>(sh + (ty + 1) * RS + N + tx * N, w, a.out + o,
+                                        a.src ? a.src + o : nullptr, emit, mask, zs, mine, a.xg,
+                                        0xFFu, y, p);
       }
     }
   }
@@ -198,7 +206,7 @@ void vmarch3d_launch(const DevArgs<T>& a, dim3 grid, StatsSink partials, cudaStr
 
 template <typename T, int BY, int P>
 Variant<T> vmarch3d(const char* name) {
-  return {name, &vmarch3d_grid<T, BY, P>, &vmarch3d_launch<T, BY, P>};
+  return {name, &vmarch3d_grid<T, BY, P>, &vmarch3d_launch<T, BY, P>, nullptr};
 }
 
 // --- vring: the same march with the plane tiles in an S-stage shared-memory ring ------------
@@ -242,6 +250,7 @@ __global__ void __launch_bounds__(32 * BY, 1024 / (32 * BY))
   const long long x0 = tile.x0, y0 = tile.y0, z0 = tile.z0, z1 = tile.z1, x = tile.x, y = tile.y;
   const unsigned mask = tile.mask;
   const TypedWeights<T> w = a.w;
+  const unsigned ghost_lanes = Stats ? 0xFFu : x_ghost_lanes<T, N>(a.xg, x, mask);  // see march_step
   const int pitch = static_cast<int>(a.pitch);
 
   // What this thread copies of every plane (fixed for the whole march).
@@ -287,8 +296,9 @@ __global__ void __launch_bounds__(32 * BY, 1024 / (32 * BY))
     issue(p + S - 1, stage == 0 ? S - 1 : stage - 1);
     if (mask) {
       const long long ob = (p - 1) * a.plane;
-      march_step<T, RS, Stats>(sh + stage * TILE + t, w, a.out + ob + out_off,
-                               a.src ? a.src + ob + out_off : nullptr, p - 1 >= z0, mask, zs, mine);
+      march_step<T, RS, Stats, !Stats>(sh + stage * TILE + t, w, a.out + ob + out_off,
+                               a.src ? a.src + ob + out_off : nullptr, p - 1 >= z0, mask, zs, mine,
+                               a.xg, ghost_lanes, y, p);
     }
     stage = stage == S - 1 ? 0 : stage + 1;
   }
@@ -314,9 +324,16 @@ void vring3d_launch(const DevArgs<T>& a, dim3 grid, StatsSink partials, cudaStre
                       partials, s);
 }
 
+/// The unchecked vring sweeps write the x ghosts, but not through the vmarch kernel of planes
+/// too large for 32-bit offsets.
+template <typename T>
+bool vring3d_writes_x_ghosts(const DevArgs<T>& a, bool stats) {
+  return !stats && a.plane < kMaxPlane32;
+}
+
 template <typename T, int BY, int S>
 Variant<T> vring3d(const char* name) {
-  return {name, &vring3d_grid<T, BY, S>, &vring3d_launch<T, BY, S>};
+  return {name, &vring3d_grid<T, BY, S>, &vring3d_launch<T, BY, S>, &vring3d_writes_x_ghosts<T>};
 }
 
 }  // namespace

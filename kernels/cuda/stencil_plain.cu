@@ -26,6 +26,10 @@ __global__ void __launch_bounds__(kBX* kBY)
     else
       v = update_3d<Points>(a.in, c, a.pitch, a.plane, a.w, s);
     a.out[c] = v;
+    if (a.xg.any) {
+      const T vs[1] = {v};
+      write_x_ghosts<T, 1>(a.xg, x_ghost_lanes<T, 1>(a.xg, i, 1u), a.out + c, vs, j, k);
+    }
     if constexpr (Stats) stats_add(mine, a.in[c], v);
   }
   if constexpr (Stats) block_stats_finish<kBX, kBY>(mine, partials);
@@ -72,9 +76,9 @@ void launch_plain_3d(const DevArgs<T>& a, dim3 grid, StatsSink partials, cudaStr
 template <typename T>
 void add_plain_variants(int dims, std::vector<Variant<T>>& table) {
   if (dims == 2)
-    table.push_back({"plain", &plain_grid<T>, &launch_plain_2d<T>});
+    table.push_back({"plain", &plain_grid<T>, &launch_plain_2d<T>, &always_writes_x_ghosts<T>});
   else
-    table.push_back({"plain", &plain_grid<T>, &launch_plain_3d<T>});
+    table.push_back({"plain", &plain_grid<T>, &launch_plain_3d<T>, &always_writes_x_ghosts<T>});
 }
 
 template void add_plain_variants<float>(int, std::vector<Variant<float>>&);

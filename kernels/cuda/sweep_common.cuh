@@ -17,6 +17,52 @@ __device__ __forceinline__ unsigned block_index_of() {
   return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
 }
 
+/// Which lanes of a thread's N-vector at node x (lanes in the box set in `mask`) are the source
+/// of an x-face ghost (SweepArgs::x_ghosts): bits 0-3 the x_min ghost's lane, bits 4-7 the
+/// x_max ghost's, 0xF for none; 0xFF when the thread writes no ghost. Computed once per
+/// thread, so that the march carries one register for it.
+template <typename T, int N>
+__device__ __forceinline__ unsigned x_ghost_lanes(const XGhosts<T>& g, long long x, unsigned mask) {
+  unsigned lanes = 0xFFu;
+  if (!g.any) return lanes;
+#pragma unroll
+  for (int side = 0; side < 2; ++side) {
+    if (g.rule[side] == GhostRule::None) continue;
+    const bool wrap = g.rule[side] == GhostRule::Wrap;
+    const long long from = wrap ? (side == 0 ? g.nx - 1 : 0) : (side == 0 ? 1 : g.nx - 2);
+    const long long e = from - x;
+    if (e >= 0 && e < N && ((mask >> e) & 1u))
+      lanes = (lanes & ~(0xFu << (4 * side))) | (static_cast<unsigned>(e) << (4 * side));
+  }
+  return lanes;
+}
+
+/// Writes the x-face ghosts sourced from this thread's new values `v` at node (x, y, z), `node`
+/// pointing at out's node x, `lanes` from x_ghost_lanes. The value and its operands are the
+/// halo fill's (fill_ghost: the source node + offset, + 0 for a wrap), so the ghosts are
+/// bit-identical to the fill's.
+template <typename T, int N>
+__device__ __forceinline__ void write_x_ghosts(const XGhosts<T>& g, unsigned lanes, T* node,
+                                               const T (&v)[N], long long y, long long z) {
+#pragma unroll
+  for (int side = 0; side < 2; ++side) {
+    const unsigned e = (lanes >> (4 * side)) & 0xFu;
+    if (e == 0xFu) continue;
+    const bool wrap = g.rule[side] == GhostRule::Wrap;
+    const long long from = wrap ? (side == 0 ? g.nx - 1 : 0) : (side == 0 ? 1 : g.nx - 2);
+    T add = T(0);
+    if (!wrap)
+      add = g.offsets[side] ? g.offsets[side][(z + g.q_halo) * g.face_pitch + (y + 1)]
+                            : g.offset[side];
+    T value = v[0];
+#pragma unroll
+    for (int i = 1; i < N; ++i)
+      if (i == static_cast<int>(e)) value = v[i];
+    // node is x = from - e; the ghost is at -1 or nx.
+    node[(side == 0 ? -1 : g.nx) - from + static_cast<long long>(e)] = value + add;
+  }
+}
+
 /// One block's share of SweepStats (count is known on the host: the box's cells).
 struct StatsPartial {
   double sum_sq, max_abs, min, max, sum;

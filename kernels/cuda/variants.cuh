@@ -27,7 +27,16 @@ struct Variant {
   const char* name;
   GridFn<T> grid;
   LaunchFn<T> launch;
+  /// Whether the sweep writes DevArgs::xg's ghosts itself (checked or not); null: never. Else
+  /// the backend fills them after the sweep.
+  bool (*writes_x_ghosts)(const DevArgs<T>& args, bool stats) = nullptr;
 };
+
+/// writes_x_ghosts of the variants that always do.
+template <typename T>
+bool always_writes_x_ghosts(const DevArgs<T>&, bool) {
+  return true;
+}
 
 // Each .cu file contributes its variants in bench order.
 template <typename T>
