@@ -77,7 +77,7 @@ class CallAgain final : public Replay {
   std::function<void()> enqueue_;
 };
 
-/// What a kernel choice is keyed by (solver/kernel_choice): the device's model as the driver
+/// What a kernel choice is keyed by (solver/tuning/kernel_choice): the device's model as the driver
 /// names it ("NVIDIA H100 80GB HBM3") and the driver's version, since a new driver or another
 /// GPU can change which variant is fastest.
 struct DeviceIdentity {

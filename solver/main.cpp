@@ -9,15 +9,15 @@
 #include <iostream>
 
 #include "backend.hpp"
-#include "bench.hpp"
-#include "multigrid/multigrid_bench.hpp"
+#include "bench/bench.hpp"
 #include "case_reader.hpp"
-#include "commands.hpp"
+#include "commands/commands.hpp"
+#include "commands/wait_policy.hpp"
 #include "compare.hpp"
 #include "exit_codes.hpp"
+#include "multigrid/multigrid_bench.hpp"
 #include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
-#include "wait_policy.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reads the rows of `fdsolve bench --sizes --json FILE` and prints (1) a Markdown table per
 rung: the chosen default beside the best variant, us/sweep, Gcell/s, %copy and the default's
-gap to the best, and (2) the per-rung winners in the order solver/kernel_tables.cpp lists them
+gap to the best, and (2) the per-rung winners in the order solver/tuning/kernel_tables.cpp lists them
 (2D 5-point, 3D 7-point, 3D 27-point; float then double each), ready to paste.
 
 usage: tools/sizes_table.py bench_sizes.json [GPU-label]

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "backend.hpp"
-#include "halo_exchange.hpp"
 #include "hierarchy.hpp"
 #include "level_operator.hpp"
 #include "parallel/comm.hpp"
+#include "parallel/halo_exchange.hpp"
 #include "parallel/level_split.hpp"
 
 namespace fdsolve::multigrid {

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "case_reader.hpp"
-#include "problem_setup.hpp"
+#include "problem/problem_setup.hpp"
 
 namespace fdsolve::multigrid {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "case.hpp"
 #include "layout.hpp"
-#include "weights.hpp"
+#include "problem/weights.hpp"
 
 namespace fdsolve::multigrid {
 

@@ -10,17 +10,18 @@
 #include <cmath>
 #include <filesystem>
 
-#include "boundary_conditions.hpp"
-#include "field_io.hpp"
-#include "halo_exchange.hpp"
-#include "loop_support.hpp"
-#include "parallel/reduce.hpp"
 #include "implicit_step.hpp"
+#include "loop/field_io.hpp"
+#include "loop/loop_support.hpp"
+#include "loop/progress.hpp"
+#include "loop/run_checks.hpp"
+#include "loop/stability.hpp"
+#include "loop/start_state.hpp"
 #include "multigrid_solve.hpp"
-#include "problem_setup.hpp"
-#include "progress.hpp"
-#include "run_checks.hpp"
-#include "stability.hpp"
+#include "parallel/halo_exchange.hpp"
+#include "parallel/reduce.hpp"
+#include "problem/boundary_conditions.hpp"
+#include "problem/problem_setup.hpp"
 
 namespace fdsolve::multigrid {
 namespace {
@@ -103,26 +104,14 @@ SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunO
   SolveResult r;
   r.kernel = backend.kernels(c.grid.dims)[kernel.index];
   r.dt = plan.dt;
-  std::int64_t done = 0;
-  double earlier_seconds = 0;
-  std::vector<T> initial = initial_field<T>(c, L, sub);
-  Buffer<T> cur = backend.allocate(L.size);
-  Buffer<T> next = backend.allocate(L.size);
-  backend.upload(next, initial.data(), L.size);  // Dirichlet nodes must hold in both buffers
-  if (const Checkpoint* k = options.resume) {
-    place_owned(k->u, L, sub, initial);
-    done = k->state.iteration;
-    r.first_norm = k->state.first_norm;
-    earlier_seconds = k->state.wall_seconds;
-    out.restore(k->index, k->history);
-    if (k->state.backend != backend.name() || k->state.kernel != r.kernel)
-      spdlog::warn("resuming a state computed on {} ({}) with {} ({}): the result will not be "
-                   "bit-identical to an uninterrupted run",
-                   k->state.backend, k->state.kernel, backend.name(), r.kernel);
+  StartState<T> state = start_state(c, backend, L, sub, options.resume, out, r.kernel);
+  Buffer<T>& cur = state.cur;
+  Buffer<T>& next = state.next;
+  const std::int64_t done = state.done;
+  const double earlier_seconds = state.earlier_seconds;
+  r.first_norm = state.first_norm;
+  if (const Checkpoint* k = options.resume)
     spdlog::info("resuming from step {} (time {})", done, k->state.time);
-  }
-  backend.upload(cur, initial.data(), L.size);
-  initial = std::vector<T>();
 
   Boundaries<T> boundaries(c, backend, L, sub);
   HaloExchange<T> halo(L, backend, comm, d);

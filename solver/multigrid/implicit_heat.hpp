@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "jacobi.hpp"
+#include "loop/jacobi.hpp"
 
 namespace fdsolve::multigrid {
 

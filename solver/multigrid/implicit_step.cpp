@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "parallel/reduce.hpp"
-#include "problem_setup.hpp"
-#include "weights.hpp"
+#include "problem/problem_setup.hpp"
+#include "problem/weights.hpp"
 
 namespace fdsolve::multigrid {
 namespace {

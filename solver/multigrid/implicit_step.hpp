@@ -9,8 +9,8 @@
 #include <memory>
 #include <vector>
 
-#include "boundary_conditions.hpp"
 #include "cycles.hpp"
+#include "problem/boundary_conditions.hpp"
 
 namespace fdsolve::multigrid {
 

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-#include "stability.hpp"
+#include "loop/stability.hpp"
 
 namespace fdsolve::multigrid {
 namespace {

@@ -13,10 +13,10 @@
 #include <fstream>
 #include <functional>
 
-#include "boundary_conditions.hpp"
 #include "case_reader.hpp"
 #include "cycles.hpp"
-#include "problem_setup.hpp"
+#include "problem/boundary_conditions.hpp"
+#include "problem/problem_setup.hpp"
 
 namespace fdsolve::multigrid {
 namespace {

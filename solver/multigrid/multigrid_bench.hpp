@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bench.hpp"
+#include "bench/bench.hpp"
 
 namespace fdsolve::multigrid {
 

@@ -11,15 +11,16 @@
 #include <cmath>
 #include <filesystem>
 
-#include "boundary_conditions.hpp"
 #include "cycles.hpp"
-#include "field_io.hpp"
-#include "halo_exchange.hpp"
-#include "loop_support.hpp"
+#include "loop/field_io.hpp"
+#include "loop/loop_support.hpp"
+#include "loop/progress.hpp"
+#include "loop/run_checks.hpp"
+#include "loop/start_state.hpp"
+#include "parallel/halo_exchange.hpp"
 #include "parallel/reduce.hpp"
-#include "problem_setup.hpp"
-#include "progress.hpp"
-#include "run_checks.hpp"
+#include "problem/boundary_conditions.hpp"
+#include "problem/problem_setup.hpp"
 
 namespace fdsolve::multigrid {
 namespace {
@@ -114,22 +115,13 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
 
   SolveResult r;
   r.kernel = backend.kernels(c.grid.dims)[kernel.index];
-  std::int64_t done = 0;
-  double earlier_seconds = 0;
-  std::vector<T> initial = initial_field<T>(c, L, sub);
-  Buffer<T> cur = backend.allocate(L.size);
-  Buffer<T> next = backend.allocate(L.size);
-  backend.upload(next, initial.data(), L.size);  // Dirichlet nodes must hold in both buffers
-  if (const Checkpoint* k = options.resume) {
-    place_owned(k->u, L, sub, initial);
-    done = k->state.iteration;
-    r.first_norm = k->state.first_norm;
-    earlier_seconds = k->state.wall_seconds;
-    out.restore(k->index, k->history);
-    spdlog::info("resuming from cycle {}", done);
-  }
-  backend.upload(cur, initial.data(), L.size);
-  initial = std::vector<T>();
+  StartState<T> state = start_state(c, backend, L, sub, options.resume, out, r.kernel);
+  Buffer<T>& cur = state.cur;
+  Buffer<T>& next = state.next;
+  const std::int64_t done = state.done;
+  const double earlier_seconds = state.earlier_seconds;
+  r.first_norm = state.first_norm;
+  if (options.resume) spdlog::info("resuming from cycle {}", done);
 
   Boundaries<T> boundaries(c, backend, L, sub);
   HaloExchange<T> halo(L, backend, comm, d);

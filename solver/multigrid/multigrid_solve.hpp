@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "hierarchy.hpp"
-#include "jacobi.hpp"
+#include "loop/jacobi.hpp"
 #include "parallel/level_split.hpp"
 
 namespace fdsolve::multigrid {

@@ -1,4 +1,4 @@
-// The halo exchange between ranks (solver/halo_exchange.hpp): pack a face layer on the
+// The halo exchange between ranks (solver/parallel/halo_exchange.hpp): pack a face layer on the
 // backend's transfer queue, swap it with the neighbour by nonblocking MPI, unpack it into the
 // halo. MPI reads backend memory directly when it can (host memory, CUDA-aware MPI); otherwise
 // the faces are staged through page-locked host buffers by the transfer queue's copies.

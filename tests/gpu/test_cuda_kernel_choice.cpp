@@ -10,7 +10,7 @@
 #include <random>
 
 #include "backend.hpp"
-#include "kernel_choice.hpp"
+#include "tuning/kernel_choice.hpp"
 
 namespace fdsolve {
 

@@ -7,10 +7,10 @@
 #include <random>
 #include <vector>
 
-#include "boundary_conditions.hpp"
 #include "case_reader.hpp"
-#include "jacobi.hpp"
+#include "loop/jacobi.hpp"
 #include "multigrid/cycles.hpp"
+#include "problem/boundary_conditions.hpp"
 
 namespace fdsolve {
 namespace {

@@ -4,9 +4,9 @@
 // stencil and face type, the choice of method, and bit-identical repeats.
 #include <random>
 
-#include "boundary_conditions.hpp"
 #include "multigrid/cycles.hpp"
 #include "multigrid/hierarchy.hpp"
+#include "problem/boundary_conditions.hpp"
 #include "solve_support.hpp"
 
 using namespace fdsolve;

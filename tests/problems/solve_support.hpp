@@ -11,8 +11,8 @@
 #include <string>
 
 #include "case_reader.hpp"
-#include "jacobi.hpp"
-#include "problem_setup.hpp"
+#include "loop/jacobi.hpp"
+#include "problem/problem_setup.hpp"
 #include "snapshot.hpp"
 #include "solve.hpp"
 

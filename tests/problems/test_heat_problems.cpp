@@ -2,8 +2,8 @@
 // amplification factor each step (and close to exp(-k |kappa|^2 t)); a quadratic-in-space,
 // linear-in-time solution that the scheme reproduces exactly, with Dirichlet values, Neumann
 // gradients and sources that depend on t; the stability limit, kept and broken.
+#include "loop/stability.hpp"
 #include "solve_support.hpp"
-#include "stability.hpp"
 
 using namespace fdsolve;
 using namespace fdsolve::test;

@@ -8,7 +8,7 @@
 #include <regex>
 
 #include "cli_runner.hpp"
-#include "kernel_choice.hpp"
+#include "tuning/kernel_choice.hpp"
 
 using namespace fdsolve::testing;
 namespace fs = std::filesystem;

@@ -4,7 +4,7 @@
 
 #include "case.hpp"
 #include "parallel/decomposition.hpp"
-#include "problem_setup.hpp"
+#include "problem/problem_setup.hpp"
 
 using namespace fdsolve;
 

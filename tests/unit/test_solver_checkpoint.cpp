@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "case_reader.hpp"
-#include "checkpoint.hpp"
-#include "field_io.hpp"
-#include "problem_setup.hpp"
+#include "loop/checkpoint.hpp"
+#include "loop/field_io.hpp"
+#include "problem/problem_setup.hpp"
 
 using namespace fdsolve;
 namespace fs = std::filesystem;

@@ -8,8 +8,8 @@
 #include <random>
 
 #include "case_reader.hpp"
-#include "jacobi.hpp"
-#include "problem_setup.hpp"
+#include "loop/jacobi.hpp"
+#include "problem/problem_setup.hpp"
 #include "snapshot.hpp"
 
 using namespace fdsolve;

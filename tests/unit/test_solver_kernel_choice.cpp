@@ -6,7 +6,7 @@
 #include <fstream>
 #include <random>
 
-#include "kernel_choice.hpp"
+#include "tuning/kernel_choice.hpp"
 
 using namespace fdsolve;
 namespace fs = std::filesystem;

@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "case_reader.hpp"
-#include "progress.hpp"
-#include "run_checks.hpp"
+#include "loop/progress.hpp"
+#include "loop/run_checks.hpp"
 
 using namespace fdsolve;
 

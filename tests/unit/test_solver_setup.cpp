@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "case_reader.hpp"
-#include "problem_setup.hpp"
+#include "problem/problem_setup.hpp"
 
 using namespace fdsolve;
 

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "sweep_block.hpp"
+#include "loop/sweep_block.hpp"
 
 using namespace fdsolve;
 

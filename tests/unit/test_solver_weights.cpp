@@ -2,8 +2,8 @@
 #include <doctest/doctest.h>
 
 #include "case_reader.hpp"
-#include "stability.hpp"
-#include "weights.hpp"
+#include "loop/stability.hpp"
+#include "problem/weights.hpp"
 
 #include <string>
 #include <utility>

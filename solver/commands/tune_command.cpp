@@ -8,8 +8,8 @@
 #include "backend.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
-#include "kernel_ladder.hpp"
 #include "output_error.hpp"
+#include "tuning/kernel_ladder.hpp"
 
 namespace fdsolve {
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "bench.hpp"
-#include "kernel_ladder.hpp"
+#include "tuning/kernel_ladder.hpp"
 
 namespace fdsolve {
 

@@ -9,7 +9,7 @@
 #include <map>
 #include <tuple>
 
-#include "sweep_block.hpp"
+#include "loop/sweep_block.hpp"
 
 namespace fdsolve {
 namespace {

@@ -11,7 +11,7 @@
 #include "case_reader.hpp"
 #include "format_number.hpp"
 #include "history_csv.hpp"
-#include "problem_setup.hpp"
+#include "problem/problem_setup.hpp"
 #include "snapshot.hpp"
 
 namespace fdsolve {

@@ -11,10 +11,10 @@
 #include "backend.hpp"
 #include "case.hpp"
 #include "checkpoint.hpp"
-#include "kernel_choice.hpp"
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
 #include "run_output.hpp"
+#include "tuning/kernel_choice.hpp"
 
 namespace fdsolve {
 

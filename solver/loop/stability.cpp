@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "case_reader.hpp"
-#include "weights.hpp"
+#include "problem/weights.hpp"
 
 namespace fdsolve {
 

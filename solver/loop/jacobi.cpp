@@ -11,20 +11,21 @@
 #include <set>
 
 #include "blocked_steps.hpp"
-#include "boundary_conditions.hpp"
 #include "case_reader.hpp"
 #include "field_io.hpp"
-#include "finite_inputs.hpp"
-#include "halo_exchange.hpp"
+#include "loop/start_state.hpp"
 #include "loop_support.hpp"
+#include "parallel/halo_exchange.hpp"
 #include "parallel/reduce.hpp"
 #include "parallel/split_sweep.hpp"
-#include "problem_setup.hpp"
+#include "problem/boundary_conditions.hpp"
+#include "problem/finite_inputs.hpp"
+#include "problem/problem_setup.hpp"
+#include "problem/weights.hpp"
 #include "progress.hpp"
 #include "run_checks.hpp"
 #include "stability.hpp"
 #include "sweep_block.hpp"
-#include "weights.hpp"
 
 namespace fdsolve {
 namespace {
@@ -205,27 +206,14 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   SolveResult r;
   r.kernel = backend.kernels(c.grid.dims)[kernel.index];
   r.dt = sched.plan.dt;
-  std::int64_t done = 0;  // iterations before this session
-  double earlier_seconds = 0;
-  std::vector<T> initial = initial_field<T>(c, L, sub);
-  Buffer<T> cur = backend.allocate(L.size);
-  Buffer<T> next = backend.allocate(L.size);
-  backend.upload(next, initial.data(), L.size);  // Dirichlet nodes must hold in both buffers
-  if (const Checkpoint* k = options.resume) {
-    place_owned(k->u, L, sub, initial);
-    done = k->state.iteration;
-    r.first_norm = k->state.first_norm;
-    earlier_seconds = k->state.wall_seconds;
-    out.restore(k->index, k->history);
-    if (k->state.backend != backend.name() || k->state.kernel != r.kernel)
-      spdlog::warn(
-          "resuming a state computed on {} ({}) with {} ({}): the result will not be "
-          "bit-identical to an uninterrupted run",
-          k->state.backend, k->state.kernel, backend.name(), r.kernel);
+  StartState<T> state = start_state(c, backend, L, sub, options.resume, out, r.kernel);
+  Buffer<T>& cur = state.cur;
+  Buffer<T>& next = state.next;
+  const std::int64_t done = state.done;
+  const double earlier_seconds = state.earlier_seconds;
+  r.first_norm = state.first_norm;
+  if (const Checkpoint* k = options.resume)
     spdlog::info("resuming from iteration {} (time {})", done, k->state.time);
-  }
-  backend.upload(cur, initial.data(), L.size);
-  initial = std::vector<T>();  // the host copy is not needed any more
 
   SourceField<T> source(c, backend, L, sub);
   Boundaries<T> boundaries(c, backend, L, sub);

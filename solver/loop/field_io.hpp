@@ -18,7 +18,7 @@
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
 #include "parallel/field_gather.hpp"
-#include "problem_setup.hpp"
+#include "problem/problem_setup.hpp"
 #include "run_output.hpp"
 
 namespace fdsolve {

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "expression.hpp"
-#include "halo_exchange.hpp"
 #include "finite_inputs.hpp"
+#include "parallel/halo_exchange.hpp"
 #include "problem_setup.hpp"
 
 namespace fdsolve {

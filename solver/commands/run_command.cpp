@@ -7,21 +7,21 @@
 #include <filesystem>
 
 #include "backend_select.hpp"
-#include "blocked_steps.hpp"
 #include "case_reader.hpp"
 #include "commands.hpp"
 #include "cpu/thread_policy.hpp"
 #include "exit_codes.hpp"
-#include "finite_inputs.hpp"
-#include "halo_exchange.hpp"
-#include "jacobi.hpp"
+#include "loop/blocked_steps.hpp"
+#include "loop/jacobi.hpp"
+#include "loop/run_checks.hpp"
+#include "loop/stability.hpp"
 #include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
-#include "problem_setup.hpp"
-#include "run_checks.hpp"
+#include "parallel/halo_exchange.hpp"
+#include "problem/finite_inputs.hpp"
+#include "problem/problem_setup.hpp"
 #include "solve.hpp"
-#include "stability.hpp"
 
 namespace fdsolve {
 namespace {

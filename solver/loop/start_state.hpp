@@ -1,0 +1,58 @@
+// The state every solve loop (Jacobi and explicit heat, multigrid, implicit heat) starts from:
+// the case's initial field, or the state of a checkpoint (`run --resume`).
+#pragma once
+
+#include <spdlog/spdlog.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backend.hpp"
+#include "loop/checkpoint.hpp"
+#include "loop/loop_support.hpp"
+#include "problem/problem_setup.hpp"
+#include "run_output.hpp"
+
+namespace fdsolve {
+
+/// The two buffers of a loop and what a checkpoint carries over.
+template <typename T>
+struct StartState {
+  Buffer<T> cur, next;
+  std::int64_t done = 0;       // iterations (steps, cycles) before this session
+  double earlier_seconds = 0;  // wall time before this session
+  double first_norm = 0;       // the norm the tolerance is relative to (0: not yet known)
+};
+
+/// Allocates both buffers of layout L and fills them with the initial field (the Dirichlet
+/// nodes must hold in both). With `resume`, `cur` gets the checkpoint's nodes this rank owns
+/// (any rank count can resume: a checkpoint holds the whole grid), `out` its snapshot index and
+/// history, and a state computed on another backend or variant than `kernel` is resumed with
+/// a warning that the result will not be bit-identical.
+template <typename T>
+StartState<T> start_state(const Case& c, Backend<T>& backend, const Layout& L,
+                          const Subdomain& sub, const Checkpoint* resume, output::RunOutput& out,
+                          const std::string& kernel) {
+  StartState<T> s;
+  std::vector<T> initial = initial_field<T>(c, L, sub);
+  s.cur = backend.allocate(L.size);
+  s.next = backend.allocate(L.size);
+  backend.upload(s.next, initial.data(), L.size);
+  if (resume) {
+    place_owned(resume->u, L, sub, initial);
+    s.done = resume->state.iteration;
+    s.first_norm = resume->state.first_norm;
+    s.earlier_seconds = resume->state.wall_seconds;
+    out.restore(resume->index, resume->history);
+    if (resume->state.backend != backend.name() || resume->state.kernel != kernel)
+      spdlog::warn(
+          "resuming a state computed on {} ({}) with {} ({}): the result will not be "
+          "bit-identical to an uninterrupted run",
+          resume->state.backend, resume->state.kernel, backend.name(), kernel);
+  }
+  backend.upload(s.cur, initial.data(), L.size);
+  return s;
+}
+
+}  // namespace fdsolve
