@@ -40,6 +40,12 @@ template <typename T>
 void write_snapshot(const std::string& path, const SnapshotInfo& info,
                     const std::vector<FieldRef<T>>& fields);
 
+/// The nodes one rank holds: offset and count per axis (x, y, z) in the global grid.
+struct Hyperslab {
+  std::array<std::int64_t, 3> offset{0, 0, 0};
+  std::array<std::int64_t, 3> count{1, 1, 1};
+};
+
 /// A snapshot read back, values widened to double.
 struct SnapshotData {
   SnapshotInfo info;
@@ -49,5 +55,8 @@ struct SnapshotData {
 };
 
 SnapshotData read_snapshot(const std::string& path);
+/// The same with every field read over `box` only (checked to lie inside the grid): each field
+/// holds the box's nodes, x fastest. A rank resuming a checkpoint reads its own nodes.
+SnapshotData read_snapshot(const std::string& path, const Hyperslab& box);
 
 }  // namespace fdsolve::output

@@ -17,12 +17,6 @@
 
 namespace fdsolve::output {
 
-/// The nodes one rank holds: offset and count per axis (x, y, z) in the global grid.
-struct Hyperslab {
-  std::array<std::int64_t, 3> offset{0, 0, 0};
-  std::array<std::int64_t, 3> count{1, 1, 1};
-};
-
 /// Whether this build writes snapshots collectively (HDF5 built with MPI-IO).
 bool parallel_hdf5();
 

@@ -121,9 +121,11 @@ int probe_rank(hid_t file, const std::string& path, const std::string& name) {
   return H5Sget_simple_extent_ndims(space.get());
 }
 
-// Reads one field, checks its shape against the grid, and returns it as doubles.
+// Reads one field (or its nodes in `box`), checks its shape against the grid, and returns it
+// as doubles.
 std::vector<double> read_field(hid_t file, const std::string& path, const std::string& name,
-                               GridMeta& grid, bool first, bool& single_precision) {
+                               GridMeta& grid, bool first, bool& single_precision,
+                               const Hyperslab* box) {
   const std::string what = "cannot read dataset /" + name;
   Handle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT), H5Dclose, path, what.c_str());
   Handle space(H5Dget_space(dataset.get()), H5Sclose, path, what.c_str());
@@ -143,15 +145,33 @@ std::vector<double> read_field(hid_t file, const std::string& path, const std::s
   }
   Handle type(H5Dget_type(dataset.get()), H5Tclose, path, what.c_str());
   single_precision = H5Tget_class(type.get()) == H5T_FLOAT && H5Tget_size(type.get()) == 4;
-  std::vector<double> values(shape[0] * shape[1] * (rank == 3 ? shape[2] : 1));
-  h5::check(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+  if (!box) {
+    std::vector<double> values(shape[0] * shape[1] * (rank == 3 ? shape[2] : 1));
+    h5::check(
+        H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+        path, what.c_str());
+    return values;
+  }
+  // HDF5 orders the axes slowest first: [z][y][x].
+  hsize_t start[3] = {0, 0, 0}, count[3] = {1, 1, 1};
+  for (int k = 0; k < rank; ++k) {
+    if (box->offset[k] < 0 || box->count[k] < 0 || box->offset[k] + box->count[k] > points[k])
+      throw OutputError(path + ": dataset /" + name + ": the requested nodes lie outside it");
+    start[rank - 1 - k] = static_cast<hsize_t>(box->offset[k]);
+    count[rank - 1 - k] = static_cast<hsize_t>(box->count[k]);
+  }
+  h5::check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
+            path, what.c_str());
+  Handle memory(H5Screate_simple(rank, count, nullptr), H5Sclose, path, what.c_str());
+  std::vector<double> values(count[0] * count[1] * (rank == 3 ? count[2] : 1));
+  h5::check(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT,
+                    values.data()),
             path, what.c_str());
   return values;
 }
 
-}  // namespace
-
-SnapshotData read_snapshot(const std::string& path) {
+/// read_snapshot, every field over `box` when it is not null.
+SnapshotData read_file(const std::string& path, const Hyperslab* box) {
   h5::silence_errors();
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, path,
               "cannot open the HDF5 file");
@@ -178,11 +198,20 @@ SnapshotData read_snapshot(const std::string& path) {
       data.info.grid.dims = probe_rank(file.get(), path, name);
     }
     bool single = false;
-    data.fields.push_back(read_field(file.get(), path, name, data.info.grid, first, single));
+    data.fields.push_back(
+        read_field(file.get(), path, name, data.info.grid, first, single, box));
     data.single_precision = data.single_precision && single;
   }
   file.close(path, "cannot close the HDF5 file");
   return data;
+}
+
+}  // namespace
+
+SnapshotData read_snapshot(const std::string& path) { return read_file(path, nullptr); }
+
+SnapshotData read_snapshot(const std::string& path, const Hyperslab& box) {
+  return read_file(path, &box);
 }
 
 }  // namespace fdsolve::output

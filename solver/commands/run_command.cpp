@@ -150,7 +150,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
                    make_cpu_backend<T>()->free_memory());
     check_finite_inputs(c);  // NaN or Inf inputs are bad input: found before anything is written
     // A resumed run must find its checkpoint valid before anything in the directory changes.
-    if (options.resume) resume = read_checkpoint(c);
+    if (options.resume) resume = read_checkpoint(c, d.sub);
     if (!options.resume && comm.root()) warn_about_earlier_snapshots(c);
     // Only rank 0 writes files; the others keep the same index and history in memory.
     output = std::make_unique<output::RunOutput>(c.output.directory, c.name, grid_meta(c),

@@ -134,13 +134,20 @@ void finish_checkpoint(const Case& c, const LoopState& state, const output::RunO
                             checkpoint_info(c, state, out));
 }
 
-Checkpoint read_checkpoint(const Case& c) {
+Checkpoint read_checkpoint(const Case& c) { return read_checkpoint(c, Subdomain::whole(c)); }
+
+Checkpoint read_checkpoint(const Case& c, const Subdomain& sub) {
   const std::string path = checkpoint_path(c);
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error))
     throw InputError("--resume: no checkpoint at " + path +
                      " (checkpoint.every writes one; run without --resume to start over)");
-  const output::SnapshotData data = output::read_snapshot(path);
+  output::Hyperslab owned;
+  for (int a = 0; a < 3; ++a) {
+    owned.offset[a] = sub.offset[a];
+    owned.count[a] = sub.n[a];
+  }
+  const output::SnapshotData data = output::read_snapshot(path, owned);
   const auto state = data.info.texts.find("checkpoint");
   if (state == data.info.texts.end() || state_value(state->second, "format") != kFormat)
     throw InputError("--resume: " + path + " is not an fdsolve checkpoint of this version");

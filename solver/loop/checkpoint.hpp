@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "case.hpp"
+#include "parallel/subdomain.hpp"
 #include "run_output.hpp"
 
 namespace fdsolve {
@@ -25,7 +26,7 @@ struct LoopState {
 /// A checkpoint read back; `u` holds the owned nodes, dense and C-ordered.
 struct Checkpoint {
   LoopState state;
-  std::vector<double> u;
+  std::vector<double> u;  // the nodes read: the whole grid, or a rank's owned box (x fastest)
   bool single_precision = false;
   std::vector<output::XdmfEntry> index;
   std::vector<output::HistoryRow> history;
@@ -54,5 +55,8 @@ void finish_checkpoint(const Case& c, const LoopState& state, const output::RunO
 /// Reads the case's checkpoint for `run --resume`. Throws InputError when there is none, or it
 /// belongs to another case or precision.
 Checkpoint read_checkpoint(const Case& c);
+/// The same with only the nodes `sub` owns of u (its owned box, x fastest): what one rank of
+/// any rank count resumes from, without holding the whole grid.
+Checkpoint read_checkpoint(const Case& c, const Subdomain& sub);
 
 }  // namespace fdsolve

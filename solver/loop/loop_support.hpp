@@ -22,18 +22,14 @@ inline bool needs_previous_state(const Case& c) {
          std::find(c.output.fields.begin(), c.output.fields.end(), "update") != c.output.fields.end();
 }
 
-/// Puts the nodes `sub` owns of a checkpoint's dense whole field into a field of layout L:
-/// a checkpoint holds the whole grid, so any rank count can resume it.
+/// Puts a rank's nodes of a checkpoint (read_checkpoint with its Subdomain: the owned box, x
+/// fastest) into a field of layout L, whose owned extents are that box's.
 template <typename T>
-void place_owned(const std::vector<double>& dense, const Layout& L, const Subdomain& sub,
-                 std::vector<T>& field) {
-  const auto& g = sub.global;
-  const auto& o = sub.offset;
+void place_owned(const std::vector<double>& owned, const Layout& L, std::vector<T>& field) {
   for (index_t k = 0; k < L.n[2]; ++k)
     for (index_t j = 0; j < L.n[1]; ++j)
       for (index_t i = 0; i < L.n[0]; ++i)
-        field[L.at(i, j, k)] =
-            static_cast<T>(dense[((k + o[2]) * g[1] + j + o[1]) * g[0] + i + o[0]]);
+        field[L.at(i, j, k)] = static_cast<T>(owned[(k * L.n[1] + j) * L.n[0] + i]);
 }
 
 }  // namespace fdsolve

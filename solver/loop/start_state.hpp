@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,8 @@ struct StartState {
 };
 
 /// Allocates both buffers of layout L and fills them with the initial field (the Dirichlet
-/// nodes must hold in both). With `resume`, `cur` gets the checkpoint's nodes this rank owns
-/// (any rank count can resume: a checkpoint holds the whole grid), `out` its snapshot index and
+/// nodes must hold in both). With `resume` (read_checkpoint for this rank's Subdomain: any
+/// rank count can resume), `cur` gets the checkpoint's nodes, `out` its snapshot index and
 /// history, and a state computed on another backend or variant than `kernel` is resumed with
 /// a warning that the result will not be bit-identical.
 template <typename T>
@@ -40,7 +41,9 @@ StartState<T> start_state(const Case& c, Backend<T>& backend, const Layout& L,
   s.next = backend.allocate(L.size);
   backend.upload(s.next, initial.data(), L.size);
   if (resume) {
-    place_owned(resume->u, L, sub, initial);
+    if (resume->u.size() != static_cast<std::size_t>(L.owned_cells()))
+      throw std::logic_error("the checkpoint was read for another rank's nodes");
+    place_owned(resume->u, L, initial);
     s.done = resume->state.iteration;
     s.first_norm = resume->state.first_norm;
     s.earlier_seconds = resume->state.wall_seconds;

@@ -87,6 +87,20 @@ TEST_CASE("checkpoint: state round trip, refusal of another case, non-finite gua
   REQUIRE(k.history.size() == 1);
   CHECK(k.history[0].mean == 0.125);
 
+  // One rank's nodes only (x 2..6, y 3..6 of the 9 x 7 grid), x fastest, as the values
+  // written; a box past the grid is refused.
+  Subdomain part = Subdomain::whole(c);
+  part.offset = {2, 3, 0};
+  part.n = {5, 4, 1};
+  const Checkpoint mine = read_checkpoint(c, part);
+  REQUIRE(mine.u.size() == 20);
+  for (index_t j = 0; j < 4; ++j)
+    for (index_t i = 0; i < 5; ++i)
+      CHECK(mine.u[static_cast<std::size_t>(j * 5 + i)] == 1.0 / (1 + (i + 2) + 10 * (j + 3)));
+  CHECK(mine.state.iteration == 10);
+  part.n = {8, 4, 1};
+  CHECK_THROWS_WITH(read_checkpoint(c, part), doctest::Contains("outside"));
+
   // Another case in the same directory is refused.
   const Case other = make_case("checkpoint: {every: 10}\ninitial: 3\n", d.path);
   CHECK_THROWS_WITH_AS(read_checkpoint(other), doctest::Contains("different case"), InputError);
