@@ -7,6 +7,7 @@
 #include "multigrid/implicit_heat.hpp"
 #include "multigrid/multigrid_solve.hpp"
 #include "parallel/level_split.hpp"
+#include "problem/memory_estimate.hpp"
 
 namespace fdsolve {
 namespace {

@@ -20,7 +20,9 @@
 #include "parallel/decomposition.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "problem/finite_inputs.hpp"
+#include "problem/memory_estimate.hpp"
 #include "solve.hpp"
+#include "tuning/case_kernel.hpp"
 
 #ifndef FDSOLVE_CUDA_ARCHITECTURES
 #define FDSOLVE_CUDA_ARCHITECTURES ""

@@ -20,8 +20,10 @@
 #include "parallel/decomposition.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "problem/finite_inputs.hpp"
+#include "problem/memory_estimate.hpp"
 #include "problem/problem_setup.hpp"
 #include "solve.hpp"
+#include "tuning/case_kernel.hpp"
 
 namespace fdsolve {
 namespace {

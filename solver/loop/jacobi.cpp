@@ -8,10 +8,8 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <set>
 
 #include "blocked_steps.hpp"
-#include "case_reader.hpp"
 #include "field_io.hpp"
 #include "loop/start_state.hpp"
 #include "loop_support.hpp"
@@ -26,6 +24,7 @@
 #include "run_checks.hpp"
 #include "stability.hpp"
 #include "sweep_block.hpp"
+#include "tuning/case_kernel.hpp"
 
 namespace fdsolve {
 namespace {
@@ -128,64 +127,6 @@ const char* to_string(SolveStatus s) {
   }
 }
 
-std::size_t required_memory(const Case& c) { return required_memory(c, Subdomain::whole(c)); }
-
-std::size_t required_memory(const Case& c, const Subdomain& sub) {
-  const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
-  const Layout L = field_layout(c, value, sub);
-  const std::size_t fields = has_source_field(c) ? 3 : 2;
-  std::size_t faces = 0;
-  for (int face = 0; face < 2 * c.grid.dims; ++face) {
-    const BoundaryCondition& bc = c.boundary[face];
-    if (bc.type == BoundaryType::Neumann && !bc.gradient.is_constant())
-      faces += static_cast<std::size_t>(halo_axis(L, face / 2).face_size());
-  }
-  return (fields * static_cast<std::size_t>(L.size) + faces) * value;
-}
-
-std::size_t required_host_memory(const Case& c) {
-  return required_host_memory(c, Subdomain::whole(c), true);
-}
-
-std::size_t required_host_memory(const Case& c, const Subdomain& sub, bool root) {
-  // The initial field and the source are built in full on the host, then a staging buffer and
-  // the dense copies of a snapshot's fields are held while it is written; without parallel
-  // HDF5 rank 0 also holds the gathered whole fields (and the gather's receive buffer).
-  const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
-  const Layout L = field_layout(c, value, sub);
-  const std::size_t dense = static_cast<std::size_t>(L.owned_cells()) * value;
-  std::size_t whole = 0;
-  if (root && !sub.is_whole() && !output::parallel_hdf5())
-    whole = 4 * static_cast<std::size_t>(field_layout(c, value).owned_cells()) * value;
-  return 2 * static_cast<std::size_t>(L.size) * value + 3 * dense + whole;
-}
-
-template <typename T>
-KernelChoice kernel_choice(const Case& c, const Backend<T>& backend) {
-  const int dims = c.grid.dims;
-  const ChoiceKey key{dims, stencil_class(dims, c.stencil.points),
-                      sizeof(T) == 4 ? "float" : "double", update_box(c).cells()};
-  KernelChoice choice =
-      choose_with_cache(c.tuning.kernel, key, backend.name(), backend.identity(),
-                        backend.kernels(2), backend.kernels(3), backend.default_kernel(dims));
-  if (!choice.warning.empty()) {
-    // Once per message: the choice is made both before the run and by the solve.
-    static std::set<std::string> warned;
-    if (warned.insert(choice.warning).second) spdlog::warn("{}", choice.warning);
-  }
-  return choice;
-}
-
-template <typename T>
-KernelId choose_kernel(const Case& c, const Backend<T>& backend) {
-  const KernelChoice choice = kernel_choice(c, backend);
-  try {
-    return backend.find_kernel(c.grid.dims, choice.kernel);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(c.where("tuning.kernel") + "tuning.kernel: " + e.what());
-  }
-}
-
 template <typename T>
 SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& out,
                          const SolveOptions& options) {
@@ -206,12 +147,9 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   SolveResult r;
   r.kernel = backend.kernels(c.grid.dims)[kernel.index];
   r.dt = sched.plan.dt;
-  StartState<T> state = start_state(c, backend, L, sub, options.resume, out, r.kernel);
-  Buffer<T>& cur = state.cur;
-  Buffer<T>& next = state.next;
-  const std::int64_t done = state.done;
-  const double earlier_seconds = state.earlier_seconds;
-  r.first_norm = state.first_norm;
+  auto [cur, next, done, earlier_seconds, first_norm] =
+      start_state(c, backend, L, sub, options.resume, out, r.kernel);
+  r.first_norm = first_norm;
   if (const Checkpoint* k = options.resume)
     spdlog::info("resuming from iteration {} (time {})", done, k->state.time);
 
@@ -402,10 +340,6 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   return r;
 }
 
-template KernelChoice kernel_choice<float>(const Case&, const Backend<float>&);
-template KernelChoice kernel_choice<double>(const Case&, const Backend<double>&);
-template KernelId choose_kernel<float>(const Case&, const Backend<float>&);
-template KernelId choose_kernel<double>(const Case&, const Backend<double>&);
 template SolveResult solve_jacobi<float>(const Case&, Backend<float>&, output::RunOutput&,
                                          const SolveOptions&);
 template SolveResult solve_jacobi<double>(const Case&, Backend<double>&, output::RunOutput&,

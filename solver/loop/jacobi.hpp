@@ -66,26 +66,4 @@ template <typename T>
 SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& out,
                          const SolveOptions& options);
 
-/// Bytes of backend memory the case needs (both buffers, the source field and the per-node
-/// Neumann gradients if any).
-std::size_t required_memory(const Case& c);
-/// The same for the nodes one rank owns.
-std::size_t required_memory(const Case& c, const Subdomain& sub);
-/// Bytes of host memory the run needs on top of the backend's (the staging buffer of
-/// snapshots and checkpoints, and the initial and source fields while they are built).
-std::size_t required_host_memory(const Case& c);
-/// The same for one rank; rank 0 also holds the gathered whole fields of snapshots.
-std::size_t required_host_memory(const Case& c, const Subdomain& sub, bool root);
-
-/// The kernel variant the case runs with on `backend` and why: tuning.kernel, else the tune
-/// cache's or the built-in table's winner for the grid's size class (kernel_choice.hpp), else
-/// the backend's default. Logs an ignored cache's warning once.
-template <typename T>
-KernelChoice kernel_choice(const Case& c, const Backend<T>& backend);
-
-/// The kernel variant the case runs with on `backend` (kernel_choice).
-/// Throws InputError naming tuning.kernel when the backend has no such variant.
-template <typename T>
-KernelId choose_kernel(const Case& c, const Backend<T>& backend);
-
 }  // namespace fdsolve

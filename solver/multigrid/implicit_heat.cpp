@@ -22,6 +22,7 @@
 #include "parallel/reduce.hpp"
 #include "problem/boundary_conditions.hpp"
 #include "problem/problem_setup.hpp"
+#include "tuning/case_kernel.hpp"
 
 namespace fdsolve::multigrid {
 namespace {
@@ -104,12 +105,9 @@ SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunO
   SolveResult r;
   r.kernel = backend.kernels(c.grid.dims)[kernel.index];
   r.dt = plan.dt;
-  StartState<T> state = start_state(c, backend, L, sub, options.resume, out, r.kernel);
-  Buffer<T>& cur = state.cur;
-  Buffer<T>& next = state.next;
-  const std::int64_t done = state.done;
-  const double earlier_seconds = state.earlier_seconds;
-  r.first_norm = state.first_norm;
+  auto [cur, next, done, earlier_seconds, first_norm] =
+      start_state(c, backend, L, sub, options.resume, out, r.kernel);
+  r.first_norm = first_norm;
   if (const Checkpoint* k = options.resume)
     spdlog::info("resuming from step {} (time {})", done, k->state.time);
 

@@ -21,6 +21,7 @@
 #include "parallel/reduce.hpp"
 #include "problem/boundary_conditions.hpp"
 #include "problem/problem_setup.hpp"
+#include "tuning/case_kernel.hpp"
 
 namespace fdsolve::multigrid {
 namespace {
@@ -115,12 +116,9 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
 
   SolveResult r;
   r.kernel = backend.kernels(c.grid.dims)[kernel.index];
-  StartState<T> state = start_state(c, backend, L, sub, options.resume, out, r.kernel);
-  Buffer<T>& cur = state.cur;
-  Buffer<T>& next = state.next;
-  const std::int64_t done = state.done;
-  const double earlier_seconds = state.earlier_seconds;
-  r.first_norm = state.first_norm;
+  auto [cur, next, done, earlier_seconds, first_norm] =
+      start_state(c, backend, L, sub, options.resume, out, r.kernel);
+  r.first_norm = first_norm;
   if (options.resume) spdlog::info("resuming from cycle {}", done);
 
   Boundaries<T> boundaries(c, backend, L, sub);

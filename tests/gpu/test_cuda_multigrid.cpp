@@ -11,6 +11,7 @@
 #include "loop/jacobi.hpp"
 #include "multigrid/cycles.hpp"
 #include "problem/boundary_conditions.hpp"
+#include "tuning/case_kernel.hpp"
 
 namespace fdsolve {
 namespace {

@@ -8,6 +8,7 @@
 #include "multigrid/hierarchy.hpp"
 #include "problem/boundary_conditions.hpp"
 #include "solve_support.hpp"
+#include "tuning/case_kernel.hpp"
 
 using namespace fdsolve;
 using namespace fdsolve::test;

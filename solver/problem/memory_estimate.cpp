@@ -1,0 +1,42 @@
+// How much backend and host memory a case needs, checked before anything is allocated.
+#include "memory_estimate.hpp"
+
+#include "halo_fill.hpp"
+#include "problem_setup.hpp"
+#include "snapshot_parallel.hpp"
+
+namespace fdsolve {
+
+std::size_t required_memory(const Case& c) { return required_memory(c, Subdomain::whole(c)); }
+
+std::size_t required_memory(const Case& c, const Subdomain& sub) {
+  const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
+  const Layout L = field_layout(c, value, sub);
+  const std::size_t fields = has_source_field(c) ? 3 : 2;
+  std::size_t faces = 0;
+  for (int face = 0; face < 2 * c.grid.dims; ++face) {
+    const BoundaryCondition& bc = c.boundary[face];
+    if (bc.type == BoundaryType::Neumann && !bc.gradient.is_constant())
+      faces += static_cast<std::size_t>(halo_axis(L, face / 2).face_size());
+  }
+  return (fields * static_cast<std::size_t>(L.size) + faces) * value;
+}
+
+std::size_t required_host_memory(const Case& c) {
+  return required_host_memory(c, Subdomain::whole(c), true);
+}
+
+std::size_t required_host_memory(const Case& c, const Subdomain& sub, bool root) {
+  // The initial field and the source are built in full on the host, then a staging buffer and
+  // the dense copies of a snapshot's fields are held while it is written; without parallel
+  // HDF5 rank 0 also holds the gathered whole fields (and the gather's receive buffer).
+  const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
+  const Layout L = field_layout(c, value, sub);
+  const std::size_t dense = static_cast<std::size_t>(L.owned_cells()) * value;
+  std::size_t whole = 0;
+  if (root && !sub.is_whole() && !output::parallel_hdf5())
+    whole = 4 * static_cast<std::size_t>(field_layout(c, value).owned_cells()) * value;
+  return 2 * static_cast<std::size_t>(L.size) * value + 3 * dense + whole;
+}
+
+}  // namespace fdsolve
