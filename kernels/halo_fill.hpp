@@ -44,22 +44,27 @@ struct HaloAxis {
   index_t origin = 0;
   index_t p_lo = 0, p_hi = 0, q_lo = 0, q_hi = 0;
   unsigned edge_mask = 0;  // HaloFillArgs::edge_mask
+  /// n and stride of the fill axis and the in-face axes, as scalars for the per-node code: a
+  /// kernel that indexes a parameter's array at run time copies the whole parameter to local
+  /// memory in every thread (a 112-160 byte stack frame, ptxas sm_90).
+  index_t n_axis = 1, n_p = 1, n_q = 1;
+  index_t s_axis = 1, s_p = 0, s_q = 0;
 
   /// Whether in-face position (p, q) is filled (every one, or those beside a masked halo).
   FDSOLVE_HOST_DEVICE bool fills(index_t p, index_t q) const {
     if (edge_mask == 0) return true;
-    return beside(p_axis, p) || (q_axis < dims && beside(q_axis, q));
+    return beside(p_axis, n_p, p) || (q_axis < dims && beside(q_axis, n_q, q));
   }
-  /// Whether coordinate i of axis a lies in the halo of a face in edge_mask.
-  FDSOLVE_HOST_DEVICE bool beside(int a, index_t i) const {
+  /// Whether coordinate i of axis a (of n_a nodes) lies in the halo of a face in edge_mask.
+  FDSOLVE_HOST_DEVICE bool beside(int a, index_t n_a, index_t i) const {
     return (i == -1 && ((edge_mask >> (2 * a)) & 1u)) ||
-           (i == n[a] && ((edge_mask >> (2 * a + 1)) & 1u));
+           (i == n_a && ((edge_mask >> (2 * a + 1)) & 1u));
   }
 
   /// Index of face node (p, q) in a per-node offset array of this axis's faces. The arrays span
   /// both in-face axes with their halo (in 2D z has none), whichever part one fill uses.
   FDSOLVE_HOST_DEVICE index_t face_index(index_t p, index_t q) const {
-    return (q + (q_axis < dims ? 1 : 0)) * (n[p_axis] + 2) + (p + 1);
+    return (q + (q_axis < dims ? 1 : 0)) * (n_p + 2) + (p + 1);
   }
   index_t face_size() const { return (n[p_axis] + 2) * (n[q_axis] + (q_axis < dims ? 2 : 0)); }
 };
@@ -75,6 +80,12 @@ inline HaloAxis halo_axis(const Layout& L, int axis) {
   h.stride[1] = L.pitch;
   h.stride[2] = L.plane;
   h.origin = L.origin;
+  h.n_axis = h.n[axis];
+  h.n_p = h.n[h.p_axis];
+  h.n_q = h.n[h.q_axis];
+  h.s_axis = h.stride[axis];
+  h.s_p = h.stride[h.p_axis];
+  h.s_q = h.stride[h.q_axis];
   const auto with_halo = [&](int a) { return a < axis && a < L.dims; };
   h.p_lo = with_halo(h.p_axis) ? -1 : 0;
   h.p_hi = L.n[h.p_axis] + (with_halo(h.p_axis) ? 1 : 0);
@@ -116,19 +127,12 @@ HaloFillArgs<T> x_ghost_fill(const SweepArgs<T>& a) {
 template <typename T>
 FDSOLVE_HOST_DEVICE void fill_ghost(T* u, const HaloAxis& h, int side, GhostRule rule, T offset,
                                     const T* offsets, index_t p, index_t q) {
-  const index_t n = h.n[h.axis];
+  const index_t n = h.n_axis;
   const index_t ghost = side == 0 ? -1 : n;
-  index_t from = 0;
-  T add = T(0);
-  if (rule == GhostRule::Wrap) {
-    from = side == 0 ? n - 1 : 0;
-  } else {
-    from = side == 0 ? 1 : n - 2;
-    add = offsets ? offsets[h.face_index(p, q)] : offset;
-  }
-  const index_t in_face = p * h.stride[h.p_axis] + q * h.stride[h.q_axis];
-  u[h.origin + ghost * h.stride[h.axis] + in_face] =
-      u[h.origin + from * h.stride[h.axis] + in_face] + add;
+  const index_t from = ghost_source(rule, side, n);
+  const T add = rule == GhostRule::Wrap ? T(0) : offsets ? offsets[h.face_index(p, q)] : offset;
+  const index_t in_face = p * h.s_p + q * h.s_q;
+  u[h.origin + ghost * h.s_axis + in_face] = u[h.origin + from * h.s_axis + in_face] + add;
 }
 
 }  // namespace fdsolve

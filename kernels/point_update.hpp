@@ -2,13 +2,8 @@
 // formula from one definition.
 #pragma once
 
+#include "host_device.hpp"
 #include "stencil.hpp"
-
-#if defined(__CUDACC__)
-#define FDSOLVE_HOST_DEVICE __host__ __device__ __forceinline__
-#else
-#define FDSOLVE_HOST_DEVICE inline
-#endif
 
 namespace fdsolve {
 

@@ -14,11 +14,22 @@
 # The anchors' scripts (../shared/anchors) travel in .device/anchors (named in `carry`).
 #   SANITIZER_TIMEOUT    seconds per sanitizer run (default 200)
 #   SANITIZERS           which compute-sanitizer tools run (default "memcheck racecheck")
+#   SANITIZER_TESTS      doctest --test-case filter for the sanitizer runs (default: all)
+#   PROFILE=1            Nsight Compute profiles of the key sweeps (tools/profile-kernels.sh)
 set -euo pipefail
 SECONDS=0
 
 OUT=${OUT:-$PWD/device-out}
 mkdir -p "$OUT"
+# The device tool brings back at most 8 files: everything under $OUT leaves as one archive.
+pack_out() {
+  local tmp
+  tmp=$(mktemp -d)
+  tar -czf "$tmp/device-test.tar.gz" -C "$OUT" . && rm -rf "${OUT:?}"/* \
+    && mv "$tmp/device-test.tar.gz" "$OUT/"
+}
+trap pack_out EXIT
+trap 'exit 143' TERM  # under `timeout`, still pack what is there
 BUILD=build-device
 failures=()
 
@@ -137,8 +148,10 @@ if [[ "${SKIP_SANITIZERS:-0}" != 1 ]]; then
     exclude_suite=""
     quick=1
     [[ $tool == racecheck ]] && exclude_suite="--test-suite-exclude=problems" && quick=2
+    only=""
+    [[ -n "${SANITIZER_TESTS:-}" ]] && only="--test-case=$SANITIZER_TESTS"
     FDSOLVE_GPU_TEST_QUICK=$quick timeout "${SANITIZER_TIMEOUT:-200}" compute-sanitizer --tool "$tool" --error-exitcode 9 \
-      "$gpu_tests" --test-case-exclude="*out of device memory*" $exclude_suite 2>&1 | tail -n 60 \
+      "$gpu_tests" --test-case-exclude="*out of device memory*" $exclude_suite $only 2>&1 | tail -n 60 \
       | sed "s/^/[$tool] /" | tee -a "$OUT/sanitizer.log"
     rc=${PIPESTATUS[0]}
     set -e
@@ -176,6 +189,12 @@ print('$label', s['iterations'], '%.4f' % s['wall_seconds'], '%.4g' % s['cells_p
         --set "boundary={default: {type: neumann, gradient: 0}, z_min: {type: dirichlet, value: 0}}"
     done
   } 2>&1 | tee "$OUT/run_timings.log"
+fi
+
+# --- profiles -------------------------------------------------------------------------------
+if [[ "${PROFILE:-0}" == 1 ]]; then
+  tools/profile-kernels.sh "$BUILD/solver/fdsolve" "$OUT/profile" > "$OUT/profile.log" 2>&1 || true
+  cat "$OUT/profile/summary.txt" 2>/dev/null || true
 fi
 
 # --- summary (last, so that the reply's tail carries it) -------------------------------------

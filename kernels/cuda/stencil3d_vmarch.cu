@@ -29,9 +29,9 @@ struct ZState {
 /// the plane tile at `s` (row stride RS), forms R_p and Q_p, and, when `emit`, stores output
 /// plane p-1 at `out` (u'_{p-1} = R_{p-1} + Q_{p-2} + Q_p + s) and adds it to the stats; `out`
 /// is node (x, y, p-1). With Ghosts, it also writes the row's x-face ghosts sourced from the
-/// lanes `ghost_lanes` (x_ghost_lanes). Only vring's unchecked sweeps do: in vmarch and in the
-/// checked sweeps the few extra registers cost a block per SM or spills (ptxas, sm_90), so
-/// those leave the ghosts to the backend's fill after the sweep.
+/// lanes `ghost_lanes` (x_ghost_lanes). Only the unchecked sweeps do: in the checked ones the
+/// few extra registers cost a block per SM or spills (ptxas, sm_90), so those leave the ghosts
+/// to the backend's fill after the sweep.
 template <typename T, int RS, bool Stats, bool Ghosts>
 __device__ __forceinline__ void march_step(const T* s, const TypedWeights<T>& w, T* out,
                                            const T* src, bool emit, unsigned mask, ZState<T>& z,
@@ -92,7 +92,11 @@ struct MarchTile {
   }
 };
 
-template <typename T, int BY, int P, bool Stats>
+/// Ghosts: the instantiation that writes the x-face ghosts, launched only for sweeps that have
+/// some (a.xg.any), so that its extra registers never slow an all-Dirichlet sweep (ptxas, sm_90:
+/// vmarch4p1 64 against 60 in float, still 8 blocks per SM; 70 against 64 in double, 7 blocks;
+/// a 64-register cap on it spilled 24-32 bytes).
+template <typename T, int BY, int P, bool Stats, bool Ghosts>
 __global__ void __launch_bounds__(32 * BY)
     vmarch3d_kernel(const DevArgs<T> a, long long chunk, const StatsSink partials) {
   constexpr int N = Vec16<T>::n;
@@ -104,6 +108,7 @@ __global__ void __launch_bounds__(32 * BY)
   const long long x0 = tile.x0, y0 = tile.y0, z0 = tile.z0, z1 = tile.z1, x = tile.x, y = tile.y;
   const unsigned mask = tile.mask;
   const TypedWeights<T> w = a.w;
+  const unsigned ghost_lanes = Ghosts ? x_ghost_lanes<T, N>(a.xg, x, mask) : 0xFFu;
 
   // What this thread loads of every plane (fixed for the whole march).
   const bool body_ok = x <= a.hi[0] && y <= a.hi[1];
@@ -153,17 +158,17 @@ __global__ void __launch_bounds__(32 * BY)
       if (mask) {
         const bool emit = p - 1 >= z0;
         const long long o = (p - 1) * a.plane + y * a.pitch + x;
-        march_step<T, RS, Stats, false>(sh + (ty + 1) * RS + N + tx * N, w, a.out + o,
-                                        a.src ? a.src + o : nullptr, emit, mask, zs, mine, a.xg,
-                                        0xFFu, y, p);
+        march_step<T, RS, Stats, Ghosts>(sh + (ty + 1) * RS + N + tx * N, w, a.out + o,
+                                         a.src ? a.src + o : nullptr, emit, mask, zs, mine, a.xg,
+                                         ghost_lanes, y, p);
       }
     }
   }
-  if constexpr (Stats) block_stats_finish<32, BY>(mine, partials);
+  if constexpr (Stats) block_stats_finish<32, BY, const StatsAcc<T>&>(mine, partials);
 }
 
-/// Grid of a vector march: tiles of 32 vectors by BY rows, z cut into as many chunks as keep
-/// all blocks resident in one wave, `per_sm` blocks fitting on each of `sm_count` SMs.
+/// Grid of a vector march: tiles of 32 vectors by BY rows, z cut into the chunks that keep the
+/// resident slots (`per_sm` blocks on each of `sm_count` SMs) busiest (march_chunks.hpp).
 template <typename T, int BY>
 dim3 march_grid(const DevArgs<T>& a, int sm_count, int per_sm) {
   constexpr int N = Vec16<T>::n;
@@ -193,20 +198,31 @@ void march_launch(MarchKernel<T> with_stats, MarchKernel<T> plain, const DevArgs
 
 template <typename T, int BY, int P>
 dim3 vmarch3d_grid(const DevArgs<T>& a, int sm_count, bool stats) {
-  return march_grid<T, BY>(a, sm_count,
-                           stats ? resident_blocks<vmarch3d_kernel<T, BY, P, true>>(32 * BY)
-                                 : resident_blocks<vmarch3d_kernel<T, BY, P, false>>(32 * BY));
+  constexpr int threads = 32 * BY;
+  const int per_sm = stats       ? resident_blocks<vmarch3d_kernel<T, BY, P, true, false>>(threads)
+                     : a.xg.any ? resident_blocks<vmarch3d_kernel<T, BY, P, false, true>>(threads)
+                                : resident_blocks<vmarch3d_kernel<T, BY, P, false, false>>(threads);
+  return march_grid<T, BY>(a, sm_count, per_sm);
 }
 
 template <typename T, int BY, int P>
 void vmarch3d_launch(const DevArgs<T>& a, dim3 grid, StatsSink partials, cudaStream_t s) {
-  march_launch<T, BY>(&vmarch3d_kernel<T, BY, P, true>, &vmarch3d_kernel<T, BY, P, false>, a, grid,
-                      partials, s);
+  march_launch<T, BY>(&vmarch3d_kernel<T, BY, P, true, false>,
+                      a.xg.any ? &vmarch3d_kernel<T, BY, P, false, true>
+                               : &vmarch3d_kernel<T, BY, P, false, false>,
+                      a, grid, partials, s);
+}
+
+/// The unchecked vector marches write the x ghosts (vmarch through its Ghosts instantiation).
+template <typename T>
+bool unchecked_writes_x_ghosts(const DevArgs<T>&, bool stats) {
+  return !stats;
 }
 
 template <typename T, int BY, int P>
 Variant<T> vmarch3d(const char* name) {
-  return {name, &vmarch3d_grid<T, BY, P>, &vmarch3d_launch<T, BY, P>, nullptr};
+  return {name, &vmarch3d_grid<T, BY, P>, &vmarch3d_launch<T, BY, P>,
+          &unchecked_writes_x_ghosts<T>};
 }
 
 // --- vring: the same march with the plane tiles in an S-stage shared-memory ring ------------
@@ -324,16 +340,9 @@ void vring3d_launch(const DevArgs<T>& a, dim3 grid, StatsSink partials, cudaStre
                       partials, s);
 }
 
-/// The unchecked vring sweeps write the x ghosts, but not through the vmarch kernel of planes
-/// too large for 32-bit offsets.
-template <typename T>
-bool vring3d_writes_x_ghosts(const DevArgs<T>& a, bool stats) {
-  return !stats && a.plane < kMaxPlane32;
-}
-
 template <typename T, int BY, int S>
 Variant<T> vring3d(const char* name) {
-  return {name, &vring3d_grid<T, BY, S>, &vring3d_launch<T, BY, S>, &vring3d_writes_x_ghosts<T>};
+  return {name, &vring3d_grid<T, BY, S>, &vring3d_launch<T, BY, S>, &unchecked_writes_x_ghosts<T>};
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "march_chunks.hpp"
 #include "sweep_common.cuh"
 
 namespace fdsolve::cuda {
@@ -98,14 +99,6 @@ int resident_blocks(int threads) {
     return n > 0 ? n : 1;
   }();
   return blocks;
-}
-
-/// Splits `n` rows or planes into chunks so that `tiles * chunks` blocks fill the resident
-/// slots of `capacity` blocks once: equal blocks in one wave leave no tail, and long chunks
-/// re-read few boundary rows. Chunks keep at least 8 rows.
-inline long long chunk_count(long long n, long long tiles, long long capacity) {
-  const long long chunks = std::max(1LL, capacity / std::max(1LL, tiles));
-  return std::min(chunks, std::max(1LL, ceil_div(n, 8)));
 }
 
 }  // namespace fdsolve::cuda
