@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -41,6 +42,36 @@ int count_of(std::size_t bytes) {
     throw MpiError(fmt::format("a message of {} bytes is over MPI's int count", bytes));
   return static_cast<int>(bytes);
 }
+
+/// The largest power of two up to 4 KiB that divides `bytes`.
+std::size_t unit_dividing(std::size_t bytes) {
+  std::size_t unit = 4096;
+  while (unit > 1 && bytes % unit != 0) unit /= 2;
+  return unit;
+}
+
+/// Byte counts as counts of `unit`-byte blocks (an MPI contiguous type), so that a gathered or
+/// scattered field and its displacements fit MPI's int counts up to 8 TiB instead of 2 GiB (a
+/// 16384^2 double field is 2 GiB: its gather to rank 0 for a serial-HDF5 snapshot failed on two
+/// H200s). Senders and receivers may use different units: MPI matches the byte sequences.
+class Blocks {
+ public:
+  explicit Blocks(std::size_t unit) : unit_(unit) {
+    FDSOLVE_MPI_CHECK(MPI_Type_contiguous(static_cast<int>(unit), MPI_BYTE, &type_));
+    FDSOLVE_MPI_CHECK(MPI_Type_commit(&type_));
+  }
+  ~Blocks() { MPI_Type_free(&type_); }
+  Blocks(const Blocks&) = delete;
+  Blocks& operator=(const Blocks&) = delete;
+
+  MPI_Datatype type() const { return type_; }
+  /// `bytes` (a multiple of the unit) in blocks.
+  int count(std::size_t bytes) const { return count_of(bytes / unit_); }
+
+ private:
+  std::size_t unit_;
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
 
 /// Whether this process was started by an MPI launcher (mpirun, srun): a plain `fdsolve run`
 /// does not initialise MPI, so it starts as fast as a build without MPI.
@@ -79,28 +110,36 @@ std::vector<char> Comm::allgather(const void* data, std::size_t bytes) const {
     return std::vector<char>(static_cast<const char*>(data),
                              static_cast<const char*>(data) + bytes);
   std::vector<char> all(bytes * static_cast<std::size_t>(size_));
-  FDSOLVE_MPI_CHECK(MPI_Allgather(data, count_of(bytes), MPI_BYTE, all.data(), count_of(bytes),
-                                  MPI_BYTE, MPI_COMM_WORLD));
+  const Blocks blocks(unit_dividing(bytes));  // every rank gives `bytes`
+  FDSOLVE_MPI_CHECK(MPI_Allgather(data, blocks.count(bytes), blocks.type(), all.data(),
+                                  blocks.count(bytes), blocks.type(), MPI_COMM_WORLD));
   return all;
 }
 
 std::vector<char> Comm::gather_to_root(const void* data, std::size_t bytes) const {
   if (size_ == 1) return allgather(data, bytes);
-  const int mine = count_of(bytes);
-  std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(counts.size());
-  FDSOLVE_MPI_CHECK(MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD));
+  const long long mine = static_cast<long long>(bytes);
+  std::vector<long long> sizes(static_cast<std::size_t>(size_));
+  FDSOLVE_MPI_CHECK(
+      MPI_Gather(&mine, 1, MPI_LONG_LONG, sizes.data(), 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD));
+  // The root's unit divides every rank's size, hence every displacement too.
+  std::size_t unit = 4096;
+  if (root())
+    for (long long b : sizes) unit = std::min(unit, unit_dividing(static_cast<std::size_t>(b)));
+  const Blocks send(unit_dividing(bytes)), receive(unit);
+  std::vector<int> counts, offsets;
   std::vector<char> all;
   if (root()) {
     std::size_t total = 0;
-    for (std::size_t r = 0; r < counts.size(); ++r) {
-      offsets[r] = count_of(total);
-      total += static_cast<std::size_t>(counts[r]);
+    for (long long b : sizes) {
+      counts.push_back(receive.count(static_cast<std::size_t>(b)));
+      offsets.push_back(receive.count(total));
+      total += static_cast<std::size_t>(b);
     }
-    count_of(total);  // MPI_Gatherv's displacements are ints too
     all.resize(total);
   }
-  FDSOLVE_MPI_CHECK(MPI_Gatherv(data, mine, MPI_BYTE, all.data(), counts.data(), offsets.data(),
-                                MPI_BYTE, 0, MPI_COMM_WORLD));
+  FDSOLVE_MPI_CHECK(MPI_Gatherv(data, send.count(bytes), send.type(), all.data(), counts.data(),
+                                offsets.data(), receive.type(), 0, MPI_COMM_WORLD));
   return all;
 }
 
@@ -110,17 +149,21 @@ void Comm::scatter_from_root(const void* blocks, const std::vector<std::size_t>&
     if (mine_bytes) std::memcpy(mine, blocks, mine_bytes);
     return;
   }
+  std::size_t unit = 4096;
+  if (root())
+    for (std::size_t b : bytes) unit = std::min(unit, unit_dividing(b));
+  const Blocks send(unit), receive(unit_dividing(mine_bytes));
   std::vector<int> counts, offsets;
   if (root()) {
     std::size_t total = 0;
     for (std::size_t b : bytes) {
-      counts.push_back(count_of(b));
-      offsets.push_back(count_of(total));
+      counts.push_back(send.count(b));
+      offsets.push_back(send.count(total));
       total += b;
     }
   }
-  FDSOLVE_MPI_CHECK(MPI_Scatterv(blocks, counts.data(), offsets.data(), MPI_BYTE, mine,
-                                 count_of(mine_bytes), MPI_BYTE, 0, MPI_COMM_WORLD));
+  FDSOLVE_MPI_CHECK(MPI_Scatterv(blocks, counts.data(), offsets.data(), send.type(), mine,
+                                 receive.count(mine_bytes), receive.type(), 0, MPI_COMM_WORLD));
 }
 
 long long Comm::max(long long value) const {
