@@ -34,21 +34,18 @@ struct HaloFillArgs {
   }
 };
 
-/// Layout strides as plain scalars (device code cannot call std::array members), plus the
-/// in-face axes and fill range of one axis: axes before it include their halo (-1 and n), later
-/// ones only the owned nodes.
+/// One axis's fill: the fill axis and its in-face axes p and q, their node counts and element
+/// strides, and the in-face range filled: axes before it include their halo (-1 and n), later
+/// ones only the owned nodes. Plain scalars, no arrays: a kernel that indexes a parameter's
+/// array at run time copies the whole parameter to local memory in every thread (a 112-160 byte
+/// stack frame, ptxas sm_90), and device code cannot call std::array members.
 struct HaloAxis {
   int dims = 2, axis = 0, p_axis = 1, q_axis = 2;
-  index_t n[3] = {1, 1, 1};
-  index_t stride[3] = {1, 0, 0};  // element strides of x, y, z
+  index_t n_axis = 1, n_p = 1, n_q = 1;  // nodes along the fill axis, p and q
+  index_t s_axis = 1, s_p = 0, s_q = 0;  // their element strides
   index_t origin = 0;
   index_t p_lo = 0, p_hi = 0, q_lo = 0, q_hi = 0;
   unsigned edge_mask = 0;  // HaloFillArgs::edge_mask
-  /// n and stride of the fill axis and the in-face axes, as scalars for the per-node code: a
-  /// kernel that indexes a parameter's array at run time copies the whole parameter to local
-  /// memory in every thread (a 112-160 byte stack frame, ptxas sm_90).
-  index_t n_axis = 1, n_p = 1, n_q = 1;
-  index_t s_axis = 1, s_p = 0, s_q = 0;
 
   /// Whether in-face position (p, q) is filled (every one, or those beside a masked halo).
   FDSOLVE_HOST_DEVICE bool fills(index_t p, index_t q) const {
@@ -66,7 +63,7 @@ struct HaloAxis {
   FDSOLVE_HOST_DEVICE index_t face_index(index_t p, index_t q) const {
     return (q + (q_axis < dims ? 1 : 0)) * (n_p + 2) + (p + 1);
   }
-  index_t face_size() const { return (n[p_axis] + 2) * (n[q_axis] + (q_axis < dims ? 2 : 0)); }
+  index_t face_size() const { return (n_p + 2) * (n_q + (q_axis < dims ? 2 : 0)); }
 };
 
 inline HaloAxis halo_axis(const Layout& L, int axis) {
@@ -75,17 +72,14 @@ inline HaloAxis halo_axis(const Layout& L, int axis) {
   h.axis = axis;
   h.p_axis = axis == 0 ? 1 : 0;
   h.q_axis = axis == 2 ? 1 : 2;
-  for (int a = 0; a < 3; ++a) h.n[a] = L.n[a];
-  h.stride[0] = 1;
-  h.stride[1] = L.pitch;
-  h.stride[2] = L.plane;
+  const index_t stride[3] = {1, L.pitch, L.plane};
+  h.n_axis = L.n[axis];
+  h.n_p = L.n[h.p_axis];
+  h.n_q = L.n[h.q_axis];
+  h.s_axis = stride[axis];
+  h.s_p = stride[h.p_axis];
+  h.s_q = stride[h.q_axis];
   h.origin = L.origin;
-  h.n_axis = h.n[axis];
-  h.n_p = h.n[h.p_axis];
-  h.n_q = h.n[h.q_axis];
-  h.s_axis = h.stride[axis];
-  h.s_p = h.stride[h.p_axis];
-  h.s_q = h.stride[h.q_axis];
   const auto with_halo = [&](int a) { return a < axis && a < L.dims; };
   h.p_lo = with_halo(h.p_axis) ? -1 : 0;
   h.p_hi = L.n[h.p_axis] + (with_halo(h.p_axis) ? 1 : 0);

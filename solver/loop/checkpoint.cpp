@@ -142,12 +142,7 @@ Checkpoint read_checkpoint(const Case& c, const Subdomain& sub) {
   if (!std::filesystem::is_regular_file(path, error))
     throw InputError("--resume: no checkpoint at " + path +
                      " (checkpoint.every writes one; run without --resume to start over)");
-  output::Hyperslab owned;
-  for (int a = 0; a < 3; ++a) {
-    owned.offset[a] = sub.offset[a];
-    owned.count[a] = sub.n[a];
-  }
-  const output::SnapshotData data = output::read_snapshot(path, owned);
+  const output::SnapshotData data = output::read_snapshot(path, hyperslab_of(sub));
   const auto state = data.info.texts.find("checkpoint");
   if (state == data.info.texts.end() || state_value(state->second, "format") != kFormat)
     throw InputError("--resume: " + path + " is not an fdsolve checkpoint of this version");

@@ -23,6 +23,17 @@ struct LoopState {
   std::string kernel;
 };
 
+/// The nodes `sub` owns, as the box of the global grid that snapshots and checkpoints read and
+/// write for one rank.
+inline output::Hyperslab hyperslab_of(const Subdomain& sub) {
+  output::Hyperslab box;
+  for (int a = 0; a < 3; ++a) {
+    box.offset[a] = sub.offset[a];
+    box.count[a] = sub.n[a];
+  }
+  return box;
+}
+
 /// A checkpoint read back; `u` holds the owned nodes, dense and C-ordered.
 struct Checkpoint {
   LoopState state;

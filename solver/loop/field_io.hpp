@@ -38,11 +38,8 @@ class FieldWriter {
         comm_(comm),
         d_(d),
         collective_(comm.several() && output::parallel_hdf5()),
+        mine_(hyperslab_of(d.sub)),
         host_(static_cast<std::size_t>(L.size)) {
-    for (int a = 0; a < 3; ++a) {
-      mine_.offset[a] = d.sub.offset[a];
-      mine_.count[a] = d.sub.n[a];
-    }
     for (const auto& name : c.output.fields)
       if (name == "source")
         source_ = gather(owned_dense(source_values<T>(c, L, d.sub, 1.0, 0.0), L));

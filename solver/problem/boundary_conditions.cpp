@@ -63,8 +63,8 @@ void Boundaries<T>::set_gradients(double t) {
     const index_t q_halo = h.q_axis < c_.grid.dims ? 1 : 0;
     std::vector<T> values(static_cast<std::size_t>(h.face_size()));
     const Expression g(c_.boundary[face].gradient.expression);
-    for (index_t q = -q_halo; q < h.n[h.q_axis] + q_halo; ++q)
-      for (index_t p = -1; p <= h.n[h.p_axis]; ++p) {
+    for (index_t q = -q_halo; q < h.n_q + q_halo; ++q)
+      for (index_t p = -1; p <= h.n_p; ++p) {
         double x[3] = {0, 0, 0};
         x[axis] = node_coordinate(c_, axis, sub_.to_global(axis, boundary));
         x[h.p_axis] = node_coordinate(c_, h.p_axis, sub_.to_global(h.p_axis, p));
@@ -72,7 +72,7 @@ void Boundaries<T>::set_gradients(double t) {
           x[h.q_axis] = node_coordinate(c_, h.q_axis, sub_.to_global(h.q_axis, q));
         const double v = g(x[0], x[1], x[2], t);
         // Owned nodes only: the halo's corner values are never read by a sweep.
-        const bool owned = p >= 0 && p < h.n[h.p_axis] && q >= 0 && q < h.n[h.q_axis];
+        const bool owned = p >= 0 && p < h.n_p && q >= 0 && q < h.n_q;
         if (owned && !std::isfinite(v)) {
           std::array<index_t, 3> node{0, 0, 0};
           node[axis] = sub_.to_global(axis, boundary);
