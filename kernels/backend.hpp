@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "bottom_cg.hpp"
 #include "diagnostics.hpp"
 #include "halo_fill.hpp"
 #include "stencil.hpp"
@@ -173,6 +174,9 @@ class Backend {
   /// The residual computed and restricted in one pass (transfer.hpp): what a residual sweep,
   /// a halo fill of the residual and restrict_to_coarse compute, without the residual field.
   virtual void restrict_residual(const ResidualRestrictArgs<T>& args) = 0;
+  /// Multigrid's bottom solve (bottom_cg.hpp): conjugate gradients on a coarsest grid of a few
+  /// thousand nodes at most, enqueued and ordered before later work (CUDA: one thread block).
+  virtual void bottom_solve(const BottomSolveArgs<T>& args) = 0;
   /// Enqueues setting every element of `field` (halo included) to zero.
   virtual void zero(Buffer<T>& field) = 0;
   /// Enqueues copying all of `src` into `dst` (same size).

@@ -6,8 +6,10 @@
 
 #include <array>
 
+#include "grid_strides.hpp"
 #include "halo_fill.hpp"
 #include "point_update.hpp"
+#include "transfer_ratio.hpp"
 
 namespace fdsolve {
 
@@ -24,20 +26,11 @@ struct TransferArgs {
   Box box;  // in the index space of `to`
   double scale = 1.0;
   std::array<GhostRule, 6> rules{};  // prolong_cubic_add: the coarse grid's face rules
+  /// Where the coarse nodes sit on the fine grid (transfer_ratio.hpp): nested halving by
+  /// default; any other ratio takes the general weights.
+  TransferRatio ratio{};
 };
 
-/// The element offsets of a layout as plain scalars, which device code can use (std::array
-/// members are host-only).
-struct GridStrides {
-  int dims = 2;
-  index_t origin = 0, pitch = 0, plane = 0;
-
-  FDSOLVE_HOST_DEVICE index_t at(index_t i, index_t j, index_t k) const {
-    return origin + k * plane + j * pitch + i;
-  }
-};
-
-inline GridStrides strides_of(const Layout& L) { return {L.dims, L.origin, L.pitch, L.plane}; }
 
 /// Full weighting along one axis of fine element `f`: (1/4, 1/2, 1/4) x the neighbours at
 /// -stride, 0, +stride, applied to the plane sums of the later axes.

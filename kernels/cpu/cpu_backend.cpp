@@ -111,6 +111,7 @@ class CpuBackend final : public Backend<T> {
   void restrict_to_coarse(const TransferArgs<T>& args) override { cpu::restrict_to_coarse(args); }
   void prolong_add(const TransferArgs<T>& args) override { cpu::prolong_add(args); }
   void prolong_cubic_add(const TransferArgs<T>& args) override { cpu::prolong_cubic_add(args); }
+  void bottom_solve(const BottomSolveArgs<T>& args) override { cpu::bottom_solve(args); }
   void restrict_residual(const ResidualRestrictArgs<T>& args) override {
     cpu::restrict_residual(args);
   }

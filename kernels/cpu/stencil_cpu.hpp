@@ -3,6 +3,7 @@
 
 #include "../halo_fill.hpp"
 #include "../stencil.hpp"
+#include "../bottom_cg.hpp"
 #include "../transfer.hpp"
 
 namespace fdsolve::cpu {
@@ -34,6 +35,9 @@ template <typename T>
 void restrict_residual(const ResidualRestrictArgs<T>& args);
 template <typename T>
 void prolong_cubic_add(const TransferArgs<T>& args);
+/// Multigrid's bottom solve by conjugate gradients (bottom_cg_cpu.cpp); returns its iterations.
+template <typename T>
+int bottom_solve(const BottomSolveArgs<T>& args);
 /// Sets `n` values to `value`.
 template <typename T>
 void fill_value(T* dst, index_t n, T value);

@@ -1,5 +1,6 @@
 // Multigrid's grid transfers on the host (OpenMP over the rows of the destination box).
 #include <algorithm>
+#include <vector>
 
 #include "stencil_cpu.hpp"
 
@@ -10,6 +11,17 @@ namespace {
 // the transfer itself.
 constexpr index_t kParallelCells = 16384;
 
+/// One axis's transfer weights for the nodes of box `b` along `axis` (one default entry for
+/// the z axis of a 2D grid).
+template <typename Entry, typename Make>
+std::vector<Entry> axis_table(const Box& b, int axis, int dims, Make make) {
+  if (axis >= dims) return {Entry{}};
+  std::vector<Entry> table;
+  table.reserve(static_cast<std::size_t>(b.extent(axis)));
+  for (index_t i = b.lo[axis]; i < b.hi[axis]; ++i) table.push_back(make(i));
+  return table;
+}
+
 }  // namespace
 
 template <typename T>
@@ -18,6 +30,26 @@ void restrict_to_coarse(const TransferArgs<T>& a) {
   const index_t ny = b.extent(1), rows = ny * b.extent(2);
   const T scale = static_cast<T>(a.scale);
   const GridStrides F = strides_of(a.fine);
+  if (!a.ratio.halves(a.fine.dims)) {
+    // Grids that do not nest: each axis's weights once per call, not once per node.
+    const auto x = axis_table<RestrictAxis<T>>(b, 0, a.fine.dims, [&](index_t I) {
+      return restrict_axis<T>(I, a.ratio.num[0], a.ratio.den[0]);
+    });
+    const auto y = axis_table<RestrictAxis<T>>(b, 1, a.fine.dims, [&](index_t J) {
+      return restrict_axis<T>(J, a.ratio.num[1], a.ratio.den[1]);
+    });
+    const auto z = axis_table<RestrictAxis<T>>(b, 2, a.fine.dims, [&](index_t K) {
+      return restrict_axis<T>(K, a.ratio.num[2], a.ratio.den[2]);
+    });
+#pragma omp parallel for schedule(static) if (b.cells() > kParallelCells)
+    for (index_t r = 0; r < rows; ++r) {
+      const index_t j = r % ny, k = r / ny;
+      for (index_t i = 0; i < b.extent(0); ++i)
+        a.to[a.coarse.at(b.lo[0] + i, b.lo[1] + j, b.lo[2] + k)] =
+            restrict_ratio_sum(a.from, F, x[i], y[j], z[k], scale);
+    }
+    return;
+  }
 #pragma omp parallel for schedule(static) if (b.cells() > kParallelCells)
   for (index_t r = 0; r < rows; ++r) {
     const index_t J = b.lo[1] + r % ny, K = b.lo[2] + r / ny;
@@ -31,6 +63,25 @@ void prolong_add(const TransferArgs<T>& a) {
   const Box& b = a.box;
   const index_t ny = b.extent(1), rows = ny * b.extent(2);
   const GridStrides C = strides_of(a.coarse);
+  if (!a.ratio.halves(a.fine.dims)) {
+    const auto x = axis_table<ProlongAxis<T>>(b, 0, a.fine.dims, [&](index_t i) {
+      return prolong_axis<T>(i, a.ratio.num[0], a.ratio.den[0]);
+    });
+    const auto y = axis_table<ProlongAxis<T>>(b, 1, a.fine.dims, [&](index_t j) {
+      return prolong_axis<T>(j, a.ratio.num[1], a.ratio.den[1]);
+    });
+    const auto z = axis_table<ProlongAxis<T>>(b, 2, a.fine.dims, [&](index_t k) {
+      return prolong_axis<T>(k, a.ratio.num[2], a.ratio.den[2]);
+    });
+#pragma omp parallel for schedule(static) if (b.cells() > kParallelCells)
+    for (index_t r = 0; r < rows; ++r) {
+      const index_t j = r % ny, k = r / ny;
+      for (index_t i = 0; i < b.extent(0); ++i)
+        a.to[a.fine.at(b.lo[0] + i, b.lo[1] + j, b.lo[2] + k)] +=
+            prolong_ratio_sum(a.from, C, x[i], y[j], z[k]);
+    }
+    return;
+  }
 #pragma omp parallel for schedule(static) if (b.cells() > kParallelCells)
   for (index_t r = 0; r < rows; ++r) {
     const index_t j = b.lo[1] + r % ny, k = b.lo[2] + r / ny;

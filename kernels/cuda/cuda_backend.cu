@@ -294,6 +294,9 @@ class CudaBackend final : public Backend<T> {
   void prolong_cubic_add(const TransferArgs<T>& args) override {
     launch_prolong_cubic_add(args, stream_);
   }
+  void bottom_solve(const BottomSolveArgs<T>& args) override {
+    launch_bottom_solve(args, stream_);
+  }
   void restrict_residual(const ResidualRestrictArgs<T>& args) override {
     launch_restrict_residual(args, stream_);
   }

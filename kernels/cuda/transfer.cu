@@ -46,6 +46,29 @@ __global__ void __launch_bounds__(kBX* kBY) prolong_kernel(const T* coarse, T* f
   fine[F.at(i, j, k)] += prolong_node(coarse, C, i, j, k);
 }
 
+/// The transfers between grids that do not nest (transfer_ratio.hpp).
+template <typename T>
+__global__ void __launch_bounds__(kBX* kBY)
+    restrict_ratio_kernel(const T* fine, T* coarse, GridStrides F, GridStrides C,
+                          TransferRatio R, DevBox b, T scale) {
+  const index_t I = b.lo[0] + blockIdx.x * static_cast<index_t>(kBX) + threadIdx.x;
+  const index_t J = b.lo[1] + blockIdx.y * static_cast<index_t>(kBY) + threadIdx.y;
+  const index_t K = b.lo[2] + blockIdx.z;
+  if (I >= b.hi[0] || J >= b.hi[1]) return;
+  coarse[C.at(I, J, K)] = restrict_ratio_node(fine, F, R, I, J, K, scale);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kBX* kBY)
+    prolong_ratio_kernel(const T* coarse, T* fine, GridStrides F, GridStrides C, TransferRatio R,
+                         DevBox b) {
+  const index_t i = b.lo[0] + blockIdx.x * static_cast<index_t>(kBX) + threadIdx.x;
+  const index_t j = b.lo[1] + blockIdx.y * static_cast<index_t>(kBY) + threadIdx.y;
+  const index_t k = b.lo[2] + blockIdx.z;
+  if (i >= b.hi[0] || j >= b.hi[1]) return;
+  fine[F.at(i, j, k)] += prolong_ratio_node(coarse, C, R, i, j, k);
+}
+
 template <typename T>
 __global__ void __launch_bounds__(kBX* kBY) prolong_cubic_kernel(const T* coarse, T* fine,
                                                                  GridStrides F, CoarseFold C,
@@ -103,6 +126,13 @@ void launch_restrict_residual(const ResidualRestrictArgs<T>& a, cudaStream_t str
 template <typename T>
 void launch_restrict(const TransferArgs<T>& a, cudaStream_t stream) {
   if (a.box.empty()) return;
+  if (!a.ratio.halves(a.fine.dims)) {
+    restrict_ratio_kernel<T><<<box_grid(a.box), dim3(kBX, kBY), 0, stream>>>(
+        a.from, a.to, strides_of(a.fine), strides_of(a.coarse), a.ratio, dev_box(a.box),
+        static_cast<T>(a.scale));
+    FDSOLVE_CUDA_CHECK_LAUNCH();
+    return;
+  }
   restrict_kernel<T><<<box_grid(a.box), dim3(kBX, kBY), 0, stream>>>(
       a.from, a.to, strides_of(a.fine), strides_of(a.coarse), dev_box(a.box),
       static_cast<T>(a.scale));
@@ -112,6 +142,12 @@ void launch_restrict(const TransferArgs<T>& a, cudaStream_t stream) {
 template <typename T>
 void launch_prolong_add(const TransferArgs<T>& a, cudaStream_t stream) {
   if (a.box.empty()) return;
+  if (!a.ratio.halves(a.fine.dims)) {
+    prolong_ratio_kernel<T><<<box_grid(a.box), dim3(kBX, kBY), 0, stream>>>(
+        a.from, a.to, strides_of(a.fine), strides_of(a.coarse), a.ratio, dev_box(a.box));
+    FDSOLVE_CUDA_CHECK_LAUNCH();
+    return;
+  }
   prolong_kernel<T><<<box_grid(a.box), dim3(kBX, kBY), 0, stream>>>(
       a.from, a.to, strides_of(a.fine), strides_of(a.coarse), dev_box(a.box));
   FDSOLVE_CUDA_CHECK_LAUNCH();

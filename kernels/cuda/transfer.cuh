@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 
+#include "bottom_cg.hpp"
 #include "transfer.hpp"
 
 namespace fdsolve::cuda {
@@ -22,5 +23,9 @@ void launch_prolong_cubic_add(const TransferArgs<T>& args, cudaStream_t stream);
 /// Enqueues the fused residual-and-restriction of `args` (one thread per coarse node).
 template <typename T>
 void launch_restrict_residual(const ResidualRestrictArgs<T>& args, cudaStream_t stream);
+
+/// Enqueues the bottom solve of `args` (bottom_cg.hpp) as one thread block on `stream`.
+template <typename T>
+void launch_bottom_solve(const BottomSolveArgs<T>& args, cudaStream_t stream);
 
 }  // namespace fdsolve::cuda
