@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "multigrid/cycle_work.hpp"
 #include "multigrid/hierarchy.hpp"
 #include "multigrid/implicit_heat.hpp"
 #include "multigrid/multigrid_solve.hpp"
@@ -71,7 +72,7 @@ std::vector<std::string> describe_method(const Case& c) {
   if (!choice.multigrid) return lines;
   for (std::string& l : multigrid::describe_hierarchy(c)) lines.push_back(std::move(l));
   const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
-  if (const std::string w = multigrid::coarsening_warning(c, levels); !w.empty())
+  if (const std::string w = multigrid::cycle_work_warning(c, levels); !w.empty())
     lines.push_back("warning: " + w);
   return lines;
 }

@@ -12,6 +12,7 @@
 #include "case_reader.hpp"
 #include "commands.hpp"
 #include "compare.hpp"
+#include "cycle_time.hpp"
 #include "exit_codes.hpp"
 #include "loop/jacobi.hpp"
 #include "loop/stability.hpp"
@@ -110,6 +111,7 @@ void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
       text << "# estimated iterations: the iteration does not contract on this grid\n";
   }
   text << kernel_line(c);
+  text << cycle_time_line(c);
   if (comm.several()) {
     // Rank 0 owns the largest sub-box (the first parts of an uneven split get a node more) and,
     // for multigrid, the levels gathered onto it.

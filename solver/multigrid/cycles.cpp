@@ -1,57 +1,26 @@
-// The cycles as sequences of backend operations (see cycles.hpp).
+// The cycles as sequences of backend operations (see cycles.hpp): construction, smoothing and
+// the shape of V, W and full-multigrid cycles. The transfers and the bottom solve are in
+// cycles_transfers.cpp, the work between ranks in cycles_ranks.cpp.
 #include "cycles.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "parallel/field_gather.hpp"
+#include "cycle_work.hpp"
+#include "cycles_detail.hpp"
 
 namespace fdsolve::multigrid {
 namespace {
+
+using detail::homogeneous_rules;
+using detail::layout_of;
+using detail::local_box;
+using detail::whole_of;
 
 /// The variant coarse levels sweep with where the backend has it: the tiled variants are tuned
 /// for 16384^2 and measured slower than "plain" at every size up to 4097^2 on an H100 (4x up
 /// to 1025^2; docs/performance.md), and coarse levels are at most a quarter of the fine grid.
 constexpr const char* kCoarseVariant = "plain";
-
-/// The whole grid `g` as one rank's box.
-Subdomain whole_of(const LevelGeometry& g) {
-  Subdomain s;
-  s.global = s.n = g.n;
-  return s;
-}
-
-/// The nodes of `sub` a sweep of grid `g` updates, in its local indices: Dirichlet nodes out
-/// where the box touches a Dirichlet face of the grid.
-Box local_box(const LevelGeometry& g, const Subdomain& sub) {
-  Box b{{0, 0, 0}, {1, 1, 1}};
-  for (int a = 0; a < g.dims; ++a) {
-    const auto fixed = [&](int face) {
-      return sub.physical(face) && g.faces[face] == BoundaryType::Dirichlet;
-    };
-    b.lo[a] = fixed(2 * a) ? 1 : 0;
-    b.hi[a] = sub.n[a] - (fixed(2 * a + 1) ? 1 : 0);
-  }
-  return b;
-}
-
-/// Homogeneous ghost rules of the faces of `sub` on the grid's boundary: zero-gradient mirrors
-/// and periodic wraps (faces between ranks are filled by the exchange).
-template <typename T>
-HaloFillArgs<T> homogeneous_rules(const LevelGeometry& g, const Layout& L, const Subdomain& sub) {
-  HaloFillArgs<T> a;
-  a.layout = L;
-  for (int f = 0; f < 2 * g.dims; ++f) {
-    if (!sub.physical(f)) continue;
-    if (g.faces[f] == BoundaryType::Neumann) a.faces[f].rule = GhostRule::Mirror;
-    if (g.faces[f] == BoundaryType::Periodic) a.faces[f].rule = GhostRule::Wrap;
-  }
-  return a;
-}
-
-Layout layout_of(int dims, const std::array<index_t, 3>& n, std::size_t value_size) {
-  return Layout::make(dims, n, static_cast<index_t>(128 / value_size));
-}
 
 }  // namespace
 
@@ -117,6 +86,13 @@ Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settin
                                     comm_.root() ? layout_[gather_].owned_cells() : index_t(0));
     packed_ = backend.allocate(packed);
   }
+  const int last = coarsest();
+  cg_bottom_ = cg_bottom_applies(levels_) && !split(last);
+  if (cg_bottom_ && here(last))
+    for (auto* b : {&cg_r_, &cg_p_, &cg_q_}) {
+      *b = backend.allocate(layout_[last].size);
+      backend.zero(*b);  // Dirichlet nodes and the halo stay zero: CG writes only the box
+    }
   set_shift(settings.alpha, settings.beta);
 }
 
@@ -130,37 +106,6 @@ void Cycles<T>::set_shift(double alpha, double beta) {
   ops_.clear();
   for (const LevelGeometry& g : levels_) ops_.push_back(level_operator(g, alpha, beta));
   bottom_ = bottom_solve(levels_.back(), ops_.back(), alpha, beta, settings_.bottom_reduction);
-}
-
-template <typename T>
-std::size_t Cycles<T>::coarse_bytes(const std::vector<LevelGeometry>& levels) {
-  std::size_t bytes = 0;
-  for (std::size_t l = 1; l < levels.size(); ++l)
-    bytes += 3 * static_cast<std::size_t>(levels[l].layout(sizeof(T)).size) * sizeof(T);
-  return bytes;
-}
-
-template <typename T>
-std::size_t Cycles<T>::coarse_bytes(const std::vector<LevelGeometry>& levels,
-                                    const parallel::LevelSplit& split, int rank) {
-  const auto bytes = [&](const std::array<index_t, 3>& n) {
-    return static_cast<std::size_t>(layout_of(levels[0].dims, n, sizeof(T)).size) * sizeof(T);
-  };
-  std::size_t total = 0;
-  for (int l = 1; l < static_cast<int>(levels.size()); ++l) {
-    if (split.split(l))
-      total += 3 * bytes(split.level[l].subdomain_of(rank).n);
-    else if (rank == 0)
-      total += 3 * bytes(levels[l].n);
-  }
-  if (split.gather < static_cast<int>(levels.size())) {
-    const std::array<index_t, 3> n = split.level[split.gather].subdomain_of(rank).n;
-    const index_t owned = n[0] * n[1] * n[2];
-    const LevelGeometry& g = levels[split.gather];
-    total += 2 * bytes(n) +
-             static_cast<std::size_t>(std::max(owned, rank == 0 ? g.cells() : 0)) * sizeof(T);
-  }
-  return total;
 }
 
 template <typename T>
@@ -202,148 +147,14 @@ void Cycles<T>::fill_homogeneous(int level, Buffer<T>& x) {
 }
 
 template <typename T>
-void Cycles<T>::fill_and_exchange(HaloFillArgs<T> rules, HaloExchange<T>* halo, Buffer<T>& x) {
-  rules.field = x.data();
-  if (!halo || !halo->active()) {
-    if (rules.any()) backend_.fill_halo(rules);
-    return;
-  }
-  // One axis at a time: its physical ghosts, then its exchange, which carries the earlier
-  // axes' halo along (edges and corners as on one rank).
-  for (int axis = 0; axis < rules.layout.dims; ++axis) {
-    HaloFillArgs<T> one = rules;
-    for (int face = 0; face < 6; ++face)
-      if (face / 2 != axis) one.faces[face] = GhostFace<T>{};
-    if (one.any()) backend_.fill_halo(one);
-    halo->exchange_axis(x, axis);
-  }
-}
-
-template <typename T>
-Buffer<T>& Cycles<T>::coarse_rhs(int level) {
-  return level + 1 == gather_ ? copy_rhs_ : rhs_[level + 1];
-}
-
-template <typename T>
-const Layout& Cycles<T>::coarse_layout(int level) const {
-  return level + 1 == gather_ ? copy_layout_ : layout_[level + 1];
-}
-
-template <typename T>
-const Box& Cycles<T>::coarse_box(int level) const {
-  return level + 1 == gather_ ? copy_box_ : box_[level + 1];
-}
-
-template <typename T>
-void Cycles<T>::gather_rhs() {
-  const Box owned = copy_layout_.owned_box();
-  backend_.pack_box(copy_rhs_, copy_layout_, owned, packed_);
-  mine_.resize(static_cast<std::size_t>(owned.cells()));
-  backend_.download(mine_.data(), packed_, owned.cells());
-  const std::vector<T> whole = parallel::gather_field(comm_, split_[gather_], mine_);
-  if (comm_.root())
-    backend_.write_box(rhs_[gather_], layout_[gather_], layout_[gather_].owned_box(), whole.data());
-}
-
-template <typename T>
-void Cycles<T>::scatter_correction() {
-  std::vector<T> blocks;
-  std::vector<std::size_t> bytes;
-  if (comm_.root()) {
-    const Box owned = layout_[gather_].owned_box();
-    backend_.pack_box(x_[gather_], layout_[gather_], owned, packed_);
-    whole_.resize(static_cast<std::size_t>(owned.cells()));
-    backend_.download(whole_.data(), packed_, owned.cells());
-    blocks = parallel::split_field(split_[gather_], whole_, bytes);
-  }
-  const Box owned = copy_layout_.owned_box();
-  mine_.resize(static_cast<std::size_t>(owned.cells()));
-  comm_.scatter_from_root(blocks.data(), bytes, mine_.data(), mine_.size() * sizeof(T));
-  backend_.write_box(copy_x_, copy_layout_, owned, mine_.data());
-}
-
-template <typename T>
 void Cycles<T>::smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps) {
   if (!here(level)) return;
   for (int s = 0; s < sweeps; ++s) {
+    check_interrupt();
     fill_boundary(level, x);
     backend_.sweep(sweep_args(level, ops_[level].smooth, x, next, rhs(level)), kernel_[level]);
     x.swap(next);
   }
-}
-
-template <typename T>
-void Cycles<T>::restrict_residual(int level, Buffer<T>& x, Buffer<T>& scratch) {
-  fill_boundary(level, x);
-  // The fused kernel computes residuals one node beyond the coarse node's cell, which on a
-  // split level lie a node beyond the halo: split levels restrict the residual field.
-  if (settings_.fuse_residual_restriction && !split(level)) {
-    ResidualRestrictArgs<T> a;
-    a.u = x.data();
-    a.g = rhs(level);
-    a.g_constant = a.g ? 0.0 : fine_rhs_constant_;
-    a.residual = ops_[level].residual;
-    for (int f = 0; f < 6; ++f) a.rules[f] = homogeneous_[level].faces[f].rule;
-    a.to = coarse_rhs(level).data();
-    a.fine = layout_[level];
-    a.coarse = coarse_layout(level);
-    a.box = coarse_box(level);
-    a.scale = ops_[level].diag / ops_[level + 1].diag;
-    backend_.restrict_residual(a);
-    if (level + 1 == gather_) gather_rhs();
-    return;
-  }
-  backend_.sweep(sweep_args(level, ops_[level].residual, x, scratch, rhs(level)), kernel_[level]);
-  // The coarse nodes next to a Neumann or periodic face weigh residuals beyond it: mirrored
-  // (the symmetric extension of the boundary rows) or wrapped; next to another rank's box,
-  // its residuals, exchanged.
-  fill_homogeneous(level, scratch);
-  restrict_field(level, scratch);
-}
-
-template <typename T>
-void Cycles<T>::restrict_rhs(int level) {
-  if (!here(level)) return;
-  fill_homogeneous(level, rhs_[level]);
-  restrict_field(level, rhs_[level]);
-}
-
-template <typename T>
-void Cycles<T>::restrict_field(int level, const Buffer<T>& from) {
-  TransferArgs<T> t;
-  t.from = from.data();
-  t.to = coarse_rhs(level).data();
-  t.fine = layout_[level];
-  t.coarse = coarse_layout(level);
-  t.box = coarse_box(level);
-  // g = (omega / diag) f on both levels: g_c = (omega / diag_c) R f = (diag / diag_c) R g.
-  t.scale = ops_[level].diag / ops_[level + 1].diag;
-  backend_.restrict_to_coarse(t);
-  if (level + 1 == gather_) gather_rhs();
-}
-
-template <typename T>
-void Cycles<T>::correct(int level, Buffer<T>& x, bool cubic) {
-  const bool from_copy = level + 1 == gather_;
-  if (from_copy) scatter_correction();
-  Buffer<T>& coarse = from_copy ? copy_x_ : x_[level + 1];
-  TransferArgs<T> t;
-  t.from = coarse.data();
-  t.to = x.data();
-  t.fine = layout_[level];
-  t.coarse = from_copy ? copy_layout_ : layout_[level + 1];
-  t.box = box_[level];
-  if (cubic) {  // folds the coarse field itself: no halo needed (whole levels only)
-    for (int f = 0; f < 6; ++f) t.rules[f] = homogeneous_[level + 1].faces[f].rule;
-    backend_.prolong_cubic_add(t);
-    return;
-  }
-  // The wrap a periodic axis's last node reads, and the next rank's first coarse node.
-  if (from_copy)
-    fill_and_exchange(copy_rules_, copy_halo_.get(), copy_x_);
-  else
-    fill_homogeneous(level + 1, x_[level + 1]);
-  backend_.prolong_add(t);
 }
 
 template <typename T>
@@ -357,7 +168,7 @@ void Cycles<T>::visit(int level, bool fresh) {
   if (!here(level)) return;  // a gathered level: rank 0 alone
   if (fresh) backend_.zero(x_[level]);
   if (level == coarsest()) {
-    smooth(level, x_[level], next_[level], bottom_.sweeps);
+    solve_bottom();
     return;
   }
   smooth(level, x_[level], next_[level], settings_.spec.pre_smooth);

@@ -1,5 +1,6 @@
 // Multigrid cycles on any backend: V and W cycles with weighted-Jacobi smoothing, full-weighting
-// restriction, linear prolongation and a bottom solve of enough sweeps, and full multigrid.
+// restriction, linear prolongation (between nested or non-nested levels) and a bottom solve by
+// conjugate gradients (or enough sweeps), and full multigrid.
 // Every step is a backend operation enqueued without host synchronisation; only the probe (the
 // first smoothing sweep of a cycle, with statistics) returns numbers.
 //
@@ -55,6 +56,10 @@ struct LevelRanks {
   const parallel::LevelSplit* split = nullptr;
 };
 
+/// Thrown out of a cycle abandoned on request (Cycles::set_interrupt). The fine field is then
+/// part-way through the cycle: the caller restores the state the cycle started from.
+struct CycleInterrupted {};
+
 template <typename T>
 class Cycles {
  public:
@@ -68,6 +73,9 @@ class Cycles {
 
   const std::vector<LevelGeometry>& levels() const { return levels_; }
   const LevelOperator& op(int level) const { return ops_[level]; }
+  /// Whether the coarsest grid is solved by conjugate gradients (bottom_cg.hpp): whenever it
+  /// is whole on one rank and small; else by bottom_sweeps() smoothing sweeps.
+  bool bottom_by_cg() const { return cg_bottom_; }
   int bottom_sweeps() const { return bottom_.sweeps; }
 
   /// Changes the operator to alpha I - beta L on every level (an implicit heat step whose dt
@@ -91,6 +99,12 @@ class Cycles {
   /// level's start interpolated from the next coarser and improved by one cycle; ends with one
   /// fine cycle on u + e.
   void full_multigrid(Buffer<T>& u, Buffer<T>& next);
+
+  /// Makes the cycles call `requested` before every sweep and bottom solve and, once it returns
+  /// true, abandon the cycle by throwing CycleInterrupted (an empty function: never). For work
+  /// run directly on one rank only: a recording replays without the checks, and ranks would
+  /// leave their exchanges unmatched.
+  void set_interrupt(std::function<bool()> requested) { interrupt_ = std::move(requested); }
 
   /// Whether a recording of cycle() / finish_cycle() / full_multigrid() leaves the fine
   /// buffers as it found them (Backend::record): an even number of fine sweeps per cycle, and
@@ -133,6 +147,12 @@ class Cycles {
   void fill_boundary(int level, Buffer<T>& x);
   void fill_homogeneous(int level, Buffer<T>& x);
   void smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps);
+  /// Throws CycleInterrupted when an interrupt is requested (set_interrupt).
+  void check_interrupt() const {
+    if (interrupt_ && interrupt_()) throw CycleInterrupted{};
+  }
+  /// The coarsest level's correction equation solved (CG, or the bottom sweeps).
+  void solve_bottom();
   /// Restricts the residual of x (computed into `scratch`) to the next level's right-hand side.
   void restrict_residual(int level, Buffer<T>& x, Buffer<T>& scratch);
   /// Restricts level's right-hand side itself (full multigrid's descent).
@@ -170,6 +190,9 @@ class Cycles {
   std::unique_ptr<HaloExchange<T>> copy_halo_;
   Buffer<T> copy_rhs_, copy_x_, packed_;
   std::vector<T> mine_, whole_;  // host staging of the gather and the scatter
+  bool cg_bottom_ = false;
+  Buffer<T> cg_r_, cg_p_, cg_q_;  // the bottom CG's scratch fields
+  std::function<bool()> interrupt_;
   const T* fine_rhs_ = nullptr;
   double fine_rhs_constant_ = 0;
 };

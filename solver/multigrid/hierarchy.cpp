@@ -1,8 +1,14 @@
-// Node-centred coarsening (SPEC.md "Numerics"): n nodes -> (n - 1)/2 + 1 at spacing 2h, a
-// periodic axis of n nodes -> n/2; the coarse operator is the same stencil at the coarse spacing.
+// Node-centred coarsening: n nodes -> ceil((n - 1)/2) + 1 over the same extent (nested, at
+// spacing 2h, when n - 1 is even), a periodic axis of n nodes -> ceil(n/2) over the same period;
+// axes that cannot coarsen, or whose spacing is already much coarser than another's, keep their
+// nodes. The coarse operator is the same stencil at the coarse spacing (19 and 27 points need
+// equal spacing: a level whose spacings differ takes the 7-point Laplacian).
 #include "hierarchy.hpp"
 
 #include <fmt/format.h>
+
+#include <cmath>
+#include <numeric>
 
 #include "case_reader.hpp"
 #include "problem/problem_setup.hpp"
@@ -12,10 +18,6 @@ namespace {
 
 /// Levels a method: auto case needs before multigrid pays: the fine grid coarsened twice.
 constexpr std::size_t kAutoMinLevels = 3;
-/// An axis whose coarsest grid keeps more nodes than this stopped coarsening early.
-constexpr index_t kSmallCoarsest = 5;
-
-index_t coarse_points(index_t n, bool periodic) { return periodic ? n / 2 : (n - 1) / 2 + 1; }
 
 }  // namespace
 
@@ -39,21 +41,45 @@ LevelGeometry fine_level(const Case& c) {
   return g;
 }
 
+index_t coarse_points(index_t n, bool periodic) {
+  return periodic ? (n + 1) / 2 : n / 2 + 1;  // ceil(n / 2); ceil((n - 1) / 2) + 1
+}
+
 bool axis_coarsens(const LevelGeometry& g, int axis) {
-  const index_t n = g.n[axis];
-  const bool even = g.periodic[axis] ? n % 2 == 0 : (n - 1) % 2 == 0;
-  return even && coarse_points(n, g.periodic[axis]) >= 3;
+  return coarse_points(g.n[axis], g.periodic[axis]) >= 3;
 }
 
 LevelGeometry coarsen(const LevelGeometry& g) {
+  // Semi-coarsening: coarsen the axes within kSemiRatio of the finest spacing among those that
+  // can coarsen; coarser axes wait until the others catch up.
+  constexpr double kSemiRatio = 1.5;
+  double finest = 0;
+  for (int a = 0; a < g.dims; ++a)
+    if (axis_coarsens(g, a) && (finest == 0 || g.spacing[a] < finest)) finest = g.spacing[a];
   LevelGeometry c = g;
+  c.ratio = TransferRatio{};
+  for (int a = 0; a < 3; ++a) c.ratio.num[a] = c.ratio.den[a] = 1;
   for (int a = 0; a < g.dims; ++a) {
-    c.n[a] = coarse_points(g.n[a], g.periodic[a]);
-    c.spacing[a] = 2.0 * g.spacing[a];
+    if (!axis_coarsens(g, a) || g.spacing[a] > kSemiRatio * finest) continue;
+    const bool periodic = g.periodic[a];
+    c.n[a] = coarse_points(g.n[a], periodic);
+    // Coarse node I at fine position I den / num, the ratio in lowest terms (1/2 when nested).
+    index_t num = periodic ? c.n[a] : c.n[a] - 1, den = periodic ? g.n[a] : g.n[a] - 1;
+    const index_t common = std::gcd(num, den);
+    c.ratio.num[a] = num / common;
+    c.ratio.den[a] = den / common;
+    c.spacing[a] = g.spacing[a] * static_cast<double>(c.ratio.den[a]) /
+                   static_cast<double>(c.ratio.num[a]);
     const bool lo_fixed = g.faces[2 * a] == BoundaryType::Dirichlet;
     const bool hi_fixed = g.faces[2 * a + 1] == BoundaryType::Dirichlet;
     c.box.lo[a] = lo_fixed ? 1 : 0;
     c.box.hi[a] = c.n[a] - (hi_fixed ? 1 : 0);
+  }
+  if (c.points_stencil == 19 || c.points_stencil == 27) {
+    bool equal = true;
+    for (int a = 1; a < g.dims; ++a)
+      equal = equal && std::fabs(c.spacing[a] - c.spacing[0]) <= 1e-12 * c.spacing[0];
+    if (!equal) c.points_stencil = 7;
   }
   c.jacobi = laplacian_weights(c.points_stencil, c.dims, c.spacing);
   return c;
@@ -63,10 +89,13 @@ std::vector<LevelGeometry> build_hierarchy(const LevelGeometry& fine) {
   std::vector<LevelGeometry> levels{fine};
   for (;;) {
     const LevelGeometry& g = levels.back();
-    bool all = true;
-    for (int a = 0; a < g.dims; ++a) all = all && axis_coarsens(g, a);
-    if (!all) return levels;
-    levels.push_back(coarsen(g));
+    bool any = false;
+    for (int a = 0; a < g.dims; ++a) any = any || axis_coarsens(g, a);
+    if (!any) return levels;
+    LevelGeometry c = coarsen(g);
+    for (int a = 0; a < 3; ++a) levels.back().coarsens[a] = c.n[a] != levels.back().n[a];
+    c.coarsens = {true, true, true};
+    levels.push_back(c);
   }
 }
 
@@ -74,24 +103,6 @@ std::vector<std::array<index_t, 3>> level_points(const std::vector<LevelGeometry
   std::vector<std::array<index_t, 3>> points;
   for (const LevelGeometry& g : levels) points.push_back(g.n);
   return points;
-}
-
-std::array<index_t, 2> nearest_full_sizes(index_t n, bool periodic) {
-  // Sizes that coarsen fully: 2^k + 1 (periodic: m 2^k with m = 3, 4 or 5).
-  std::vector<index_t> sizes;
-  for (index_t p = 4; p <= (index_t(1) << 40); p *= 2) {
-    if (periodic) {
-      for (index_t m : {3, 4, 5}) sizes.push_back(m * p / 4);
-    } else {
-      sizes.push_back(p + 1);
-    }
-  }
-  std::array<index_t, 2> best{0, 0};
-  for (index_t s : sizes) {
-    if (s <= n && s > best[0]) best[0] = s;
-    if (s >= n && (best[1] == 0 || s < best[1])) best[1] = s;
-  }
-  return best;
 }
 
 MethodChoice choose_method(const Case& c) {
@@ -114,31 +125,8 @@ MethodChoice choose_method(const Case& c) {
   const std::size_t levels = build_hierarchy(fine_level(c)).size();
   if (levels >= kAutoMinLevels)
     return {true, fmt::format("auto: the grid coarsens to {} levels", levels)};
-  return {false, fmt::format("auto: the grid coarsens to {} level{} only (multigrid needs {}; "
-                             "n - 1 even on every axis, n even when periodic)",
+  return {false, fmt::format("auto: the grid coarsens to {} level{} only (multigrid needs {})",
                              levels, levels == 1 ? "" : "s", kAutoMinLevels)};
-}
-
-std::string coarsening_warning(const Case& c, const std::vector<LevelGeometry>& levels) {
-  const LevelGeometry& coarsest = levels.back();
-  std::string axes;
-  for (int a = 0; a < coarsest.dims; ++a) {
-    if (coarsest.n[a] <= kSmallCoarsest) continue;
-    const auto sizes = nearest_full_sizes(c.grid.points[a], coarsest.periodic[a]);
-    axes += fmt::format("{}axis {} stops at {} nodes (nearest sizes that coarsen fully: {}{}{})",
-                        axes.empty() ? "" : "; ", "xyz"[a], coarsest.n[a], sizes[0],
-                        sizes[1] != sizes[0] && sizes[1] != 0 ? " or " : "",
-                        sizes[1] != sizes[0] && sizes[1] != 0 ? std::to_string(sizes[1]) : "");
-  }
-  if (axes.empty()) return "";
-  std::string counts;
-  for (const LevelGeometry& g : levels)
-    counts += fmt::format("{}{}", counts.empty() ? "" : ", ",
-                          fmt::join(g.n.begin(), g.n.begin() + g.dims, "x"));
-  return fmt::format(
-      "multigrid: the grid coarsens to {} level{} only ({}): {}; the bottom solve on the "
-      "coarsest grid does the rest, with many sweeps",
-      levels.size(), levels.size() == 1 ? "" : "s", counts, axes);
 }
 
 }  // namespace fdsolve::multigrid

@@ -10,6 +10,7 @@
 #include "case.hpp"
 #include "layout.hpp"
 #include "problem/weights.hpp"
+#include "transfer_ratio.hpp"
 
 namespace fdsolve::multigrid {
 
@@ -23,6 +24,13 @@ struct LevelGeometry {
   std::array<BoundaryType, 6> faces{};       // face types, as the case's
   Box box;                                   // the nodes a sweep updates (Dirichlet faces out)
   EquationWeights jacobi;                    // -lap u = f at this spacing: u = sum w u_nb + s f
+  /// Where this grid's nodes sit on the next finer grid (transfer_ratio.hpp): nested halving,
+  /// a non-nested ratio (an even node count), or 1:1 on an axis that did not coarsen. Unused
+  /// on the fine grid.
+  TransferRatio ratio{};
+  /// Which axes the next coarser grid coarsens (all on the coarsest grid): the smoother's
+  /// weight is chosen for the frequencies that grid cannot represent.
+  std::array<bool, 3> coarsens{true, true, true};
 
   index_t cells() const { return n[0] * n[1] * n[2]; }
   /// The padded layout of a field of this grid for values of `value_size` bytes.
@@ -32,20 +40,22 @@ struct LevelGeometry {
 /// The fine grid of a Laplace/Poisson/heat case.
 LevelGeometry fine_level(const Case& c);
 
-/// Whether `axis` of `g` coarsens: n - 1 even (periodic: n even) and at least 3 nodes after.
+/// The node count of `axis` one level coarser: ceil((n - 1) / 2) + 1 over the same extent
+/// (periodic: ceil(n / 2) over the same period); nested exactly when n - 1 (periodic: n) is even.
+index_t coarse_points(index_t n, bool periodic);
+/// Whether `axis` of `g` can coarsen: at least 3 nodes after.
 bool axis_coarsens(const LevelGeometry& g, int axis);
-/// The next coarser grid (every axis halved); call only when every axis coarsens.
+/// The next coarser grid: the axes that can coarsen and whose spacing is within 1.5x of the
+/// finest such axis (semi-coarsening toward the fine direction, so that the coarse operator
+/// stays near isotropic); the others keep their nodes. Call only when some axis coarsens.
 LevelGeometry coarsen(const LevelGeometry& g);
 
-/// The fine grid first, then coarser ones while every axis coarsens.
+/// The fine grid first, then coarser ones while some axis coarsens: every node count reaches
+/// a coarsest grid of 3 or 4 nodes per axis.
 std::vector<LevelGeometry> build_hierarchy(const LevelGeometry& fine);
 
 /// The nodes per axis of each level, fine first (what the split over ranks works from).
 std::vector<std::array<index_t, 3>> level_points(const std::vector<LevelGeometry>& levels);
-
-/// For an axis that stopped coarsening early (its coarsest grid has more than 5 nodes), the
-/// nearest node counts below and above `n` that coarsen down to 3-5 nodes.
-std::array<index_t, 2> nearest_full_sizes(index_t n, bool periodic);
 
 /// What `solve.method` resolves to for a case, and why (for `fdsolve check` and the log).
 struct MethodChoice {
@@ -53,10 +63,5 @@ struct MethodChoice {
   std::string reason;
 };
 MethodChoice choose_method(const Case& c);
-
-/// A warning when coarsening stopped before the coarsest grid got small (the bottom solve then
-/// does much of the work), naming the levels that were possible and sizes that coarsen fully;
-/// empty when the hierarchy is complete.
-std::string coarsening_warning(const Case& c, const std::vector<LevelGeometry>& levels);
 
 }  // namespace fdsolve::multigrid

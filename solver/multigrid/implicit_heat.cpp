@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "cycle_work.hpp"
 #include "implicit_step.hpp"
 #include "loop/field_io.hpp"
 #include "loop/loop_support.hpp"
@@ -82,7 +83,7 @@ std::vector<std::string> describe_implicit_plan(const Case& c) {
                       c.problem.diffusivity;
   for (std::string& l : describe_hierarchy(c, 1.0, beta)) lines.push_back(std::move(l));
   const auto levels = build_hierarchy(fine_level(c));
-  if (const std::string w = coarsening_warning(c, levels); !w.empty())
+  if (const std::string w = cycle_work_warning(c, levels); !w.empty())
     lines.push_back("warning: " + w);
   return lines;
 }
@@ -100,7 +101,7 @@ SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunO
   const Box box = update_box(c, sub);
   const index_t updated_cells = levels[0].box.cells();  // over all ranks
   const TimePlan plan = heat_time_plan(c);
-  if (const std::string w = coarsening_warning(c, levels); !w.empty()) spdlog::warn("{}", w);
+  if (const std::string w = cycle_work_warning(c, levels); !w.empty()) spdlog::warn("{}", w);
 
   SolveResult r;
   r.kernel = backend.kernels(c.grid.dims)[kernel.index];

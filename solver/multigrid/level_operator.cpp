@@ -56,8 +56,9 @@ LevelOperator level_operator(const LevelGeometry& g, double alpha, double beta) 
   LevelOperator op;
   op.diag = alpha + beta / s;
   const double kappa = (beta / s) / op.diag;
-  // High frequencies: some theta_a in [pi/2, pi], i.e. c_a in [-1, 0]. The corners of those
-  // boxes are the points of {-1, 0, 1}^dims other than all ones.
+  // High frequencies: some theta_a in [pi/2, pi], i.e. c_a in [-1, 0], on an axis the next
+  // grid coarsens (semi-coarsening leaves every frequency of the other axes to the coarse
+  // grid). The corners of those boxes are points of {-1, 0, 1}^dims.
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   const int corners = g.dims == 2 ? 9 : 27;
   for (int v = 0; v < corners; ++v) {
@@ -65,7 +66,7 @@ LevelOperator level_operator(const LevelGeometry& g, double alpha, double beta) 
     bool high = false;
     for (int a = 0, rest = v; a < g.dims; ++a, rest /= 3) {
       c[a] = static_cast<double>(rest % 3) - 1.0;
-      high = high || c[a] < 1.0;
+      high = high || (c[a] < 1.0 && g.coarsens[a]);
     }
     if (!high) continue;
     const double lambda = 1.0 - kappa * sigma(g.jacobi.weights, g.dims, c);

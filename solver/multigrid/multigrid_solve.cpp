@@ -11,7 +11,9 @@
 #include <cmath>
 #include <filesystem>
 
+#include "cycle_work.hpp"
 #include "cycles.hpp"
+#include "prompt_stop.hpp"
 #include "loop/field_io.hpp"
 #include "loop/loop_support.hpp"
 #include "loop/progress.hpp"
@@ -66,37 +68,51 @@ std::size_t multigrid_memory(const Case& c, std::array<int, 3> ranks, int rank) 
                                          : Cycles<double>::coarse_bytes(levels, split, rank));
 }
 
+namespace {
+
+/// How a level came from the next finer one, where not by halving every axis: e.g.
+/// "z kept; y not nested: interpolated".
+std::string describe_ratio(const LevelGeometry& g) {
+  std::string kept, interpolated;
+  for (int a = 0; a < g.dims; ++a) {
+    std::string& list = g.ratio.num[a] == g.ratio.den[a] ? kept : interpolated;
+    if (g.ratio.num[a] * 2 == g.ratio.den[a]) continue;
+    list += std::string(list.empty() ? "" : " ") + "xyz"[a];
+  }
+  std::string text;
+  if (!kept.empty()) text = kept + " kept";
+  if (!interpolated.empty())
+    text += (text.empty() ? "" : "; ") + interpolated + " not nested: interpolated";
+  return text;
+}
+
+}  // namespace
+
 std::vector<std::string> describe_hierarchy(const Case& c, double alpha, double beta) {
   const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
   const auto levels = build_hierarchy(fine_level(c));
-  std::vector<std::string> lines;
-  const double fine_cells = static_cast<double>(levels[0].box.cells());
-  double work = 0;  // fine-sweep equivalents of one cycle, by updated nodes
-  const MultigridSpec& m = c.solve.multigrid;
+  const CycleWork work = cycle_work(c.solve.multigrid, levels, alpha, beta);
   const LevelOperator op0 = level_operator(levels[0], alpha, beta);
-  const BottomSolve bottom =
-      bottom_solve(levels.back(), level_operator(levels.back(), alpha, beta), alpha, beta,
-                   CycleSettings{}.bottom_reduction);
+  std::vector<std::string> lines;
   for (std::size_t l = 0; l < levels.size(); ++l) {
     const LevelGeometry& g = levels[l];
     const double mib = static_cast<double>(3 * g.layout(value).size * value) / (1 << 20);
-    const bool bottom_level = l + 1 == levels.size();
-    // Per visit: pre + post smoothing, the residual, and about one sweep's worth of transfers.
-    const double sweeps = bottom_level ? bottom.sweeps : m.pre_smooth + m.post_smooth + 2.0;
-    const double visits = m.cycle == CycleKind::W && l > 0 ? std::pow(2.0, double(l - 1)) : 1.0;
-    work += visits * sweeps * static_cast<double>(g.box.cells()) / std::max(1.0, fine_cells);
+    std::string note;
+    if (l + 1 == levels.size())
+      note = work.cg_bottom ? fmt::format(" (bottom: conjugate gradients, at most {} iterations)",
+                                          cg_bottom_iterations(g.box.cells()))
+                            : fmt::format(" (bottom: {} sweeps, spectral radius {:.4f})",
+                                          work.bottom_sweeps, work.bottom_radius);
+    else if (l > 0 && !g.ratio.halves(g.dims))
+      note = " (" + describe_ratio(g) + ")";
     lines.push_back(fmt::format("  level {}: {} nodes, h = [{:g}], {:.2f} MiB{}", l,
                                 fmt::join(g.n.begin(), g.n.begin() + g.dims, "x"),
                                 fmt::join(g.spacing.begin(), g.spacing.begin() + g.dims, ", "),
-                                mib, bottom_level ? fmt::format(" (bottom: {} sweeps, spectral "
-                                                                "radius {:.4f})",
-                                                                bottom.sweeps,
-                                                                bottom.spectral_radius)
-                                                  : ""));
+                                mib, note));
   }
   lines.push_back(fmt::format("  relaxation weight {:.4f}, smoothing factor {:.3f} per sweep",
                               op0.omega, op0.smoothing_factor));
-  lines.push_back(fmt::format("  expected work: about {:.1f} fine sweeps per cycle", work));
+  lines.push_back(fmt::format("  expected work: about {:.1f} fine sweeps per cycle", work.total));
   return lines;
 }
 
@@ -112,7 +128,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   const Layout L = field_layout(c, sizeof(T), sub);
   const Box box = update_box(c, sub);
   const index_t updated_cells = levels[0].box.cells();  // over all ranks
-  if (const std::string w = coarsening_warning(c, levels); !w.empty()) spdlog::warn("{}", w);
+  if (const std::string w = cycle_work_warning(c, levels); !w.empty()) spdlog::warn("{}", w);
 
   SolveResult r;
   r.kernel = backend.kernels(c.grid.dims)[kernel.index];
@@ -130,7 +146,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   Cycles<T> cycles(levels, settings, backend, kernel,
                    [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0, halo); },
                    LevelRanks{comm, &split});
-  if (cycles.bottom_sweeps() >= 1000000000)
+  if (!cycles.bottom_by_cg() && cycles.bottom_sweeps() >= 1000000000)
     throw BackendError("multigrid: the bottom solve on the coarsest grid does not converge");
   // The fine right-hand side g = (omega / diag) f: a field when f varies, else a constant.
   const double g_scale = cycles.op(0).rhs_scale;
@@ -144,8 +160,10 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
           ? c.problem.source.constant
           : 0.0;
   cycles.set_fine_rhs(g_field.size() ? g_field.data() : nullptr, g_scale * f_constant);
-  spdlog::info("{}: {} levels, bottom solve {} sweeps on {}", describe_cycles(c.solve.multigrid),
-               levels.size(), cycles.bottom_sweeps(),
+  spdlog::info("{}: {} levels, bottom solve {} on {}", describe_cycles(c.solve.multigrid),
+               levels.size(),
+               cycles.bottom_by_cg() ? std::string("by conjugate gradients")
+                                     : fmt::format("{} sweeps", cycles.bottom_sweeps()),
                fmt::join(levels.back().n.begin(), levels.back().n.begin() + c.grid.dims, "x"));
 
   const bool keep_previous = needs_previous_state(c);
@@ -173,6 +191,9 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   double target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
   std::int64_t last_snapshot = -1;
   std::int64_t it = done;
+  // Signals abandon a long cycle part-way (prompt_stop.hpp); short ones stop at their end.
+  PromptStop<T> prompt(backend, L.size, updated_cells, options.stop, !comm.several());
+  bool abandoned = false;
   const auto start = std::chrono::steady_clock::now();
   const auto state_now = [&] {
     return LoopState{it, static_cast<double>(it), r.first_norm,
@@ -195,16 +216,20 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
     const SweepStats s0 = probe();
     r.first_norm = norm_of(s0);
     target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
-    out.add_history(history_row(0, 0.0, s0, nullptr, seconds_since(start)));
+    // A run interrupted during its first cycle resumes at cycle 0, its initial row restored.
+    if (!options.resume) out.add_history(history_row(0, 0.0, s0, nullptr, seconds_since(start)));
     progress.check(0, r.first_norm, target, "initial residual");
-    if (fmg)
-      fmg->run();
-    else
-      cycles.full_multigrid(cur, next);
-    it = 1;
+    const bool whole = prompt.run(cycles, cur, [&] {
+      if (fmg && !prompt.next_abandonable())
+        fmg->run();
+      else
+        cycles.full_multigrid(cur, next);
+    });
+    if (whole) it = 1;
+    abandoned = !whole;
   }
 
-  for (;;) {
+  while (!abandoned) {
     const SweepStats stats = probe();
     const double norm = norm_of(stats);
     if (it == 0) {
@@ -257,11 +282,19 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
     }
     if (it >= c.solve.max_iterations) break;
     if (keep_previous) backend.copy(prev, cur);
-    if (rest_of_cycle)
-      rest_of_cycle->run();
-    else
-      cycles.finish_cycle(cur, next);
-    ++it;
+    abandoned = !prompt.run(cycles, cur, [&] {
+      if (rest_of_cycle && !prompt.next_abandonable())
+        rest_of_cycle->run();
+      else
+        cycles.finish_cycle(cur, next);
+    });
+    if (!abandoned) ++it;
+  }
+  if (abandoned) {
+    r.status = SolveStatus::Interrupted;
+    spdlog::info("cycle {} abandoned part-way on the signal: its start restored, the checkpoint "
+                 "holds cycle {}",
+                 it + 1, it);
   }
   backend.synchronize();
   progress.finish();

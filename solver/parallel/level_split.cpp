@@ -32,12 +32,25 @@ std::optional<Cuts> aligned_cuts(const Case& c, std::array<index_t, 3> n, std::a
   return cuts;
 }
 
-/// The cuts of level `l`: the fine ones halved l times (exact: they are multiples of 2^l), the
-/// last the level's node count.
-Cuts level_cuts(const Cuts& fine, int l, const std::array<index_t, 3>& n) {
+/// How an axis passes from one level to the next coarser one.
+enum class Step { Halves, Keeps, Other };
+
+Step step_of(index_t fine, index_t coarse, bool periodic) {
+  if (coarse == fine) return Step::Keeps;
+  const bool halves = periodic ? fine == 2 * coarse : fine - 1 == 2 * (coarse - 1);
+  return halves ? Step::Halves : Step::Other;
+}
+
+/// halvings[l][a]: how many of the steps from the fine level to level l halve axis a.
+using Halvings = std::vector<std::array<int, 3>>;
+
+/// The cuts of level `l`: the fine ones halved as often as the axis halved by then (exact:
+/// they are multiples of 2^l), the last the level's node count.
+Cuts level_cuts(const Cuts& fine, const Halvings& halvings, int l,
+                const std::array<index_t, 3>& n) {
   Cuts cuts = fine;
   for (int a = 0; a < 3; ++a) {
-    for (index_t& cut : cuts[a]) cut >>= l;
+    for (index_t& cut : cuts[a]) cut >>= halvings[l][a];
     cuts[a].back() = n[a];
   }
   return cuts;
@@ -75,15 +88,36 @@ LevelSplit split_levels(const Case& c, const std::vector<std::array<index_t, 3>>
     }
     return s;
   }
+  // A split level's box must be the even nodes (or the same nodes) of the finer box on every
+  // split axis: the transfers of non-nested levels read beyond a one-node halo, so the split
+  // ends, at the latest, with the level before the first such step.
+  Halvings halvings(levels, std::array<int, 3>{0, 0, 0});
+  int deepest = levels;
+  for (int l = 1; l < levels; ++l) {
+    halvings[l] = halvings[l - 1];
+    for (int a = 0; a < 3; ++a) {
+      const Step step = step_of(points[l - 1][a], points[l][a], periodic[a]);
+      if (step == Step::Halves) ++halvings[l][a];
+      if (step == Step::Other && ranks[a] > 1) deepest = std::min(deepest, l - 1);
+    }
+  }
+  if (deepest < 1)
+    throw InputError(fmt::format(
+        "{}multigrid over {} ranks: the grid {} does not coarsen by halving along a split axis "
+        "(n - 1 odd, or n odd on a periodic axis), and levels that do not nest cannot be split "
+        "yet; use n - 1 even on the split axes (e.g. 2^k + 1 nodes), split other axes "
+        "(parallel.ranks), one rank, or solve.method: jacobi",
+        c.where("parallel.ranks"), ranks[0] * ranks[1] * ranks[2],
+        fmt::join(points[0].begin(), points[0].begin() + c.grid.dims, "x")));
   // The deepest gather level first: fewer exchanges on small levels, the alignment permitting.
-  for (int gather = levels; gather >= 1; --gather) {
+  for (int gather = deepest; gather >= 1; --gather) {
     const int m = std::min(gather, levels - 1);  // coarsenings the split must follow
     const index_t q = index_t(1) << m;
     const std::optional<Cuts> fine = aligned_cuts(c, points[0], ranks, q);
     if (!fine) continue;
     bool fits = true;
     for (int l = 0; l <= m && fits; ++l) {
-      const auto [cells, axis] = smallest_box(level_cuts(*fine, l, points[l]));
+      const auto [cells, axis] = smallest_box(level_cuts(*fine, halvings, l, points[l]));
       fits = axis >= 2 && (l == 0 || l >= gather || cells >= c.parallel.gather_below);
     }
     if (!fits) continue;
@@ -93,7 +127,7 @@ LevelSplit split_levels(const Case& c, const std::vector<std::array<index_t, 3>>
     s.alignment = q;
     for (int l = 0; l <= m; ++l)
       s.level.push_back(decompose_cuts(c.grid.dims, points[l], periodic, ranks, rank,
-                                       level_cuts(*fine, l, points[l])));
+                                       level_cuts(*fine, halvings, l, points[l])));
     return s;
   }
   throw InputError(fmt::format(

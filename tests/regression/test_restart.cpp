@@ -163,6 +163,39 @@ RESTART_TEST("an implicit heat run killed by SIGTERM resumes bit-identically") {
   CHECK(history_without_wall(full.path) == history_without_wall(parts.path));
 }
 
+RESTART_TEST("a signal abandons a long multigrid cycle part-way; the resumed run is identical") {
+  TempDir full, parts;
+  // Cycles of about 90 fine sweeps (20 + 20 smoothing sweeps per level) on 2049x1025 nodes:
+  // long enough (0.5 s and more) that a cycle is abandoned on the signal instead of finished.
+  // The signal follows the checkpoint of cycle 1 by 0.1 s, past the next cycle's first sweep.
+  const std::string base =
+      "run " + example("poisson_multigrid.yaml") + kBackend +
+      " --set grid.points=[2049,1025] --set grid.extent=[2,1] --set output.every=0"
+      " --set 'solve.multigrid={pre_smooth: 20, post_smooth: 20}' --set solve.tolerance=1e-6"
+      " --set checkpoint.every=1 --output ";
+  const auto a = run_fdsolve(base + full.path.string() + " --log-level warn");
+  INFO(a.output);
+  REQUIRE(a.exit_code == 0);
+  const fs::path checkpoint = parts.path / "checkpoint.h5";
+  const fs::path log = full.path / "interrupted.log";
+  const std::string interrupted = std::string(FDSOLVE_BINARY) + " " + base +
+                                  parts.path.string() + " 2> " + log.string() +
+                                  " & pid=$!; while kill -0 $pid 2>/dev/null && [ ! -f " +
+                                  checkpoint.string() +
+                                  " ]; do sleep 0.005; done; sleep 0.1; kill -TERM $pid; "
+                                  "wait $pid";
+  const int status = std::system(interrupted.c_str());
+  INFO(read_text(log));
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 128 + SIGTERM);
+  CHECK(read_text(log).find("abandoned part-way on the signal") != std::string::npos);
+  const auto c = run_fdsolve(base + parts.path.string() + " --log-level warn --resume");
+  INFO(c.output);
+  REQUIRE(c.exit_code == 0);
+  check_bit_identical(last_snapshot(full.path), last_snapshot(parts.path));
+  CHECK(history_without_wall(full.path) == history_without_wall(parts.path));
+}
+
 RESTART_TEST("--resume refuses a checkpoint of another case, and a missing one") {
   TempDir out;
   const std::string base = "run " + example("plate.yaml") + kBackend +

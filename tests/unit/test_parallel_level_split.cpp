@@ -1,5 +1,5 @@
 // Multigrid's split over ranks: every split level's box is exactly the even nodes of the finer
-// level's box (what lets the transfers read only a one-node halo), the split keeps the gather
+// level's box on the axes that coarsen (the same nodes on those semi-coarsening keeps) (what lets the transfers read only a one-node halo), the split keeps the gather
 // threshold, and the gather level is the deepest the alignment allows.
 #include <doctest/doctest.h>
 
@@ -62,6 +62,11 @@ TEST_CASE("split_levels: each split level owns the even nodes of the finer box")
         const Subdomain& finer = s.level[l - 1].sub;
         const Subdomain& coarse = s.level[l].sub;
         for (int a = 0; a < row.dims; ++a) {
+          if (coarse.global[a] == finer.global[a]) {  // an axis semi-coarsening keeps
+            CHECK(coarse.offset[a] == finer.offset[a]);
+            CHECK(coarse.n[a] == finer.n[a]);
+            continue;
+          }
           CHECK(2 * coarse.offset[a] == finer.offset[a]);
           CHECK(coarse.n[a] == (finer.n[a] + 1) / 2);  // the even nodes of an even-started box
           if (row.ranks[a] > 1) CHECK(coarse.n[a] >= 2);
@@ -93,10 +98,24 @@ TEST_CASE("split_levels: the gather level, by hand") {
   // One rank: every level whole, nothing gathered.
   const parallel::LevelSplit one = split(grid_case({33, 17, 1}, 2, 4096), {1, 1, 1}, 0);
   CHECK(one.gather == one.levels);
-  CHECK(one.level[3].sub.n == std::array<index_t, 3>{5, 3, 1});
+  // 33x17 at spacings 1/32 and 1/16: x coarsens alone first (semi-coarsening), then both.
+  CHECK(one.level[1].sub.n == std::array<index_t, 3>{17, 17, 1});
+  CHECK(one.level[3].sub.n == std::array<index_t, 3>{5, 5, 1});
 }
 
 TEST_CASE("split_levels: a grid too small for its ranks is bad input") {
   // 7 nodes over 3 ranks: the first coarser grid (4 nodes) cannot give each rank 2.
   CHECK_THROWS_AS(split(grid_case({7, 5, 1}, 2, 0), {3, 1, 1}, 0), InputError);
+}
+
+TEST_CASE("split_levels: levels that do not nest end the split or refuse it") {
+  // x: 1000 -> 501 does not halve: a split along x has no level to follow it to.
+  CHECK_THROWS_AS(split(grid_case({1000, 9, 1}, 2, 0), {2, 1, 1}, 0), InputError);
+  // Split along y (65 -> 33 -> 17 -> 9 -> 5 -> 3 halves): x may coarsen any way it likes.
+  const parallel::LevelSplit s = split(grid_case({1000, 1025, 1}, 2, 0), {1, 2, 1}, 1);
+  CHECK(s.gather >= 1);
+  // 9 -> 5 halves, 5 -> 3 halves; 10 -> 6 does not: the split ends before that level.
+  const auto levels = multigrid::build_hierarchy(multigrid::fine_level(grid_case({17, 18, 1}, 2, 0)));
+  CHECK(levels[1].n[1] == 10);
+  CHECK_THROWS_AS(split(grid_case({17, 18, 1}, 2, 0), {1, 2, 1}, 0), InputError);
 }

@@ -205,6 +205,37 @@ void poisson_orders(const std::string& what, int dims, int stencil, const Manufa
   check_orders(what + " (multigrid)", intervals, mg);
 }
 
+/// Multigrid alone on grids of `nodes` per axis that do not nest (n - 1 odd, or halving to an
+/// odd count after a level or two): the observed order between consecutive grids, log of the
+/// error ratio over log of the spacing ratio, within 0.1 of 2 in l2 and linf. Stopped as
+/// poisson_orders stops multigrid.
+void multigrid_orders(const std::string& what, int dims, int stencil, const Manufactured& m,
+                      const std::vector<int>& nodes) {
+  std::vector<Errors> e;
+  for (const int n : nodes) {
+    const double h = 1.0 / (n - 1);
+    const Solved t = solve_text(grid(dims, n - 1) + "problem: {equation: poisson, source: '" +
+                                    m.f + "'}\n" + "stencil: " + std::to_string(stencil) + "\n" +
+                                    m.boundary +
+                                    "solve: {method: multigrid, tolerance: 0, "
+                                    "absolute_tolerance: " +
+                                    number(1e-4 * h * h) + ", norm: linf}\n",
+                                {}, true);
+    REQUIRE(t.result.status == SolveStatus::Converged);
+    e.push_back(errors(t, m.exact));
+    MESSAGE(what, "  nodes ", n, "  l2 ", e.back().l2, "  linf ", e.back().linf, "  cycles ",
+            t.result.iterations);
+  }
+  for (std::size_t i = 1; i < e.size(); ++i) {
+    const double ratio = std::log(double(nodes[i] - 1) / double(nodes[i - 1] - 1));
+    const double l2 = std::log(e[i - 1].l2 / e[i].l2) / ratio;
+    const double linf = std::log(e[i - 1].linf / e[i].linf) / ratio;
+    MESSAGE(what, "  nodes ", nodes[i - 1], " -> ", nodes[i], "  order l2 ", l2, "  linf ", linf);
+    CHECK(std::fabs(l2 - 2) <= 0.1);
+    CHECK(std::fabs(linf - 2) <= 0.1);
+  }
+}
+
 /// The heat equation u_t = lap u from u0 = prod sin(pi x_a), zero Dirichlet faces: the exact
 /// solution decays by exp(-d pi^2 t). dt = c h^2 (given explicitly) with `end` a whole number
 /// of steps on every grid; the error is O(h^2 + dt) = O(h^2).
@@ -248,6 +279,13 @@ ORDER_TEST("order 2: 3D 7-, 19- and 27-point Poisson, Neumann and Dirichlet") {
   for (const int stencil : {7, 19, 27})
     poisson_orders("poisson 3D " + std::to_string(stencil) + "-point neumann", 3, stencil,
                    neumann(3), 8);
+}
+
+ORDER_TEST("order 2: multigrid on grids that do not nest, 2D and 3D") {
+  // 301 -> 151 -> 76 -> 39: nested twice, then not; 300 -> 151: not nested at once.
+  multigrid_orders("poisson 2D 5-point dirichlet", 2, 5, dirichlet(2), {301, 601, 1201});
+  multigrid_orders("poisson 2D 5-point neumann", 2, 5, neumann(2), {300, 600, 1200});
+  multigrid_orders("poisson 3D 7-point neumann", 3, 7, neumann(3), {24, 48, 96});
 }
 
 ORDER_TEST("order 2: heat, a Fourier mode's decay with dt = c h^2") {

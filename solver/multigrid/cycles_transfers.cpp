@@ -1,0 +1,131 @@
+// The cycles' transfers between levels and the bottom solve (see cycles.hpp): restriction of
+// residuals and right-hand sides, prolongation of corrections (nested or not), and conjugate
+// gradients on the coarsest grid.
+#include <algorithm>
+
+#include "cycle_work.hpp"
+#include "cycles.hpp"
+
+namespace fdsolve::multigrid {
+
+template <typename T>
+void Cycles<T>::restrict_residual(int level, Buffer<T>& x, Buffer<T>& scratch) {
+  fill_boundary(level, x);
+  // The fused kernel computes residuals one node beyond the coarse node's cell, which on a
+  // split level lie a node beyond the halo: split levels restrict the residual field.
+  if (settings_.fuse_residual_restriction && !split(level) &&
+      levels_[level + 1].ratio.halves(levels_[level].dims)) {
+    ResidualRestrictArgs<T> a;
+    a.u = x.data();
+    a.g = rhs(level);
+    a.g_constant = a.g ? 0.0 : fine_rhs_constant_;
+    a.residual = ops_[level].residual;
+    for (int f = 0; f < 6; ++f) a.rules[f] = homogeneous_[level].faces[f].rule;
+    a.to = coarse_rhs(level).data();
+    a.fine = layout_[level];
+    a.coarse = coarse_layout(level);
+    a.box = coarse_box(level);
+    a.scale = ops_[level].diag / ops_[level + 1].diag;
+    backend_.restrict_residual(a);
+    if (level + 1 == gather_) gather_rhs();
+    return;
+  }
+  backend_.sweep(sweep_args(level, ops_[level].residual, x, scratch, rhs(level)), kernel_[level]);
+  // The coarse nodes next to a Neumann or periodic face weigh residuals beyond it: mirrored
+  // (the symmetric extension of the boundary rows) or wrapped; next to another rank's box,
+  // its residuals, exchanged.
+  fill_homogeneous(level, scratch);
+  restrict_field(level, scratch);
+}
+
+template <typename T>
+void Cycles<T>::restrict_rhs(int level) {
+  if (!here(level)) return;
+  fill_homogeneous(level, rhs_[level]);
+  restrict_field(level, rhs_[level]);
+}
+
+template <typename T>
+void Cycles<T>::restrict_field(int level, const Buffer<T>& from) {
+  TransferArgs<T> t;
+  t.ratio = levels_[level + 1].ratio;
+  t.from = from.data();
+  t.to = coarse_rhs(level).data();
+  t.fine = layout_[level];
+  t.coarse = coarse_layout(level);
+  t.box = coarse_box(level);
+  // g = (omega / diag) f on both levels: g_c = (omega / diag_c) R f = (diag / diag_c) R g.
+  t.scale = ops_[level].diag / ops_[level + 1].diag;
+  backend_.restrict_to_coarse(t);
+  if (level + 1 == gather_) gather_rhs();
+}
+
+template <typename T>
+void Cycles<T>::correct(int level, Buffer<T>& x, bool cubic) {
+  const bool from_copy = level + 1 == gather_;
+  if (from_copy) scatter_correction();
+  Buffer<T>& coarse = from_copy ? copy_x_ : x_[level + 1];
+  TransferArgs<T> t;
+  t.ratio = levels_[level + 1].ratio;
+  t.from = coarse.data();
+  t.to = x.data();
+  t.fine = layout_[level];
+  t.coarse = from_copy ? copy_layout_ : layout_[level + 1];
+  t.box = box_[level];
+  // Cubic interpolation folds the coarse field itself (no halo; whole, nested levels only).
+  if (cubic && t.ratio.halves(levels_[level].dims)) {
+    for (int f = 0; f < 6; ++f) t.rules[f] = homogeneous_[level + 1].faces[f].rule;
+    backend_.prolong_cubic_add(t);
+    return;
+  }
+  // The wrap a periodic axis's last node reads, and the next rank's first coarse node.
+  if (from_copy)
+    fill_and_exchange(copy_rules_, copy_halo_.get(), copy_x_);
+  else
+    fill_homogeneous(level + 1, x_[level + 1]);
+  backend_.prolong_add(t);
+}
+
+template <typename T>
+void Cycles<T>::solve_bottom() {
+  const int l = coarsest();
+  check_interrupt();
+  if (!cg_bottom_) {
+    smooth(l, x_[l], next_[l], bottom_.sweeps);
+    return;
+  }
+  BottomSolveArgs<T> a;
+  a.x = x_[l].data();
+  a.g = rhs_[l].data();
+  a.r = cg_r_.data();
+  a.p = cg_p_.data();
+  a.q = cg_q_.data();
+  a.layout = layout_[l];
+  a.box = box_[l];
+  a.residual = ops_[l].residual;
+  bool dirichlet = false;
+  for (int f = 0; f < 2 * levels_[l].dims; ++f) {
+    a.rules[f] = homogeneous_[l].faces[f].rule;
+    dirichlet = dirichlet || levels_[l].faces[f] == BoundaryType::Dirichlet;
+  }
+  a.singular = !dirichlet && settings_.alpha == 0;
+  // The tolerance is what a V-cycle needs of its coarsest grid with room to spare, and what
+  // the precision allows.
+  a.tolerance = sizeof(T) == sizeof(float) ? 1e-5 : 1e-10;
+  a.max_iterations = cg_bottom_iterations(box_[l].cells());
+  backend_.bottom_solve(a);
+}
+
+
+template void Cycles<float>::restrict_residual(int, Buffer<float>&, Buffer<float>&);
+template void Cycles<float>::restrict_rhs(int);
+template void Cycles<float>::restrict_field(int, const Buffer<float>&);
+template void Cycles<float>::correct(int, Buffer<float>&, bool);
+template void Cycles<float>::solve_bottom();
+template void Cycles<double>::restrict_residual(int, Buffer<double>&, Buffer<double>&);
+template void Cycles<double>::restrict_rhs(int);
+template void Cycles<double>::restrict_field(int, const Buffer<double>&);
+template void Cycles<double>::correct(int, Buffer<double>&, bool);
+template void Cycles<double>::solve_bottom();
+
+}  // namespace fdsolve::multigrid

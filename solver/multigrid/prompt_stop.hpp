@@ -1,0 +1,79 @@
+// Prompt interrupts for long multigrid cycles. A signal normally takes effect when the running
+// cycle ends, which is soon for most grids; a cycle that takes longer than kPromptSeconds is
+// run so that it can be abandoned part-way: the fine field is copied before it, the cycles
+// check the stop flag before every sweep, and an abandoned cycle's start is restored. The
+// checkpoint written then is the last complete cycle's, so a resumed run repeats the
+// abandoned cycle and ends bit-identical to one never interrupted.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+
+#include "backend.hpp"
+#include "cycles.hpp"
+
+namespace fdsolve::multigrid {
+
+template <typename T>
+class PromptStop {
+ public:
+  /// Cycles longer than this keep a copy of their start so that a signal can abandon them.
+  static constexpr double kPromptSeconds = 0.2;
+  /// A first cycle on at least this many fine nodes is taken to be long (no cycle measured yet).
+  static constexpr index_t kLongFirstCells = index_t(1) << 20;
+
+  /// `size`: the fine field's length. `stop`: the flag the signal handler sets (null: none).
+  /// `usable`: false over several ranks (the ranks would abandon different sweeps).
+  PromptStop(Backend<T>& backend, index_t size, index_t fine_cells,
+             const std::atomic<bool>* stop, bool usable)
+      : backend_(backend),
+        size_(size),
+        stop_(stop),
+        enabled_(usable && stop != nullptr),
+        expect_long_(fine_cells >= kLongFirstCells) {}
+
+  /// Whether the next cycle runs abandonably (so the caller must run it directly, not replay
+  /// a recording of it).
+  bool next_abandonable() const { return enabled_ && expect_long_; }
+
+  /// Runs `cycle` (work on u through `cycles`). Returns false when a signal abandoned it, with
+  /// u restored to its state before the call. Times the cycle to decide for the next one.
+  bool run(Cycles<T>& cycles, Buffer<T>& u, const std::function<void()>& cycle) {
+    const auto start = std::chrono::steady_clock::now();
+    const bool abandonable = next_abandonable();
+    if (abandonable) {
+      if (saved_.size() == 0) saved_ = backend_.allocate(size_);
+      backend_.copy(saved_, u);
+      cycles.set_interrupt([this] { return stop_->load(std::memory_order_relaxed); });
+    }
+    bool finished = true;
+    try {
+      cycle();
+    } catch (const CycleInterrupted&) {
+      finished = false;
+    }
+    cycles.set_interrupt({});
+    if (!finished) {
+      backend_.copy(u, saved_);
+      backend_.synchronize();
+      return false;
+    }
+    if (abandonable || enabled_) {
+      backend_.synchronize();  // the cycle's own time, not its enqueueing
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+      expect_long_ = took.count() > kPromptSeconds;
+    }
+    return true;
+  }
+
+ private:
+  Backend<T>& backend_;
+  index_t size_;
+  const std::atomic<bool>* stop_;
+  bool enabled_;
+  bool expect_long_;
+  Buffer<T> saved_;
+};
+
+}  // namespace fdsolve::multigrid
