@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "case_keys.hpp"
 #include "number_text.hpp"
 #include "parse_sections.hpp"
 #include "yaml_values.hpp"
@@ -43,7 +44,7 @@ void parse_custom(const Field& field, Case& c) {
   if (c.problem.equation != Equation::Custom) {
     field.fail("a stencil with weights needs problem.equation custom");
   }
-  const FieldMap stencil(field, {"points", "weights"}, c.locations);
+  const FieldMap stencil(field, case_keys::section("stencil"), c.locations);
   const Field points_field = stencil.require("points");
   const std::int64_t points = read_integer(points_field, 1);
   if (points != 5 && points != 27) {
@@ -54,10 +55,10 @@ void parse_custom(const Field& field, Case& c) {
     points_field.fail("a custom " + std::to_string(points) + "-point stencil needs a " +
                       (points == 5 ? "2D" : "3D") + " grid");
   }
-  const std::vector<std::string> names =
-      points == 5 ? std::vector<std::string>{"center", "x", "y"}
-                  : std::vector<std::string>{"center", "face", "edge", "corner"};
-  const FieldMap weights(stencil.require("weights"), names, c.locations);
+  const FieldMap weights(stencil.require("weights"),
+                         case_keys::section(points == 5 ? "stencil.weights.5"
+                                                        : "stencil.weights.27"),
+                         c.locations);
   StencilSpec& s = c.stencil;
   s.points = static_cast<int>(points);
   s.custom = true;
