@@ -84,6 +84,9 @@ int main(int argc, char** argv) {
   check_cmd->add_option("case", check_path, "Case file (YAML)")->required();
   check_cmd->add_option("--set", check_sets, "Override a key: KEY=VALUE (YAML value)");
 
+  std::string check_backend;
+  check_cmd->add_option("--backend", check_backend, "auto, cuda or cpu (as for run)")
+      ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
   BenchOptions bench;
   auto* bench_cmd = app.add_subcommand("bench", "Measure kernel throughput");
   bench_cmd->add_option("--backend", bench.backend, "cuda or cpu (default: both)")
@@ -144,7 +147,10 @@ int main(int argc, char** argv) {
       run.live_progress = !quiet && comm.root() && isatty(STDERR_FILENO);
       return run_command(run);
     }
-    if (*check_cmd) return check_command(check_path, check_sets, std::cout);
+    if (*check_cmd) {
+      if (!check_backend.empty()) check_sets.push_back("backend=" + check_backend);  // as run
+      return check_command(check_path, check_sets, std::cout);
+    }
     if (*bench_cmd) {
       if (bench.multigrid)
         multigrid::run_multigrid_bench(bench, std::cout);
