@@ -11,7 +11,7 @@
 namespace fdsolve {
 
 namespace {
-// The 19- and 27-point weights of SPEC.md assume one spacing h on all axes (read after the
+// The 19- and 27-point weights (docs/numerics.md) assume one spacing h on all axes (read after the
 // boundary, which makes axes periodic and so changes their spacing).
 void check_equal_spacing(const Field& field, const GridSpec& g, std::int64_t points) {
   const double hx = g.spacing(0), hy = g.spacing(1), hz = g.spacing(2);

@@ -1,5 +1,8 @@
-// Node-centred coarsening (SPEC.md "Numerics"): n nodes -> (n - 1)/2 + 1 at spacing 2h, a
-// periodic axis of n nodes -> n/2; the coarse operator is the same stencil at the coarse spacing.
+// Node-centred coarsening: n nodes -> ceil((n - 1)/2) + 1 over the same extent (nested, at
+// spacing 2h, when n - 1 is even), a periodic axis of n nodes -> ceil(n/2) over the same period;
+// axes that cannot coarsen, or whose spacing is already much coarser than another's, keep their
+// nodes. The coarse operator is the same stencil at the coarse spacing (19 and 27 points need
+// equal spacing: a level whose spacings differ takes the 7-point Laplacian).
 #include "hierarchy.hpp"
 
 #include <fmt/format.h>

@@ -8,8 +8,8 @@ as fdsolve's multigrid stops at solve.tolerance times its initial residual.
     python3 tools/compare/cg_poisson.py --n 65 --dims 3 --xp numpy
 
 Prints the grid, the iterations, the solve time (the right-hand side already on the device,
-after one untimed warm-up iteration count of 10 that loads the kernels) and the largest error
-against the exact solution.
+after 10 untimed iterations that load the kernels) and the largest error against the exact
+solution.
 """
 
 import argparse
