@@ -39,8 +39,7 @@ const std::vector<Section>& table() {
   return sections;
 }
 
-void add_under(std::vector<std::string>& paths, const std::string& prefix,
-               std::string_view name) {
+void add_under(std::vector<std::string>& paths, const std::string& prefix, std::string_view name) {
   for (const std::string& key : section(name)) paths.push_back(prefix + "." + key);
 }
 

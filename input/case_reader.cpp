@@ -100,8 +100,7 @@ Case parse_case(const std::string& text, const std::string& file_label,
     throw InputError(file_label + ":1:1: the case file is empty; it needs at least grid.points");
   }
 
-  const FieldMap top(Field{&sources, YAML::Node(), root, ""}, case_keys::section(""),
-                     c.locations);
+  const FieldMap top(Field{&sources, YAML::Node(), root, ""}, case_keys::section(""), c.locations);
   parse_top_level_values(top, c);
   parse_grid(top, c);
   parse_problem(top, c);

@@ -77,8 +77,7 @@ void parse_grid(const FieldMap& root, Case& c) {
 }
 
 void parse_problem(const FieldMap& root, Case& c) {
-  const FieldMap problem(root.get_or_empty("problem"), case_keys::section("problem"),
-                         c.locations);
+  const FieldMap problem(root.get_or_empty("problem"), case_keys::section("problem"), c.locations);
   if (const auto equation = problem.get("equation")) {
     const Equation equations[] = {Equation::Laplace, Equation::Poisson, Equation::Heat,
                                   Equation::Custom};

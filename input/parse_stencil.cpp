@@ -55,10 +55,9 @@ void parse_custom(const Field& field, Case& c) {
     points_field.fail("a custom " + std::to_string(points) + "-point stencil needs a " +
                       (points == 5 ? "2D" : "3D") + " grid");
   }
-  const FieldMap weights(stencil.require("weights"),
-                         case_keys::section(points == 5 ? "stencil.weights.5"
-                                                        : "stencil.weights.27"),
-                         c.locations);
+  const FieldMap weights(
+      stencil.require("weights"),
+      case_keys::section(points == 5 ? "stencil.weights.5" : "stencil.weights.27"), c.locations);
   StencilSpec& s = c.stencil;
   s.points = static_cast<int>(points);
   s.custom = true;

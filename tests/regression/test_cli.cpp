@@ -44,8 +44,7 @@ TEST_CASE("regression: check takes --backend as run does") {
   CHECK(cpu.output.find("backend: cpu") != std::string::npos);
   CHECK(cpu.output.find(" on cpu (") != std::string::npos);
   // The same as --set backend=cpu.
-  CHECK(run_fdsolve("check " + example("plate.yaml") + " --set backend=cpu").output ==
-        cpu.output);
+  CHECK(run_fdsolve("check " + example("plate.yaml") + " --set backend=cpu").output == cpu.output);
   // auto and cuda are accepted (without a device, cuda's kernel is chosen when a run starts);
   // anything else is a usage error.
   const auto cuda = run_fdsolve("check " + example("plate.yaml") + " --backend cuda");
