@@ -1,5 +1,5 @@
 // The validated description of one run, as read from a case file: plain values only, every
-// default filled in, no YAML types. See SPEC.md "Case file" for the meaning of each field.
+// default filled in, no YAML types. See docs/case-file.md for the meaning of each field.
 #pragma once
 
 #include <array>
@@ -45,7 +45,7 @@ struct Value {
   }
 };
 
-/// The six faces in SPEC.md's order, which is also the order in which Dirichlet values of
+/// The six faces in their documented order, which is also the order in which Dirichlet values of
 /// shared edges and corners are applied (the later face wins).
 enum Face { XMin = 0, XMax, YMin, YMax, ZMin, ZMax };
 inline constexpr std::array<const char*, 6> kFaceNames{"x_min", "x_max", "y_min",

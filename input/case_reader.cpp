@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "case_keys.hpp"
 #include "overrides.hpp"
 #include "parse_sections.hpp"
 #include "yaml_values.hpp"
@@ -42,10 +43,6 @@ std::string one_line(const std::string& message) {
 InputError::InputError(const std::string& message) : std::runtime_error(one_line(message)) {}
 
 namespace {
-const std::vector<std::string> kTopLevelKeys{
-    "name",    "precision", "backend", "grid",   "problem",    "stencil", "boundary",
-    "initial", "solve",     "time",    "output", "checkpoint", "tuning",  "parallel"};
-
 bool valid_name(const std::string& name) {
   return !name.empty() && name.find_first_of("/ \t\r\n\v\f") == std::string::npos;
 }
@@ -103,7 +100,7 @@ Case parse_case(const std::string& text, const std::string& file_label,
     throw InputError(file_label + ":1:1: the case file is empty; it needs at least grid.points");
   }
 
-  const FieldMap top(Field{&sources, YAML::Node(), root, ""}, kTopLevelKeys, c.locations);
+  const FieldMap top(Field{&sources, YAML::Node(), root, ""}, case_keys::section(""), c.locations);
   parse_top_level_values(top, c);
   parse_grid(top, c);
   parse_problem(top, c);

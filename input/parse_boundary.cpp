@@ -1,6 +1,7 @@
 // The boundary section: a condition per face, with `default` for the faces not named; then the
 // checks across faces (periodic pairs, a Dirichlet face for steady problems) and the grid's
 // periodic axes.
+#include "case_keys.hpp"
 #include "parse_sections.hpp"
 #include "yaml_values.hpp"
 
@@ -21,7 +22,7 @@ const char* type_name(BoundaryType type) {
 // A face given in the file is complete in itself: its type defaults to dirichlet, whatever
 // `default` says.
 BoundaryCondition parse_face(const Field& field, Case& c) {
-  const FieldMap face(field, {"type", "value", "gradient"}, c.locations);
+  const FieldMap face(field, case_keys::section("boundary.face"), c.locations);
   BoundaryCondition bc;
   if (const auto type = face.get("type")) {
     const BoundaryType types[] = {BoundaryType::Dirichlet, BoundaryType::Neumann,
@@ -100,9 +101,8 @@ void check_dirichlet_present(const Case& c) {
 }  // namespace
 
 void parse_boundary(const FieldMap& root, Case& c) {
-  std::vector<std::string> keys{"default"};
-  keys.insert(keys.end(), kFaceNames.begin(), kFaceNames.end());
-  const FieldMap boundary(root.get_or_empty("boundary"), keys, c.locations);
+  const FieldMap boundary(root.get_or_empty("boundary"), case_keys::section("boundary"),
+                          c.locations);
 
   BoundaryCondition fallback;
   if (const auto given = boundary.get("default")) fallback = parse_face(*given, c);

@@ -2,6 +2,7 @@
 // of the grid's shape, which is checked now so that `fdsolve check` finds a bad file.
 #include <filesystem>
 
+#include "case_keys.hpp"
 #include "data_file.hpp"
 #include "parse_sections.hpp"
 #include "yaml_values.hpp"
@@ -24,7 +25,7 @@ Value read_field_value(const Field& field, Case& c) {
   const bool heat = c.problem.equation == Equation::Heat;
   if (!field.value.IsMap()) return read_value(field, heat);
 
-  const FieldMap map(field, {"file", "dataset"}, c.locations);
+  const FieldMap map(field, case_keys::section("field_file"), c.locations);
   const Field file = map.require("file");
   const Field dataset = map.require("dataset");
   Value v;

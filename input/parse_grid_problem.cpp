@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "case_keys.hpp"
 #include "number_text.hpp"
 #include "parse_sections.hpp"
 #include "yaml_values.hpp"
@@ -54,7 +55,7 @@ void check_node_count(const Field& points, const GridSpec& g) {
 }  // namespace
 
 void parse_grid(const FieldMap& root, Case& c) {
-  const FieldMap grid(root.get_or_empty("grid"), {"points", "extent", "origin"}, c.locations);
+  const FieldMap grid(root.get_or_empty("grid"), case_keys::section("grid"), c.locations);
   const Field points = grid.require("points");
   const auto entries = read_list(points, "a list of 2 or 3 integers");
   if (entries.size() != 2 && entries.size() != 3) points.fail("expected 2 or 3 entries");
@@ -76,8 +77,7 @@ void parse_grid(const FieldMap& root, Case& c) {
 }
 
 void parse_problem(const FieldMap& root, Case& c) {
-  const FieldMap problem(root.get_or_empty("problem"), {"equation", "source", "diffusivity"},
-                         c.locations);
+  const FieldMap problem(root.get_or_empty("problem"), case_keys::section("problem"), c.locations);
   if (const auto equation = problem.get("equation")) {
     const Equation equations[] = {Equation::Laplace, Equation::Poisson, Equation::Heat,
                                   Equation::Custom};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "case_keys.hpp"
 #include "number_text.hpp"
 #include "parse_sections.hpp"
 #include "yaml_values.hpp"
@@ -19,7 +20,7 @@ void parse_time(const FieldMap& root, Case& c) {
     section->fail(std::string("only applies to equation heat, not ") +
                   equation_name(c.problem.equation));
   }
-  const FieldMap time(root.get_or_empty("time"), {"scheme", "end", "dt", "safety"}, c.locations);
+  const FieldMap time(root.get_or_empty("time"), case_keys::section("time"), c.locations);
   TimeSpec& t = c.time;
   if (const auto f = time.get("scheme")) {
     const TimeScheme schemes[] = {TimeScheme::Explicit, TimeScheme::Implicit,
@@ -63,7 +64,7 @@ void parse_time(const FieldMap& root, Case& c) {
 }
 
 void parse_output(const FieldMap& root, Case& c) {
-  const FieldMap output(root.get_or_empty("output"), {"directory", "every", "fields"}, c.locations);
+  const FieldMap output(root.get_or_empty("output"), case_keys::section("output"), c.locations);
   OutputSpec& o = c.output;
   o.directory = "out/" + c.name;
   if (const auto f = output.get("directory")) {
@@ -89,7 +90,7 @@ void parse_output(const FieldMap& root, Case& c) {
 // parallel.ranks: auto, or the number of ranks along each axis of the grid; parallel.gather_below:
 // multigrid's agglomeration threshold in nodes per rank; parallel.overlap.
 void parse_parallel(const FieldMap& root, Case& c) {
-  const FieldMap parallel(root.get_or_empty("parallel"), {"ranks", "gather_below", "overlap"},
+  const FieldMap parallel(root.get_or_empty("parallel"), case_keys::section("parallel"),
                           c.locations);
   if (const auto g = parallel.get("gather_below")) c.parallel.gather_below = read_integer(*g, 0);
   if (const auto f = parallel.get("overlap"))
@@ -122,9 +123,10 @@ void parse_run_settings(const FieldMap& root, Case& c) {
   parse_time(root, c);
   parse_solve(root, c);
   parse_output(root, c);
-  const FieldMap checkpoint(root.get_or_empty("checkpoint"), {"every"}, c.locations);
+  const FieldMap checkpoint(root.get_or_empty("checkpoint"), case_keys::section("checkpoint"),
+                            c.locations);
   if (const auto f = checkpoint.get("every")) c.checkpoint.every = read_integer(*f, 0);
-  const FieldMap tuning(root.get_or_empty("tuning"), {"kernel", "blocked_kernel"}, c.locations);
+  const FieldMap tuning(root.get_or_empty("tuning"), case_keys::section("tuning"), c.locations);
   if (const auto f = tuning.get("kernel")) c.tuning.kernel = read_text(*f);
   if (const auto f = tuning.get("blocked_kernel")) c.tuning.blocked_kernel = read_text(*f);
   parse_parallel(root, c);

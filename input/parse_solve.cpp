@@ -1,6 +1,7 @@
 // The solve section: the method of a steady solve (Jacobi or multigrid), its multigrid settings,
 // what the norms measure and when it stops; for heat, the keys of the implicit schemes' per-step
 // multigrid solve. Read after the time section, whose scheme decides what applies to heat.
+#include "case_keys.hpp"
 #include "number_text.hpp"
 #include "parse_sections.hpp"
 #include "yaml_values.hpp"
@@ -32,7 +33,7 @@ int read_smoothing(const Field& field) {
 }
 
 void parse_multigrid(const Field& field, Case& c) {
-  const FieldMap mg(field, {"cycle", "pre_smooth", "post_smooth", "fmg"}, c.locations);
+  const FieldMap mg(field, case_keys::section("solve.multigrid"), c.locations);
   MultigridSpec& m = c.solve.multigrid;
   if (const auto f = mg.get("cycle")) {
     m.cycle = read_choice(*f, {"v", "w"}) == 0 ? CycleKind::V : CycleKind::W;
@@ -104,11 +105,7 @@ void parse_method(const FieldMap& solve, Case& c) {
 }  // namespace
 
 void parse_solve(const FieldMap& root, Case& c) {
-  const FieldMap solve(
-      root.get_or_empty("solve"),
-      {"method", "multigrid", "criterion", "max_iterations", "tolerance", "absolute_tolerance",
-       "norm", "check_every", "divergence_factor", "diagnostics", "stagnation_checks"},
-      c.locations);
+  const FieldMap solve(root.get_or_empty("solve"), case_keys::section("solve"), c.locations);
   if (c.problem.equation == Equation::Heat) check_heat_keys(solve, c);
   parse_method(solve, c);
   SolveSpec& s = c.solve;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "case_keys.hpp"
 #include "number_text.hpp"
 #include "parse_sections.hpp"
 #include "yaml_values.hpp"
@@ -10,7 +11,7 @@
 namespace fdsolve {
 
 namespace {
-// The 19- and 27-point weights of SPEC.md assume one spacing h on all axes (read after the
+// The 19- and 27-point weights (docs/numerics.md) assume one spacing h on all axes (read after the
 // boundary, which makes axes periodic and so changes their spacing).
 void check_equal_spacing(const Field& field, const GridSpec& g, std::int64_t points) {
   const double hx = g.spacing(0), hy = g.spacing(1), hz = g.spacing(2);
@@ -43,7 +44,7 @@ void parse_custom(const Field& field, Case& c) {
   if (c.problem.equation != Equation::Custom) {
     field.fail("a stencil with weights needs problem.equation custom");
   }
-  const FieldMap stencil(field, {"points", "weights"}, c.locations);
+  const FieldMap stencil(field, case_keys::section("stencil"), c.locations);
   const Field points_field = stencil.require("points");
   const std::int64_t points = read_integer(points_field, 1);
   if (points != 5 && points != 27) {
@@ -54,10 +55,9 @@ void parse_custom(const Field& field, Case& c) {
     points_field.fail("a custom " + std::to_string(points) + "-point stencil needs a " +
                       (points == 5 ? "2D" : "3D") + " grid");
   }
-  const std::vector<std::string> names =
-      points == 5 ? std::vector<std::string>{"center", "x", "y"}
-                  : std::vector<std::string>{"center", "face", "edge", "corner"};
-  const FieldMap weights(stencil.require("weights"), names, c.locations);
+  const FieldMap weights(
+      stencil.require("weights"),
+      case_keys::section(points == 5 ? "stencil.weights.5" : "stencil.weights.27"), c.locations);
   StencilSpec& s = c.stencil;
   s.points = static_cast<int>(points);
   s.custom = true;

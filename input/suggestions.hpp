@@ -21,7 +21,7 @@ std::optional<std::string> closest_match(const std::string& given,
 std::string unknown_key_reason(const std::string& given, const std::vector<std::string>& keys);
 
 /// "unknown value 'dubble' (expected float, double); did you mean 'double'?" — the part
-/// before ';' is SPEC.md's wording, the suggestion is added only when one is close.
+/// before ';' is the fixed wording, the suggestion is added only when one is close.
 std::string unknown_value_reason(const std::string& given, const std::vector<std::string>& values);
 
 /// "a, b, c": the choices as a message lists them.

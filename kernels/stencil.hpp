@@ -12,7 +12,7 @@
 
 namespace fdsolve {
 
-/// Weights of the weighted stencil of SPEC.md:
+/// Weights of the weighted stencil (docs/numerics.md, "Stencils"):
 ///   2D: u' = center*u + face[0]*(W+E) + face[1]*(S+N) + s
 ///   3D: u' = center*u + sum over axes face[a]*(the 2 faces on a) + edge*(12 edges)
 ///            + corner*(8 corners) + s

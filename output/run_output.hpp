@@ -1,4 +1,4 @@
-// Everything a run writes into its output directory (SPEC.md "Output"): snapshots, the XDMF
+// Everything a run writes into its output directory (docs/output.md): snapshots, the XDMF
 // index ParaView opens, history.csv and summary.json. Every file goes through a temporary name.
 #pragma once
 
@@ -42,7 +42,7 @@ struct HistoryRow {
   double wall_seconds = 0;
 };
 
-/// A node by its indices and physical coordinates (SPEC.md "Numerics": x_i = origin + i h).
+/// A node by its indices and physical coordinates (docs/numerics.md: x_i = origin + i h).
 struct NodeAt {
   std::array<std::int64_t, 3> node{0, 0, 0};
   std::array<double, 3> x{0, 0, 0};

@@ -1,5 +1,5 @@
 // Writes one HDF5 snapshot: a dataset per field shaped [ny][nx] or [nz][ny][nx], the grid and
-// time as root attributes, and the resolved case as /config (SPEC.md "Output").
+// time as root attributes, and the resolved case as /config (docs/output.md).
 #include "snapshot.hpp"
 
 #include <filesystem>

@@ -10,7 +10,7 @@
 
 namespace fdsolve::output {
 
-/// Geometry of the node grid, as SPEC.md's Numerics define it.
+/// Geometry of the node grid, as docs/numerics.md defines it.
 struct GridMeta {
   int dims = 2;
   std::array<std::int64_t, 3> points{1, 1, 1};  // nodes per axis (points[2] == 1 in 2D)

@@ -1,4 +1,4 @@
-// Process exit codes of SPEC.md's command table.
+// Process exit codes (docs/commands.md, "Exit codes").
 #pragma once
 
 namespace fdsolve {

@@ -1,6 +1,7 @@
 // fdsolve's command line: parses arguments, runs one sub-command, and reports any error once
-// with the exit code of SPEC.md. Under mpirun only rank 0 logs; a failure that the ranks did
-// not agree on (parallel/agree.hpp) ends the job with MPI_Abort so that no rank waits forever.
+// with its exit code (docs/commands.md). Under mpirun only rank 0 logs; a failure that the
+// ranks did not agree on (parallel/agree.hpp) ends the job with MPI_Abort so that no rank
+// waits forever.
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -83,6 +84,9 @@ int main(int argc, char** argv) {
   auto* check_cmd = app.add_subcommand("check", "Validate a case and print it resolved");
   check_cmd->add_option("case", check_path, "Case file (YAML)")->required();
   check_cmd->add_option("--set", check_sets, "Override a key: KEY=VALUE (YAML value)");
+  std::string check_backend;
+  check_cmd->add_option("--backend", check_backend, "auto, cuda or cpu (as for run)")
+      ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
 
   BenchOptions bench;
   auto* bench_cmd = app.add_subcommand("bench", "Measure kernel throughput");
@@ -144,7 +148,10 @@ int main(int argc, char** argv) {
       run.live_progress = !quiet && comm.root() && isatty(STDERR_FILENO);
       return run_command(run);
     }
-    if (*check_cmd) return check_command(check_path, check_sets, std::cout);
+    if (*check_cmd) {
+      if (!check_backend.empty()) check_sets.push_back("backend=" + check_backend);  // as run
+      return check_command(check_path, check_sets, std::cout);
+    }
     if (*bench_cmd) {
       if (bench.multigrid)
         multigrid::run_multigrid_bench(bench, std::cout);
@@ -160,7 +167,7 @@ int main(int argc, char** argv) {
         return compare_command(cmp_a, cmp_b, rtol, atol, std::cout);
       } catch (const std::exception& e) {
         return fail(comm, kExitBadInput,
-                    e.what());  // SPEC: compare exits 2 on error, 1 on difference
+                    e.what());  // compare exits 2 on error, 1 on difference
       }
     }
   } catch (const parallel::PeerFailure& e) {

@@ -9,9 +9,10 @@
 #   SKIP_SANITIZERS=1    skip compute-sanitizer;  SKIP_BENCH=1  skip the bench
 #   SKIP_RUN_TIMINGS=1   skip the whole-run timings (check diagnostics on/off, Neumann faces)
 #   SKIP_SIZES=1         skip the size ladder (`bench --sizes`, `tune`, plate runs per size)
-#   SKIP_MG_BENCH=1      skip `fdsolve bench --multigrid` and the anchors' time-to-solution runs
+#   SKIP_MG_BENCH=1      skip `fdsolve bench --multigrid` and the comparison time-to-solution runs
 #   MG_BENCH_ARGS        extra `fdsolve bench --multigrid` arguments
-# The anchors' scripts (../shared/anchors) travel in .device/anchors (named in `carry`).
+# The comparison runs use examples/poisson_multigrid.yaml and tools/compare/ (CuPy, when the
+# device's Python has it).
 #   SANITIZER_TIMEOUT    seconds per sanitizer run (default 200)
 #   SANITIZERS           which compute-sanitizer tools run (default "memcheck racecheck")
 #   SANITIZER_TESTS      doctest --test-case filter for the sanitizer runs (default: all)
@@ -110,7 +111,7 @@ print('plate $p ${n}^2 $k:', s['kernel'], '%.3f us/sweep' % (1e6 * s['wall_secon
   set -e
 fi
 
-# --- multigrid: work units, and time to solution beside the anchors ---------------------------
+# --- multigrid: work units, and time to solution beside CuPy (tools/compare/) -----------------
 if [[ "${SKIP_MG_BENCH:-0}" != 1 ]]; then
   set +e
   # shellcheck disable=SC2086
@@ -118,21 +119,26 @@ if [[ "${SKIP_MG_BENCH:-0}" != 1 ]]; then
     ${MG_BENCH_ARGS:-} 2>&1 | tee "$OUT/bench_mg.log"
   rc=${PIPESTATUS[0]}
   [[ $rc -eq 0 ]] || failures+=("bench --multigrid (rc $rc)")
-  if [[ -f .device/anchors/poisson2d.yaml ]]; then
-    {
-      for n in 1025 4097; do
-        # fdsolve run, multigrid, stopped at a residual 1e-8 of the initial one, as CuPy's CG
-        # (double rounding floors the residual near 1e-10 of it at 4097^2); the bench's
-        # fmg-solve rows find where the discretization error is reached.
-        "$BUILD/solver/fdsolve" run .device/anchors/poisson2d.yaml --backend cuda --quiet \
-          --output "$BUILD/anchor$n" --set grid.points=[$n,$n] --set solve.tolerance=1e-8 \
-          --set solve.max_iterations=100 --set solve.diagnostics=false
-        python3 -c "import json; s=json.load(open('$BUILD/anchor$n/summary.json')); \
+  {
+    for n in 1025 4097; do
+      # fdsolve run, multigrid, stopped at a residual 1e-8 of the initial one, as the CG script
+      # (double rounding floors the residual near 1e-10 of it at 4097^2); the bench's
+      # fmg-solve rows find where the discretization error is reached.
+      "$BUILD/solver/fdsolve" run examples/poisson_multigrid.yaml --backend cuda --quiet \
+        --output "$BUILD/compare$n" --set grid.points=[$n,$n] --set solve.tolerance=1e-8 \
+        --set solve.max_iterations=100 --set solve.diagnostics=false
+      python3 -c "import json; s=json.load(open('$BUILD/compare$n/summary.json')); \
 print('fdsolve multigrid $n^2:', s['iterations'], 'cycles', '%.4f s' % s['wall_seconds'])"
+    done
+    if python3 -c "import cupy" 2>/dev/null; then
+      for n in 1025 4097; do
+        python3 tools/compare/cg_poisson.py --n $n --dims 2
+        python3 tools/compare/dst_poisson.py --n $n --dims 2
       done
-      python3 .device/anchors/cupy_cg.py 1025 4097
-    } 2>&1 | tee "$OUT/anchors.log"
-  fi
+    else
+      echo "tools/compare: skipped, $(command -v python3) has no cupy"
+    fi
+  } 2>&1 | tee "$OUT/compare.log"
   set -e
 fi
 
@@ -206,7 +212,7 @@ grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases" "$OUT/sanitizer.log" 2>/dev
 [[ -f "$OUT/bench.log" ]] && cat "$OUT/bench.log"
 [[ -f "$OUT/sizes.log" ]] && cat "$OUT/sizes.log"
 [[ -f "$OUT/bench_mg.log" ]] && cat "$OUT/bench_mg.log"
-[[ -f "$OUT/anchors.log" ]] && cat "$OUT/anchors.log"
+[[ -f "$OUT/compare.log" ]] && cat "$OUT/compare.log"
 [[ -f "$OUT/run_timings.log" ]] && cat "$OUT/run_timings.log"
 if ((${#failures[@]})); then
   printf 'FAILED: %s\n' "${failures[@]}"

@@ -48,7 +48,7 @@ StencilWeights bench_weights(int dims, int points) {
     w.points = 19;
     w.face = {2.0 / 24, 2.0 / 24, 2.0 / 24};
     w.edge = 1.0 / 24;
-  } else {  // the 27-point Laplace weights of SPEC.md
+  } else {  // the 27-point Laplace weights (docs/numerics.md)
     w.points = 27;
     w.face = {14.0 / 128, 14.0 / 128, 14.0 / 128};
     w.edge = 3.0 / 128;

@@ -1,5 +1,5 @@
 // `fdsolve bench`: copy bandwidth, then every kernel variant's sweep throughput, in one process
-// (SPEC.md "Benchmark").
+// (docs/commands.md, "bench").
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Writes the bench rows as a JSON array (SPEC.md "Benchmark"), through a temporary file and a
+// Writes the bench rows as a JSON array (docs/commands.md, "bench"), through a temporary file and a
 // rename so that a reader never sees a partial file.
 #include <cmath>
 #include <cstdio>

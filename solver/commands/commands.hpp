@@ -1,4 +1,4 @@
-// The sub-commands of the fdsolve CLI, each returning its exit code (SPEC.md's table). They
+// The sub-commands of the fdsolve CLI, each returning its exit code (docs/commands.md). They
 // throw InputError / BackendError / OutputError; main() reports those once.
 #pragma once
 

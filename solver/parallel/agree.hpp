@@ -24,7 +24,7 @@ class PeerFailure : public std::exception {
   int code_;
 };
 
-/// The exit code SPEC.md gives an exception (main's mapping): 2 for bad input, 1 otherwise.
+/// The exit code docs/commands.md gives an error (main's mapping): 2 for bad input, 1 otherwise.
 int exit_code_of(const std::exception_ptr& error);
 
 /// Whether the failure being handled was agreed by every rank (no MPI_Abort needed).

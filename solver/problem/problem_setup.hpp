@@ -30,7 +30,8 @@ Box update_box(const Case& c, const Subdomain& sub);
 Box face_box(const Layout& layout, int face);
 
 /// The initial field in `layout`: `initial` everywhere, then each face's Dirichlet value in
-/// SPEC.md's face order so that shared edges and corners take the later face's value.
+/// face order (x_min, x_max, y_min, ...) so that shared edges and corners take the later
+/// face's value.
 template <typename T>
 std::vector<T> initial_field(const Case& c, const Layout& layout);
 /// The same on the nodes `sub` owns (`layout` from field_layout(c, size, sub)): values at the

@@ -1,5 +1,5 @@
 // Jacobi weights: the 5- and 7-point stencils take per-axis spacing; 19 and 27 points need
-// equal spacing (checked by input/) and use the isotropic weights of SPEC.md.
+// equal spacing (checked by input/) and use the isotropic weights of docs/numerics.md.
 #include "weights.hpp"
 
 namespace fdsolve {
@@ -54,7 +54,7 @@ EquationWeights equation_weights(const Case& c) {
     e.weights.face = s.face;
     e.weights.edge = s.edge;
     e.weights.corner = s.corner;
-    return e;  // SPEC.md: custom stencils have s = 0
+    return e;  // custom stencils have no source term (s = 0)
   }
   e = laplacian_weights(c.stencil.points, c.grid.dims,
                         {c.grid.spacing(0), c.grid.spacing(1), c.grid.spacing(2)});

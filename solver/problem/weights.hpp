@@ -1,4 +1,4 @@
-// Stencil weights of each equation (SPEC.md "Numerics"), derived from the case.
+// Stencil weights of each equation (docs/numerics.md, "Stencils"), derived from the case.
 #pragma once
 
 #include "case.hpp"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Failures over several ranks: each ends every rank with SPEC.md's exit code and one error
+# Failures over several ranks: each ends every rank with its exit code and one error
 # message, never a hang (CTest's timeout would catch one).
 #   run_failures.sh FDSOLVE MPIEXEC WORKDIR CASES_DIR
 set -uo pipefail

@@ -184,7 +184,7 @@ PROBLEM_TEST("multigrid: W cycles converge at least as fast as V cycles") {
   CHECK(w <= v + 1e-3);
 }
 
-/// Max |u - exact| of the anchors' problem on n^2 nodes after full multigrid and `cycles` more
+/// Max |u - exact| of the comparison problem on n^2 nodes after full multigrid and `cycles` more
 /// cycles, FMG interpolating each level's solution cubically or linearly.
 double fmg_error(index_t n, int cycles, bool cubic) {
   const std::string N = std::to_string(n);
@@ -220,7 +220,7 @@ double fmg_error(index_t n, int cycles, bool cubic) {
 }
 
 PROBLEM_TEST("multigrid: full multigrid lands near the discretization error in one cycle") {
-  // The anchors' problem: after the FMG cycle alone, with cubic interpolation of each level's
+  // The comparison problem: after the FMG cycle alone, with cubic interpolation of each level's
   // solution, the error against the exact solution is within 3x the converged discrete
   // solution's on every grid size (what makes FMG O(N)). With linear interpolation (the
   // default, docs/performance.md says why) it is several times larger: 2-3 more V-cycles.

@@ -37,7 +37,7 @@ PROBLEM_TEST("heat: a 2D Fourier mode decays by the step's amplification factor"
 
 PROBLEM_TEST("heat: a 3D 27-point mode with insulated (Neumann) x faces") {
   // u0 = cos(pi x) sin(pi y) sin(pi z): cos modes are exact eigenvectors of the mirrored
-  // Neumann operator. 30 h^2 L = 14 F + 3 E + C - 128 (SPEC.md), cosines of pi h per axis.
+  // Neumann operator. 30 h^2 L = 14 F + 3 E + C - 128 (docs/numerics.md), cosines of pi h per axis.
   const double h = 1.0 / 16, k = 1.0;
   const Solved s = solve_text(
       "grid: {points: [17, 17, 17], extent: [1, 1, 1]}\n"

@@ -1,4 +1,4 @@
-// `fdsolve bench` on the CPU at a tiny size: every row SPEC.md promises (each variant, the
+// `fdsolve bench` on the CPU at a tiny size: every row docs/commands.md promises (each variant, the
 // halo-filled sweep and the diagnostics, both precisions and dimensions, norm off and every
 // sweep), and the row arithmetic GB/s = Gcell/s * 2 * sizeof(value), %copy = GB/s / copy.
 #include <doctest/doctest.h>
@@ -47,7 +47,7 @@ TEST_CASE("regression: bench rows and their arithmetic") {
       CHECK(seen.count("omp+halo" + tail + " norm 0") == 1);
       CHECK(seen.count("diagnose" + tail + " norm 0") == 1);
     }
-  // The table on stdout has SPEC.md's columns, in its order.
+  // The table on stdout has its documented columns, in their order.
   std::size_t at = 0;
   for (const char* column : {"backend", "kernel", "dims", "precision", "size", "iterations",
                              "Gcell/s", "GB/s", "%copy", "norm_every"}) {

@@ -36,6 +36,25 @@ TEST_CASE("regression: check prints the resolved case and writes nothing") {
   CHECK(r.output.find("# memory:") != std::string::npos);
 }
 
+TEST_CASE("regression: check takes --backend as run does") {
+  // --backend cpu overrides the case's backend and the kernel line names the CPU backend.
+  const auto cpu = run_fdsolve("check " + example("plate.yaml") + " --backend cpu");
+  INFO(cpu.output);
+  CHECK(cpu.exit_code == 0);
+  CHECK(cpu.output.find("backend: cpu") != std::string::npos);
+  CHECK(cpu.output.find(" on cpu (") != std::string::npos);
+  // The same as --set backend=cpu.
+  CHECK(run_fdsolve("check " + example("plate.yaml") + " --set backend=cpu").output == cpu.output);
+  // auto and cuda are accepted (without a device, cuda's kernel is chosen when a run starts);
+  // anything else is a usage error.
+  const auto cuda = run_fdsolve("check " + example("plate.yaml") + " --backend cuda");
+  INFO(cuda.output);
+  CHECK(cuda.exit_code == 0);
+  CHECK(cuda.output.find("backend: cuda") != std::string::npos);
+  CHECK(run_fdsolve("check " + example("plate.yaml") + " --backend auto").exit_code == 0);
+  CHECK(run_fdsolve("check " + example("plate.yaml") + " --backend gpu").exit_code == 2);
+}
+
 TEST_CASE("regression: max_iterations exits 3 with results written") {
   TempDir out;
   const auto r =

@@ -39,7 +39,7 @@ double max_error(const SnapshotData& s, const std::function<double(Node)>& exact
   return err;
 }
 
-/// The eigenvalue of a stencil's discrete Laplacian (SPEC.md's weights) for the Fourier mode of
+/// The eigenvalue of a stencil's discrete Laplacian (docs/numerics.md) for the Fourier mode of
 /// wave numbers `kappa` on spacing h: with c_a = cos(kappa_a h), faces F = 2 sum c_a, edges
 /// E = 4 sum_{a<b} c_a c_b, corners C = 8 c_x c_y c_z.
 double symbol(int points, std::array<double, 3> kappa, double h) {
@@ -116,7 +116,7 @@ const std::map<std::string, Check>& checks() {
   static const std::map<std::string, Check> table = {
       {"mg_poisson_2d_dirichlet",
        [](const RegressionCase&, const SnapshotData& s) {
-         // O(h^2), h = 1/64 (the anchors' problem): measured 4.4e-4.
+         // O(h^2), h = 1/64 (the comparison problem): measured 4.4e-4.
          within("max |u - exp(x+y) sin(pi x) sin(pi y)|",
                 max_error(s,
                           [](Node n) {

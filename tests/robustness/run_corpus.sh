@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every malformed case of the robustness corpus through `fdsolve check` and `fdsolve run`
-# and checks the contract of SPEC.md for bad input: exit 2, the expected error line on stderr,
+# and checks the contract for bad input: exit 2, the expected error line on stderr,
 # nothing on stdout, nothing written (neither the --output directory nor anything in the working
 # directory).
 #

@@ -1,4 +1,4 @@
-// A minimal case gets every default of SPEC.md; given values and their file positions are kept.
+// A minimal case gets every documented default; given values and their file positions are kept.
 #include <doctest/doctest.h>
 
 #include <array>

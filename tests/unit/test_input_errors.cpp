@@ -45,7 +45,7 @@ const std::vector<BadInput> kBadInputs = {
      {},
      "case.yaml:1:12: precision: unknown value 'dubble' (expected float, double); did you mean "
      "'double'?"},
-    {"misspelled boundary type (SPEC example)",
+    {"misspelled boundary type (README example)",
      grid2 + "boundary:\n  x_max:\n    type: dirichlett\n",
      {},
      "case.yaml:4:11: boundary.x_max.type: unknown value 'dirichlett' (expected dirichlet, "

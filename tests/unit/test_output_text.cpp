@@ -273,7 +273,7 @@ TEST_CASE("output: summary.json holds the last check, the divergence and every c
   run.write_summary(summary);
   const std::string json = read_text(dir.path() / "summary.json");
 
-  // Node (1, 2, 1) lies at (1.5 + 0.25, -2 + 2 * 0.5, 0.5 + 2) by SPEC.md's x_i = origin + i h.
+  // Node (1, 2, 1) lies at (1.5 + 0.25, -2 + 2 * 0.5, 0.5 + 2) by x_i = origin + i h.
   CHECK(json.find("{\"node\": [1, 2, 1], \"x\": [1.75, -1, 2.5]}") != std::string::npos);
   CHECK(json.find("{\"node\": [3, 0, 1], \"x\": [2.25, -2, 2.5]}") != std::string::npos);
   // The last check locates linf_at; history rows are one line each, node indices only.

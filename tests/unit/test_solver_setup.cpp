@@ -1,4 +1,4 @@
-// Problem set-up: the update box, Dirichlet values with SPEC.md's face order, dense copies.
+// Problem set-up: the update box, Dirichlet values in face order, dense copies.
 #include <doctest/doctest.h>
 
 #include "case_reader.hpp"

@@ -1,4 +1,4 @@
-// Stencil weights against SPEC.md's formulas, computed by hand here.
+// Stencil weights against the formulas of docs/numerics.md, computed by hand here.
 #include <doctest/doctest.h>
 
 #include "case_reader.hpp"
@@ -74,7 +74,7 @@ TEST_CASE("solver: custom weights are taken as given with no source") {
 TEST_CASE("heat: the stability limit of each stencil matches the hand-derived von Neumann bound") {
   // Uniform h, k = 2: 5 points h^2/4k, 7 points h^2/6k, 19 points 3h^2/8k, 27 points 15h^2/46k
   // (the Laplacian's symbol at the corners of the frequency cube, worked out by hand from
-  // SPEC.md's weights: 27 points peak at -184/(30 h^2), 19 points at -32/(6 h^2)).
+  // The weights of docs/numerics.md: 27 points peak at -184/(30 h^2), 19 points at -32/(6 h^2)).
   const double h = 0.05, k = 2.0;
   const auto limit = [&](const std::string& grid_and_stencil) {
     return heat_stability_limit(parse_case(grid_and_stencil +
