@@ -107,7 +107,8 @@ void parse_solve(const FieldMap& root, Case& c) {
   const FieldMap solve(
       root.get_or_empty("solve"),
       {"method", "multigrid", "criterion", "max_iterations", "tolerance", "absolute_tolerance",
-       "norm", "check_every", "divergence_factor", "diagnostics", "stagnation_checks"},
+       "norm", "check_every", "divergence_factor", "diagnostics", "stagnation_checks",
+       "max_wall_time"},
       c.locations);
   if (c.problem.equation == Equation::Heat) check_heat_keys(solve, c);
   parse_method(solve, c);
@@ -128,6 +129,7 @@ void parse_solve(const FieldMap& root, Case& c) {
   if (const auto f = solve.get("diagnostics"))
     s.diagnostics = read_choice(*f, {"true", "false"}) == 0;
   if (const auto f = solve.get("stagnation_checks")) s.stagnation_checks = read_integer(*f, 0);
+  if (const auto f = solve.get("max_wall_time")) s.max_wall_time = read_at_least_zero(*f);
 }
 
 }  // namespace fdsolve
