@@ -1,8 +1,9 @@
 // Run control through the CLI: a float multigrid solve below its rounding floor stops as
 // stalled (exit 3) and says why, a reachable float tolerance still converges; multigrid's
 // default max_iterations and check's tolerance warning; the wall-time limit stops Jacobi and
-// heat runs with a checkpoint (exit 3), and `run --resume OUTDIR` continues them from the case
-// stored in the checkpoint, --set overrides included, bit-identical to an uninterrupted run.
+// heat runs (explicit and implicit) with a checkpoint (exit 3), and `run --resume OUTDIR`
+// continues them from the case stored in the checkpoint, --set overrides included,
+// bit-identical to an uninterrupted run.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -182,6 +183,15 @@ TEST_CASE("regression: a heat run stopped by --time-limit resumes from OUTDIR bi
           " --set grid.points=[33,17] --set time.end=10 --set output.every=0"
           " --set 'boundary.x_min={type: dirichlet, value: \"1 + 0.1*sin(t)\"}'",
       "", full, parts);
+}
+
+TEST_CASE("regression: an implicit heat run stopped by --time-limit resumes bit-identically") {
+  TempDir full, parts;
+  // Crank-Nicolson steps by multigrid; the resume may change time.end back to the same value.
+  check_time_limit_and_resume("run " + example("heat_plate_implicit.yaml") + kCpu +
+                                  " --set grid.points=[33,17] --set time.end=2"
+                                  " --set output.every=0",
+                              " --set time.end=2", full, parts);
 }
 
 TEST_CASE("regression: --resume OUTDIR refuses --set keys that change the solution") {
