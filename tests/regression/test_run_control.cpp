@@ -1,7 +1,7 @@
 // Run control through the CLI: a float multigrid solve below its rounding floor stops as
 // stalled (exit 3) and says why, a reachable float tolerance still converges; multigrid's
-// default max_iterations and check's tolerance warning; the wall-time limit stops Jacobi and
-// heat runs (explicit and implicit) with a checkpoint (exit 3), and `run --resume OUTDIR`
+// default max_iterations and check's tolerance warning; the wall-time limit stops Jacobi,
+// multigrid and heat runs (explicit and implicit) with a checkpoint (exit 3), and `run --resume OUTDIR`
 // continues them from the case stored in the checkpoint, --set overrides included,
 // bit-identical to an uninterrupted run.
 #include <doctest/doctest.h>
@@ -192,6 +192,14 @@ TEST_CASE("regression: an implicit heat run stopped by --time-limit resumes bit-
                                   " --set grid.points=[33,17] --set time.end=2"
                                   " --set output.every=0",
                               " --set time.end=2", full, parts);
+}
+
+TEST_CASE("regression: a multigrid solve stopped by --time-limit resumes bit-identically") {
+  TempDir full, parts;
+  // The file's tolerance is 1e-8: a resume that lost the override would stop cycles early.
+  check_time_limit_and_resume("run " + example("poisson_multigrid.yaml") + kCpu +
+                                  " --set solve.tolerance=1e-10",
+                              "", full, parts);
 }
 
 TEST_CASE("regression: --resume OUTDIR refuses --set keys that change the solution") {
