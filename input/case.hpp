@@ -124,6 +124,9 @@ struct SolveSpec {
   /// Warn once when the norm has not fallen by 1% over this many checks; 0 = never. Not
   /// for heat, whose update norm need not fall.
   std::int64_t stagnation_checks = 10;
+  /// Seconds of wall time one run session may take before it stops with a checkpoint and
+  /// exit 3 (`run --time-limit` overrides it); 0 = no limit. Applies to every equation.
+  double max_wall_time = 0;
 
   bool operator==(const SolveSpec&) const = default;
 };

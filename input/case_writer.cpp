@@ -126,6 +126,8 @@ void emit_solve(YAML::Emitter& out, const Case& c) {
   emit_number(out, s.divergence_factor);
   out << YAML::Key << "diagnostics" << YAML::Value << s.diagnostics;
   if (!heat) out << YAML::Key << "stagnation_checks" << YAML::Value << s.stagnation_checks;
+  out << YAML::Key << "max_wall_time" << YAML::Value;
+  emit_number(out, s.max_wall_time);
   out << YAML::EndMap;
 }
 

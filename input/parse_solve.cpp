@@ -125,6 +125,7 @@ void parse_solve(const FieldMap& root, Case& c) {
   if (const auto f = solve.get("diagnostics"))
     s.diagnostics = read_choice(*f, {"true", "false"}) == 0;
   if (const auto f = solve.get("stagnation_checks")) s.stagnation_checks = read_integer(*f, 0);
+  if (const auto f = solve.get("max_wall_time")) s.max_wall_time = read_at_least_zero(*f);
 }
 
 }  // namespace fdsolve

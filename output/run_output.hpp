@@ -100,7 +100,11 @@ struct Summary {
   GridMeta grid;
   std::int64_t iterations = 0;
   bool converged = false;
-  std::string status;  // converged | completed | max_iterations | diverged | interrupted
+  std::string status;  // converged | completed | max_iterations | stalled | time_limit |
+                      // diverged | interrupted
+  /// Why a run stopped without converging, in one line (stalled, time limit, max_iterations,
+  /// interrupted); "" when it converged or completed. Written as "stop_reason" when not empty.
+  std::string stop_reason;
   double norm_l2 = 0;
   double norm_linf = 0;
   double first_norm = 0;  // norm of iteration 1 (the reference of the relative tolerance)

@@ -58,5 +58,8 @@ SnapshotData read_snapshot(const std::string& path);
 /// The same with every field read over `box` only (checked to lie inside the grid): each field
 /// holds the box's nodes, x fastest. A rank resuming a checkpoint reads its own nodes.
 SnapshotData read_snapshot(const std::string& path, const Hyperslab& box);
+/// The text datasets of a snapshot or checkpoint (/config among them) by name, without
+/// reading any field.
+std::map<std::string, std::string> read_snapshot_texts(const std::string& path);
 
 }  // namespace fdsolve::output

@@ -210,6 +210,18 @@ SnapshotData read_file(const std::string& path, const Hyperslab* box) {
 
 SnapshotData read_snapshot(const std::string& path) { return read_file(path, nullptr); }
 
+std::map<std::string, std::string> read_snapshot_texts(const std::string& path) {
+  h5::silence_errors();
+  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, path,
+              "cannot open the HDF5 file");
+  std::map<std::string, std::string> texts;
+  for (const std::string& name : root_datasets(file.get(), path))
+    if (is_text_dataset(file.get(), path, name))
+      texts[name] = read_string(file.get(), path, name.c_str());
+  file.close(path, "cannot close the HDF5 file");
+  return texts;
+}
+
 SnapshotData read_snapshot(const std::string& path, const Hyperslab& box) {
   return read_file(path, &box);
 }

@@ -140,6 +140,7 @@ std::string format_summary_json(const Summary& summary) {
   json.value("iterations", summary.iterations);
   json.value("converged", summary.converged);
   json.value("status", summary.status);
+  if (!summary.stop_reason.empty()) json.value("stop_reason", summary.stop_reason);
   json.value("norm_l2", summary.norm_l2);
   json.value("norm_linf", summary.norm_linf);
   json.value("first_norm", summary.first_norm);

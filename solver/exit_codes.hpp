@@ -7,7 +7,8 @@ enum ExitCode : int {
   kExitOk = 0,             // converged / reached end / valid
   kExitRuntime = 1,        // device or I/O failure
   kExitBadInput = 2,       // bad input or usage
-  kExitMaxIterations = 3,  // stopped at max_iterations without converging (results written)
+  kExitMaxIterations = 3,  // stopped without converging: max_iterations, stalled or the wall-time
+                           // limit (results written)
   kExitDiverged = 4,       // non-finite values or blow-up (last state written)
 };
 

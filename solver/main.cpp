@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
+#include <utility>
 
 #include "backend.hpp"
 #include "bench/bench.hpp"
@@ -67,7 +69,7 @@ int main(int argc, char** argv) {
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Run a case");
-  run_cmd->add_option("case", run.case_path, "Case file (YAML)")->required();
+  run_cmd->add_option("case", run.case_path, "Case file (YAML); not with --resume OUTDIR");
   run_cmd->add_option("--set", run.overrides, "Override a key: KEY=VALUE (YAML value)");
   run_cmd->add_option("--backend", run.backend, "auto, cuda or cpu")
       ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
@@ -75,9 +77,17 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--threads", run.threads,
                       "CPU threads (default: the cores this process may use, or OMP_NUM_THREADS)")
       ->check(CLI::Range(1, 4096));
-  run_cmd->add_flag("--resume", run.resume,
-                    "Continue from <output>/checkpoint.h5 (written by checkpoint.every or an "
-                    "interrupted run)");
+  run_cmd->add_option("--time-limit", run.time_limit,
+                      "Stop after this many seconds of wall time with a checkpoint (exit 3); "
+                      "0: no limit (overrides solve.max_wall_time)")
+      ->check(CLI::NonNegativeNumber);
+  auto* resume_opt =
+      run_cmd
+          ->add_option("--resume", run.resume_directory,
+                       "Continue from <output>/checkpoint.h5 (written by checkpoint.every, an "
+                       "interrupt or a time limit): CASE.yaml --resume, or --resume OUTDIR, "
+                       "which takes the case (and its --set overrides) from the checkpoint")
+          ->expected(0, 1);
 
   std::string check_path;
   std::vector<std::string> check_sets;
@@ -145,6 +155,12 @@ int main(int argc, char** argv) {
 
   try {
     if (*run_cmd) {
+      run.resume = resume_opt->count() > 0;
+      // `run --resume CASE.yaml` (the flag before the case file) is the CASE.yaml --resume form.
+      std::error_code ec;
+      if (run.case_path.empty() && !run.resume_directory.empty() &&
+          std::filesystem::is_regular_file(run.resume_directory, ec))
+        run.case_path = std::exchange(run.resume_directory, std::string());
       run.live_progress = !quiet && comm.root() && isatty(STDERR_FILENO);
       return run_command(run);
     }

@@ -32,6 +32,12 @@ bool runs_multigrid(const Case& c) {
   return implicit_heat(c) || multigrid::choose_method(c).multigrid;
 }
 
+void resolve_method_defaults(Case& c) {
+  // A key the file or a --set gave has a location; a default has none.
+  if (!c.locations.contains("solve.max_iterations") && runs_multigrid(c))
+    c.solve.max_iterations = kMultigridDefaultCycles;
+}
+
 parallel::Decomposition case_decomposition(const Case& c, std::array<int, 3> ranks, int rank) {
   if (!runs_multigrid(c)) return parallel::decompose(c, ranks, rank);
   const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));

@@ -18,6 +18,15 @@ SolveResult solve_case(const Case& c, Backend<T>& backend, output::RunOutput& ou
 /// Whether the case runs multigrid: the steady method it resolves to, or implicit heat steps.
 bool runs_multigrid(const Case& c);
 
+/// solve.max_iterations when the case does not set it and the case runs multigrid (cycles, or
+/// cycles per implicit heat step); Jacobi keeps SolveSpec's 1000000.
+inline constexpr std::int64_t kMultigridDefaultCycles = 100;
+
+/// Fills in the defaults that depend on the method the case resolves to (today
+/// kMultigridDefaultCycles), so that the resolved case (check, summary.json, checkpoints)
+/// holds them. Call once after reading a case.
+void resolve_method_defaults(Case& c);
+
 /// Rank `rank`'s part of the split of `c` over the rank grid `ranks` (choose_ranks): for the
 /// methods that run multigrid, the split aligned for its levels (parallel/level_split.hpp);
 /// for Jacobi and explicit heat the plain one (as equal as the sizes allow).

@@ -14,6 +14,8 @@ struct RunOptions {
   std::string backend;                 // --backend, empty: the case's
   std::string output_directory;        // --output, empty: the case's
   bool resume = false;                 // --resume: continue from the checkpoint
+  std::string resume_directory;        // --resume OUTDIR: the case from OUTDIR's checkpoint
+  double time_limit = -1;              // --time-limit seconds (0: none), <0: solve.max_wall_time
   int threads = 0;                     // --threads: CPU threads, 0: automatic (ThreadPolicy)
   bool live_progress = false;
 };

@@ -16,6 +16,7 @@
 #include "exit_codes.hpp"
 #include "loop/jacobi.hpp"
 #include "loop/stability.hpp"
+#include "loop/stop_rules.hpp"
 #include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
@@ -42,6 +43,7 @@ int check_command(const std::string& case_path, const std::vector<std::string>& 
   const parallel::Comm comm = parallel::Comm::world();
   const Case c = parallel::agree(comm, [&] {
     Case read = read_case_file(case_path, overrides);
+    resolve_method_defaults(read);
     check_finite_inputs(read);
     return read;
   });
@@ -110,6 +112,14 @@ void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
     else
       text << "# estimated iterations: the iteration does not contract on this grid\n";
   }
+  if (runs_multigrid(c))
+    text << fmt::format("# max_iterations: {} cycles{}{}\n", c.solve.max_iterations,
+                        c.problem.equation == Equation::Heat ? " per step" : "",
+                        c.locations.contains("solve.max_iterations")
+                            ? ""
+                            : " (the multigrid default; Jacobi's is 1000000)");
+  if (const std::string w = tolerance_warning(c, runs_multigrid(c)); !w.empty())
+    text << "# warning: " << w << "\n";
   text << kernel_line(c);
   text << cycle_time_line(c);
   if (comm.several()) {

@@ -15,6 +15,7 @@
 #include "loop/jacobi.hpp"
 #include "loop/run_checks.hpp"
 #include "loop/stability.hpp"
+#include "loop/stop_rules.hpp"
 #include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
@@ -22,6 +23,7 @@
 #include "problem/finite_inputs.hpp"
 #include "problem/memory_estimate.hpp"
 #include "problem/problem_setup.hpp"
+#include "resume_case.hpp"
 #include "solve.hpp"
 #include "tuning/case_kernel.hpp"
 
@@ -115,6 +117,36 @@ void warn_if_sharing_devices(bool cuda, const parallel::Comm& comm) {
                  most, devices);
 }
 
+/// What a run counts: heat steps, multigrid cycles or Jacobi iterations.
+const char* counted(const Case& c) {
+  if (c.problem.equation == Equation::Heat) return "steps";
+  return method_name(c).rfind("multigrid", 0) == 0 ? "cycles" : "iterations";
+}
+
+/// The one line of summary.json's stop_reason for a run that did not converge or complete.
+std::string stop_reason(const Case& c, const SolveResult& r, double wall_limit, int signal) {
+  switch (r.status) {
+    case SolveStatus::MaxIterations:
+      return fmt::format("max_iterations = {} reached without converging", c.solve.max_iterations);
+    case SolveStatus::Stalled:
+      return r.stop_message;
+    case SolveStatus::TimeLimit:
+      return fmt::format("time limit: {:g} s of wall time reached after {} {}; checkpoint written",
+                         wall_limit, r.iterations, counted(c));
+    case SolveStatus::Interrupted:
+      return fmt::format("interrupted by signal {}; checkpoint written", signal);
+    case SolveStatus::Diverged:
+      return "diverged";
+    default:
+      return "";
+  }
+}
+
+/// The command that continues a stopped run: the case comes from its checkpoint.
+std::string resume_command(const Case& c) {
+  return "fdsolve run --resume " + c.output.directory;
+}
+
 void check_memory(const std::string& what, std::size_t needed, std::size_t free) {
   if (needed > free)
     throw BackendError("out of " + what + " memory: the case needs " + gib(needed) + ", " +
@@ -170,6 +202,8 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
                            : std::string());
   const KernelChoice chosen = kernel_choice(c, *backend);
   spdlog::info("sweep kernel {} ({})", chosen.kernel, chosen.reason);
+  if (const std::string w = tolerance_warning(c, runs_multigrid(c)); !w.empty())
+    spdlog::warn("{}", w);
   for (const std::string& line : describe_method(c)) {
     if (line.rfind("warning: ", 0) == 0) {
       // The solve warns about coarsening itself; Crank-Nicolson's ringing is said here.
@@ -193,8 +227,12 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   so.live_progress = options.live_progress;
   so.resume = options.resume ? &resume : nullptr;
   so.stop = &g_stop;
+  so.max_wall_seconds = options.time_limit >= 0 ? options.time_limit : c.solve.max_wall_time;
   StopOnSignal stop_on_signal;
   const SolveResult r = solve_case<T>(c, *backend, out, so);
+  // Every rank stopped together; the signal number may have reached only some of them.
+  const int signal =
+      r.status == SolveStatus::Interrupted ? static_cast<int>(comm.max(g_signal)) : 0;
 
   output::Summary s;
   s.name = c.name;
@@ -210,6 +248,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   s.iterations = r.iterations;
   s.converged = r.status == SolveStatus::Converged;
   s.status = to_string(r.status);
+  s.stop_reason = stop_reason(c, r, so.max_wall_seconds, signal);
   s.norm_l2 = r.norm_l2;
   s.norm_linf = r.norm_linf;
   s.first_norm = r.first_norm;
@@ -230,11 +269,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
 
   spdlog::info(
       "{} after {} {}: l2 {:.3e}, linf {:.3e}; {:.3f} s, {:.3g} cells/s; results in {}",
-      to_string(r.status), r.iterations,
-      c.problem.equation == Equation::Heat             ? "steps"
-      : method_name(c).rfind("multigrid", 0) == 0 ? "cycles"
-                                                   : "iterations",
-      r.norm_l2, r.norm_linf,
+      to_string(r.status), r.iterations, counted(c), r.norm_l2, r.norm_linf,
       r.seconds, r.cells_per_second, c.output.directory);
   if (r.parallel) log_loop_times(*r.parallel);
   if (!s.history.empty() && s.history.back().diagnosed && !r.divergence) {
@@ -253,15 +288,19 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     case SolveStatus::Converged:
     case SolveStatus::Completed:
       return kExitOk;
-    case SolveStatus::Interrupted: {
-      // Every rank stopped together; the signal number may have reached only some of them.
-      const int signal = static_cast<int>(comm.max(g_signal));
+    case SolveStatus::Interrupted:
       spdlog::warn(
-          "interrupted by signal {} at iteration {}: state saved to {}; continue with "
-          "`fdsolve run {} --resume`",
-          signal, r.iterations, checkpoint_path(c), c.source_path);
+          "interrupted by signal {} at iteration {}: state saved to {}; continue with `{}`",
+          signal, r.iterations, checkpoint_path(c), resume_command(c));
       return 128 + signal;
-    }
+    case SolveStatus::TimeLimit:
+      spdlog::warn(
+          "time limit of {:g} s reached after {} {}: state saved to {}; continue with `{}`",
+          so.max_wall_seconds, r.iterations, counted(c), checkpoint_path(c), resume_command(c));
+      return kExitMaxIterations;
+    case SolveStatus::Stalled:
+      spdlog::warn("{}", r.stop_message);
+      return kExitMaxIterations;
     case SolveStatus::Diverged:
       spdlog::error(
           "{}; last state written to {} (marked diverged), no checkpoint written from it",
@@ -277,13 +316,27 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
 }  // namespace
 
 int run_command(const RunOptions& options) {
+  if (!options.resume_directory.empty()) {
+    if (!options.case_path.empty())
+      throw InputError("run: give either CASE.yaml --resume or --resume OUTDIR, not both");
+    if (!options.output_directory.empty())
+      throw InputError("run --resume " + options.resume_directory +
+                       ": --output does not apply (the run continues in that directory)");
+  } else if (options.case_path.empty()) {
+    throw InputError("run: a case file is required (fdsolve run CASE.yaml), or --resume OUTDIR");
+  }
   std::vector<std::string> overrides = options.overrides;
   if (!options.backend.empty()) overrides.push_back("backend=" + options.backend);
   if (!options.output_directory.empty())
     overrides.push_back("output.directory=" + yaml_quote(options.output_directory));
   const parallel::Comm comm = parallel::Comm::world();
-  const Case c =
-      parallel::agree(comm, [&] { return read_case_file(options.case_path, overrides); });
+  const Case c = parallel::agree(comm, [&] {
+    Case read = options.resume_directory.empty()
+                    ? read_case_file(options.case_path, overrides)
+                    : read_resumed_case(options.resume_directory, overrides);
+    resolve_method_defaults(read);
+    return read;
+  });
   cpu::set_thread_policy(cpu::resolve_thread_policy(options.threads));
   const bool cuda = parallel::agree(comm, [&] { return use_cuda(c.backend); });
   return c.precision == Precision::Float ? run_typed<float>(c, cuda, options, comm)

@@ -32,9 +32,9 @@ std::string format_state(const Case& c, const LoopState& s) {
   using output::format_double;
   return fmt::format(
       "format: {}\ncase_hash: {}\niteration: {}\ntime: {}\nfirst_norm: {}\nwall_seconds: {}\n"
-      "backend: {}\nkernel: {}\n",
+      "backend: {}\nkernel: {}\ncase_file: {}\n",
       kFormat, case_hash(c), s.iteration, format_double(s.time), format_double(s.first_norm),
-      format_double(s.wall_seconds), s.backend, s.kernel);
+      format_double(s.wall_seconds), s.backend, s.kernel, c.source_path);
 }
 
 /// "file iteration time precision field,field" per snapshot.
@@ -171,6 +171,32 @@ Checkpoint read_checkpoint(const Case& c, const Subdomain& sub) {
   const auto history = data.info.texts.find("history");
   if (history != data.info.texts.end()) k.history = output::parse_history_csv(history->second);
   return k;
+}
+
+StoredCase read_checkpoint_case(const std::string& directory) {
+  const std::string path = (std::filesystem::path(directory) / "checkpoint.h5").string();
+  std::error_code error;
+  if (!std::filesystem::is_directory(directory, error))
+    throw InputError("--resume " + directory + ": not a directory (give the output directory of "
+                     "the run, which holds checkpoint.h5, or CASE.yaml --resume)");
+  if (!std::filesystem::is_regular_file(path, error))
+    throw InputError("--resume " + directory + ": no checkpoint at " + path +
+                     " (checkpoint.every, an interrupt or a time limit writes one)");
+  std::map<std::string, std::string> texts;
+  try {
+    texts = output::read_snapshot_texts(path);
+  } catch (const std::exception& e) {
+    throw InputError("--resume " + directory + ": " + e.what());
+  }
+  const auto state = texts.find("checkpoint");
+  const auto config = texts.find("config");
+  if (state == texts.end() || state_value(state->second, "format") != kFormat ||
+      config == texts.end() || config->second.empty())
+    throw InputError("--resume: " + path + " is not an fdsolve checkpoint of this version");
+  StoredCase stored;
+  stored.yaml = config->second;
+  stored.case_file = state_value(state->second, "case_file");
+  return stored;
 }
 
 template void write_checkpoint_fields<float>(const Case&, const std::vector<float>&,

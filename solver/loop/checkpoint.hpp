@@ -63,6 +63,17 @@ template <typename T>
 void write_checkpoint_fields(const Case& c, const std::vector<T>& u, const output::Hyperslab& mine);
 void finish_checkpoint(const Case& c, const LoopState& state, const output::RunOutput& out);
 
+/// The resolved case a checkpoint was written with (its /config: every key, --set overrides
+/// applied) and the case file the run was started from ("" for checkpoints older than that).
+struct StoredCase {
+  std::string yaml;
+  std::string case_file;
+};
+
+/// The stored case of <directory>/checkpoint.h5, for `run --resume OUTDIR`. Throws InputError
+/// when the directory holds no checkpoint, or not one of this version.
+StoredCase read_checkpoint_case(const std::string& directory);
+
 /// Reads the case's checkpoint for `run --resume`. Throws InputError when there is none, or it
 /// belongs to another case or precision.
 Checkpoint read_checkpoint(const Case& c);

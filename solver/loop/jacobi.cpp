@@ -23,6 +23,7 @@
 #include "progress.hpp"
 #include "run_checks.hpp"
 #include "stability.hpp"
+#include "stop_rules.hpp"
 #include "sweep_block.hpp"
 #include "tuning/case_kernel.hpp"
 
@@ -122,6 +123,10 @@ const char* to_string(SolveStatus s) {
       return "diverged";
     case SolveStatus::Interrupted:
       return "interrupted";
+    case SolveStatus::Stalled:
+      return "stalled";
+    case SolveStatus::TimeLimit:
+      return "time_limit";
     default:
       return "max_iterations";
   }
@@ -174,6 +179,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   args.box = box;
   const output::GridMeta grid = grid_meta(c);
   StagnationWatch stagnation(c);
+  const WallLimit wall_limit(options.max_wall_seconds);
   Diagnostics diag;  // of the latest check, reused: it holds two 540-bin arrays
   double target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
   std::int64_t last_snapshot = -1;
@@ -217,10 +223,14 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
     // integer maximum: exact) at the same iterations on every rank, every 32 sweeps or at
     // each check if those come sooner: an all-reduce per sweep was the ranks' largest
     // collective cost on CPU ranks, and 32 sweeps keep the stop prompt.
-    const bool stop = options.stop && options.stop->load(std::memory_order_relaxed);
+    // The wall-time limit stops them the same way (a signal outranks it).
+    const bool signalled = options.stop && options.stop->load(std::memory_order_relaxed);
+    const int mine = signalled ? 2 : wall_limit.reached() ? 1 : 0;
     const bool agree = it % std::min<std::int64_t>(c.solve.check_every, 32) == 0;
-    if (comm.several() ? agree && reduced([&] { return comm.max(stop ? 1 : 0); }) != 0 : stop) {
-      r.status = SolveStatus::Interrupted;
+    const long long why =
+        comm.several() ? (agree ? reduced([&] { return comm.max(mine); }) : 0) : mine;
+    if (why != 0) {
+      r.status = why == 2 ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
       break;
     }
     if (const std::int64_t n = blocks ? plain_run_length(it, marks) : 0; n >= 2) {
@@ -326,7 +336,8 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
         comm, d, step.overlapped(), halo.path(),
         output::LoopTimes{session, times.sweep, times.exchange, reduce_seconds});
   }
-  if (r.status == SolveStatus::Interrupted) writer.checkpoint(cur, state_now());
+  if (r.status == SolveStatus::Interrupted || r.status == SolveStatus::TimeLimit)
+    writer.checkpoint(cur, state_now());
   if (r.divergence) {
     // The last state, marked: /status = diverged and /divergence, the log's description.
     writer.snapshot(cur, next, it, sched.time_after(it),

@@ -1,6 +1,6 @@
 // The time-stepping Jacobi loop: fill the halo, sweep, swap; check every check_every
 // iterations; snapshots and checkpoints; stop at convergence (Laplace, Poisson, custom), at
-// time.end (heat), at divergence, at max_iterations or when interrupted.
+// time.end (heat), at divergence, at max_iterations, at the wall-time limit or when interrupted.
 #pragma once
 
 #include <atomic>
@@ -18,9 +18,19 @@
 
 namespace fdsolve {
 
-enum class SolveStatus { Converged, Completed, MaxIterations, Diverged, Interrupted };
+enum class SolveStatus {
+  Converged,
+  Completed,
+  MaxIterations,
+  Stalled,    // multigrid: the cycles stopped reducing the residual (stop_rules.hpp)
+  TimeLimit,  // the wall-time limit was reached (checkpoint and last state written)
+  Diverged,
+  Interrupted
+};
 
-/// converged | completed (heat reached time.end) | max_iterations | diverged | interrupted
+/// converged | completed (heat reached time.end) | max_iterations | stalled | time_limit |
+/// diverged | interrupted
+
 const char* to_string(SolveStatus s);
 
 struct SolveResult {
@@ -38,6 +48,9 @@ struct SolveResult {
   std::optional<output::ParallelSummary> parallel;
   /// Set when status is Diverged: when, why and where (its snapshot's file name included).
   std::optional<output::Divergence> divergence;
+  /// Why a run that did not converge stopped, in one line (stalled: the residual, target and
+  /// rounding floor; time limit: the limit and where it stopped); "" otherwise.
+  std::string stop_message;
 };
 
 struct SolveOptions {
@@ -46,6 +59,9 @@ struct SolveOptions {
   const Checkpoint* resume = nullptr;
   /// Set (by a signal handler) to stop after the running iteration, writing a checkpoint.
   const std::atomic<bool>* stop = nullptr;
+  /// Seconds this session's loop may run before it stops with a checkpoint as on a signal
+  /// (status TimeLimit); 0: no limit. solve.max_wall_time, or `run --time-limit`.
+  double max_wall_seconds = 0;
   /// Run a heat case even when its dt is above the stability limit (tests that show the
   /// limit is real); the CLI never sets it.
   bool allow_unstable_dt = false;

@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "progress.hpp"
 #include "stability.hpp"
+#include "stop_rules.hpp"
 
 namespace fdsolve {
 namespace {
@@ -125,8 +127,10 @@ std::string describe_divergence(const output::Divergence& d, int dims, bool heat
   return text;
 }
 
-StagnationWatch::StagnationWatch(const Case& c)
-    : c_(c), on_(c.problem.equation != Equation::Heat && c.solve.stagnation_checks > 0) {}
+StagnationWatch::StagnationWatch(const Case& c, bool multigrid)
+    : c_(c),
+      multigrid_(multigrid),
+      on_(c.problem.equation != Equation::Heat && c.solve.stagnation_checks > 0) {}
 
 std::string StagnationWatch::check(const std::vector<output::HistoryRow>& rows, double target) {
   const auto window = static_cast<std::size_t>(c_.solve.stagnation_checks);
@@ -142,6 +146,17 @@ std::string StagnationWatch::check(const std::vector<output::HistoryRow>& rows, 
       "{:.4e} to {:.4e}; target {:.4e}). ",
       c_.solve.norm == NormKind::L2 ? "l2" : "linf", 100 * kStagnationFall, window, then.iteration,
       now.iteration, n0, n1, target);
+  if (multigrid_) {
+    const double u_max = std::max(std::abs(now.min), std::abs(now.max));
+    text += fmt::format(
+        "Multigrid cycles reduce the residual by a fixed factor per cycle until {} rounding "
+        "limits it, at about eps x |A| x |u| = {:.2e} here: the target may lie below that floor "
+        "(raise solve.tolerance or set solve.absolute_tolerance{}).",
+        c_.precision == Precision::Float ? "float" : "double", rounding_floor(c_, u_max),
+        c_.precision == Precision::Float ? ", or use precision: double" : "");
+    spdlog::warn("{}", text);
+    return text;
+  }
   const JacobiEstimate estimate = jacobi_estimate(c_);
   const std::string grid = fmt::format(
       "{}", fmt::join(c_.grid.points.begin(), c_.grid.points.begin() + c_.grid.dims, "x"));

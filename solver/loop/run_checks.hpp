@@ -40,12 +40,13 @@ std::string describe_divergence(const output::Divergence& d, int dims, bool heat
 inline constexpr double kStagnationFall = 0.01;
 
 /// Warns once per run when the chosen norm has fallen by less than kStagnationFall over the
-/// last solve.stagnation_checks checks, with the iterations still needed. Off for heat (its
-/// update norm settles at the rate the source and boundaries drive it) and for
-/// stagnation_checks 0.
+/// last solve.stagnation_checks checks: for Jacobi with the iterations still needed, for
+/// multigrid (`multigrid`) with the precision's rounding floor, which is where its cycles stall
+/// (stop_rules.hpp stops those). Off for heat (its update norm settles at the rate the source
+/// and boundaries drive it) and for stagnation_checks 0.
 class StagnationWatch {
  public:
-  explicit StagnationWatch(const Case& c);
+  explicit StagnationWatch(const Case& c, bool multigrid = false);
 
   /// Looks at the rows so far (the current check last, a resumed run's earlier rows before
   /// it) against the convergence `target`; returns the warning the first time the norm
@@ -54,6 +55,7 @@ class StagnationWatch {
 
  private:
   const Case& c_;
+  bool multigrid_;
   bool on_;
   bool warned_ = false;
 };

@@ -18,6 +18,7 @@
 #include "loop/run_checks.hpp"
 #include "loop/stability.hpp"
 #include "loop/start_state.hpp"
+#include "loop/stop_rules.hpp"
 #include "multigrid_solve.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reduce.hpp"
@@ -125,6 +126,7 @@ SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunO
   Progress progress(options.live_progress, plan.steps, updated_cells, done, true);
   const output::GridMeta grid = grid_meta(c);
   Diagnostics diag;
+  const WallLimit wall_limit(options.max_wall_seconds);
   std::int64_t last_snapshot = -1, short_steps = 0, total_cycles = 0;
   std::int64_t it = done;
   const auto start = std::chrono::steady_clock::now();
@@ -137,10 +139,12 @@ SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunO
     return parallel::reduce_diagnostics(comm, backend.diagnose(before, cur.data(), L, box), sub);
   };
   while (it < plan.steps) {
-    // A signal reaches the ranks at different moments: they stop together (integer maximum).
-    const bool stop = options.stop && options.stop->load(std::memory_order_relaxed);
-    if (comm.several() ? comm.max(stop ? 1 : 0) != 0 : stop) {
-      r.status = SolveStatus::Interrupted;
+    // A signal (or the clock) reaches the ranks at different moments: they stop together
+    // (integer maximum; a signal outranks the time limit).
+    const bool signalled = options.stop && options.stop->load(std::memory_order_relaxed);
+    const int mine = signalled ? 2 : wall_limit.reached() ? 1 : 0;
+    if (const long long why = comm.several() ? comm.max(mine) : mine; why != 0) {
+      r.status = why == 2 ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
       break;
     }
     ++it;
@@ -206,7 +210,8 @@ SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunO
   r.cells_per_second =
       session > 0 ? static_cast<double>(updated_cells) * static_cast<double>(it - done) / session
                   : 0;
-  if (r.status == SolveStatus::Interrupted) writer.checkpoint(cur, state_now());
+  if (r.status == SolveStatus::Interrupted || r.status == SolveStatus::TimeLimit)
+    writer.checkpoint(cur, state_now());
   const Buffer<T>& before = keep_previous ? prev : cur;
   if (r.divergence) {
     writer.snapshot(cur, before, it, r.time,

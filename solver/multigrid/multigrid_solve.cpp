@@ -19,6 +19,7 @@
 #include "loop/progress.hpp"
 #include "loop/run_checks.hpp"
 #include "loop/start_state.hpp"
+#include "loop/stop_rules.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reduce.hpp"
 #include "problem/boundary_conditions.hpp"
@@ -185,7 +186,9 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   FieldWriter<T> writer(c, backend, L, out, comm, d);
   Progress progress(options.live_progress, c.solve.max_iterations, updated_cells, done, false);
   const output::GridMeta grid = grid_meta(c);
-  StagnationWatch stagnation(c);
+  StagnationWatch stagnation(c, true);
+  StallWatch stall;
+  const WallLimit wall_limit(options.max_wall_seconds);
   Diagnostics diag;
   const double residual_scale = cycles.residual_scale();
   double target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
@@ -262,6 +265,12 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
         r.status = SolveStatus::Converged;
         break;
       }
+      if (it > 0 && stall.stalled(row.factor)) {
+        r.status = SolveStatus::Stalled;
+        r.stop_message =
+            describe_stall(c, it, norm, target, std::max(std::abs(row.min), std::abs(row.max)));
+        break;
+      }
       if (it > 0) stagnation.check(out.history(), target);
       if (it > 0 && c.output.every > 0 && it % c.output.every == 0) {
         writer.snapshot(cur, keep_previous ? prev : cur, it, static_cast<double>(it));
@@ -274,10 +283,12 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
       r.norm_l2 = stats.l2();
       r.norm_linf = stats.linf();
     }
-    // A signal reaches the ranks at different moments: they stop together (integer maximum).
-    const bool stop = options.stop && options.stop->load(std::memory_order_relaxed);
-    if (comm.several() ? comm.max(stop ? 1 : 0) != 0 : stop) {
-      r.status = SolveStatus::Interrupted;
+    // A signal (or the clock) reaches the ranks at different moments: they stop together
+    // (integer maximum; a signal outranks the time limit).
+    const bool signalled = options.stop && options.stop->load(std::memory_order_relaxed);
+    const int mine = signalled ? 2 : wall_limit.reached() ? 1 : 0;
+    if (const long long why = comm.several() ? comm.max(mine) : mine; why != 0) {
+      r.status = why == 2 ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
       break;
     }
     if (it >= c.solve.max_iterations) break;
@@ -305,7 +316,8 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   r.cells_per_second = session > 0 ? static_cast<double>(updated_cells) *
                                          static_cast<double>(it - done) / session
                                    : 0;
-  if (r.status == SolveStatus::Interrupted) writer.checkpoint(cur, state_now());
+  if (r.status == SolveStatus::Interrupted || r.status == SolveStatus::TimeLimit)
+    writer.checkpoint(cur, state_now());
   const Buffer<T>& before = keep_previous ? prev : cur;
   if (r.divergence) {
     writer.snapshot(cur, before, it, static_cast<double>(it),

@@ -1,0 +1,111 @@
+// The stops besides convergence: a stalled multigrid solve (the factor rule and the rounding
+// floor against hand-computed operator scales), check's tolerance warning, multigrid's default
+// max_iterations, solve.max_wall_time and the wall-time limit's clock, and the stagnation
+// warning's wording for multigrid.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+#include "case_reader.hpp"
+#include "loop/run_checks.hpp"
+#include "loop/stop_rules.hpp"
+#include "solve.hpp"
+
+using namespace fdsolve;
+
+TEST_CASE("stop rules: five cycles in a row above factor 0.9 stall; a good cycle resets") {
+  StallWatch w;
+  for (int i = 0; i < 4; ++i) CHECK_FALSE(w.stalled(0.95));
+  CHECK_FALSE(w.stalled(0.5));  // progress: the count starts over
+  for (int i = 0; i < 4; ++i) CHECK_FALSE(w.stalled(1.2));
+  CHECK(w.stalled(0.91));
+  StallWatch exact;
+  for (int i = 0; i < 10; ++i) CHECK_FALSE(exact.stalled(0.9));  // 0.9 itself is progress
+  CHECK_FALSE(exact.stalled(std::numeric_limits<double>::quiet_NaN()));
+}
+
+TEST_CASE("stop rules: the rounding floor is eps x sum|A| x |u| with sum|A| = 2 x diagonal") {
+  // 5 points, h = 1/32 and 1/16: A's diagonal is 2/hx^2 + 2/hy^2, the neighbours sum as much.
+  Case c = parse_case("precision: float\ngrid: {points: [33, 17], extent: [1, 1]}\n", "f.yaml");
+  const double diagonal = 2.0 * 32 * 32 + 2.0 * 16 * 16;
+  CHECK(operator_scale(c) == doctest::Approx(2 * diagonal).epsilon(1e-12));
+  CHECK(rounding_floor(c, -3.0) ==
+        doctest::Approx(std::numeric_limits<float>::epsilon() * 2 * diagonal * 3.0));
+  // 7 points in 3D, h = 1/8 on every axis: diagonal 6 / h^2.
+  Case d = parse_case("grid: {points: [9, 9, 9], extent: [1, 1, 1]}\nstencil: 7\n", "d.yaml");
+  CHECK(operator_scale(d) == doctest::Approx(2 * 6.0 * 64).epsilon(1e-12));
+  CHECK(rounding_floor(d, 1.0) ==
+        doctest::Approx(std::numeric_limits<double>::epsilon() * 2 * 6.0 * 64));
+  const std::string text = describe_stall(c, 12, 0.5, 1e-9, 3.0);
+  CHECK(text.find("multigrid stalled at cycle 12") != std::string::npos);
+  CHECK(text.find("precision: double") != std::string::npos);
+  CHECK(text.find("target 1.000e-09") != std::string::npos);
+}
+
+TEST_CASE("stop rules: the tolerance warning is for multigrid tolerances below 100 x eps") {
+  const Case f = parse_case("precision: float\ngrid: {points: [33, 33]}\nsolve: {tolerance: 1e-12}\n",
+                            "f.yaml");
+  CHECK(reachable_tolerance(f) == doctest::Approx(100 * std::numeric_limits<float>::epsilon()));
+  CHECK(tolerance_warning(f, true).find("precision: double") != std::string::npos);
+  CHECK(tolerance_warning(f, false).empty());  // Jacobi: the stagnation warning covers it
+  const Case d = parse_case("grid: {points: [33, 33]}\nsolve: {tolerance: 1e-8}\n", "d.yaml");
+  CHECK(tolerance_warning(d, true).empty());
+  const Case d14 = parse_case("grid: {points: [33, 33]}\nsolve: {tolerance: 1e-15}\n", "d.yaml");
+  CHECK_FALSE(tolerance_warning(d14, true).empty());
+}
+
+TEST_CASE("stop rules: multigrid takes 100 cycles unless max_iterations is set; Jacobi 1000000") {
+  Case mg = parse_case("grid: {points: [33, 33]}\nsolve: {method: multigrid}\n", "m.yaml");
+  resolve_method_defaults(mg);
+  CHECK(mg.solve.max_iterations == kMultigridDefaultCycles);
+  Case set = parse_case("grid: {points: [33, 33]}\nsolve: {method: multigrid}\n", "m.yaml",
+                        {"solve.max_iterations=1000000"});
+  resolve_method_defaults(set);
+  CHECK(set.solve.max_iterations == 1000000);
+  Case jacobi = parse_case("grid: {points: [33, 33]}\nsolve: {method: jacobi}\n", "j.yaml");
+  resolve_method_defaults(jacobi);
+  CHECK(jacobi.solve.max_iterations == 1000000);
+  // The resolved value reads back as set: the resolved case keeps it.
+  Case again = parse_case(to_yaml(mg), "again.yaml");
+  resolve_method_defaults(again);
+  CHECK(again.solve.max_iterations == kMultigridDefaultCycles);
+}
+
+TEST_CASE("stop rules: solve.max_wall_time is a number >= 0 for every equation") {
+  const Case c = parse_case("grid: {points: [9, 9]}\nsolve: {max_wall_time: 2.5}\n", "w.yaml");
+  CHECK(c.solve.max_wall_time == 2.5);
+  const Case heat = parse_case(
+      "grid: {points: [9, 9]}\nproblem: {equation: heat}\ntime: {end: 0.1}\n"
+      "solve: {max_wall_time: 60}\n",
+      "h.yaml");
+  CHECK(heat.solve.max_wall_time == 60);
+  CHECK(parse_case(to_yaml(heat), "again.yaml").solve == heat.solve);
+  CHECK_THROWS_WITH_AS(parse_case("grid: {points: [9, 9]}\nsolve: {max_wall_time: -1}\n", "n.yaml"),
+                       "n.yaml:2:24: solve.max_wall_time: must be at least 0, got -1",
+                       InputError);
+  CHECK_FALSE(WallLimit(0).reached());
+  const WallLimit soon(0.01);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(soon.reached());
+  CHECK_FALSE(WallLimit(3600).reached());
+}
+
+TEST_CASE("stop rules: multigrid's stagnation warning names the rounding floor, not Jacobi") {
+  Case c = parse_case("grid: {points: [33, 33]}\nsolve: {stagnation_checks: 3}\n", "s.yaml");
+  StagnationWatch watch(c, true);
+  std::vector<output::HistoryRow> rows;
+  for (int i = 0; i < 5; ++i) {
+    output::HistoryRow r;
+    r.iteration = i;
+    r.norm_l2 = 1e-3;
+    r.max = 2.0;
+    rows.push_back(r);
+  }
+  const std::string text = watch.check(rows, 1e-9);
+  CHECK(text.find("Multigrid cycles") != std::string::npos);
+  CHECK(text.find("Jacobi") == std::string::npos);
+  CHECK(text.find("more iterations") == std::string::npos);
+}
