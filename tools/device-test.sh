@@ -10,6 +10,8 @@
 #   SKIP_RUN_TIMINGS=1   skip the whole-run timings (check diagnostics on/off, Neumann faces)
 #   SKIP_SIZES=1         skip the size ladder (`bench --sizes`, `tune`, plate runs per size)
 #   SKIP_MG_BENCH=1      skip `fdsolve bench --multigrid` and the comparison time-to-solution runs
+#   SKIP_ANY_SIZE=1      skip multigrid at sizes off 2^k + 1 (tools/mg_sizes.py) and the SIGTERM
+#                        latencies (tools/interrupt_latency.py)
 #   MG_BENCH_ARGS        extra `fdsolve bench --multigrid` arguments
 # The comparison runs use examples/poisson_multigrid.yaml and tools/compare/ (CuPy, when the
 # device's Python has it).
@@ -142,6 +144,36 @@ print('fdsolve multigrid $n^2:', s['iterations'], 'cycles', '%.4f s' % s['wall_s
   set -e
 fi
 
+# --- any grid size: multigrid beside the nearest 2^k + 1 size; SIGTERM in long solves ---------
+if [[ "${SKIP_ANY_SIZE:-0}" != 1 ]]; then
+  set +e
+  fd="$BUILD/solver/fdsolve"
+  {
+    python3 tools/mg_sizes.py --fdsolve "$fd" --backend cuda --set gpu
+    python3 tools/mg_sizes.py --fdsolve "$fd" --backend cuda --set default
+    latency() { python3 tools/interrupt_latency.py --fdsolve "$fd" --after 2 --delay 0.5 -- "$@"; }
+    common=(--set output.every=0 --set output.fields=[u] --set solve.max_wall_time=60)
+    # Long GPU runs: explicit and Crank-Nicolson heat, Jacobi on 500^3, multigrid cycles of
+    # about 90 fine sweeps on 500^3 stopped at a tolerance below double's rounding floor.
+    latency examples/heat_plate.yaml --backend cuda "${common[@]}" --set grid.points=[4000,4000] \
+      --set time.end=1e3
+    latency examples/heat_plate_implicit.yaml --backend cuda "${common[@]}" \
+      --set grid.points=[4000,4000] --set time.end=1e3
+    latency examples/poisson_box.yaml --backend cuda "${common[@]}" \
+      --set grid.points=[500,500,500] --set solve.method=jacobi --set solve.tolerance=0
+    latency examples/poisson_multigrid.yaml --backend cuda "${common[@]}" \
+      --set grid.points=[500,500,500] --set grid.extent=[1,1,1] --set stencil=7 \
+      --set 'solve.multigrid={pre_smooth: 40, post_smooth: 40}' --set solve.tolerance=1e-15
+    # The CPU backend on all cores: cycles of a second and more, abandoned part-way.
+    latency examples/poisson_multigrid.yaml --backend cpu "${common[@]}" \
+      --set grid.points=[8000,8000] --set solve.tolerance=1e-15
+    latency examples/poisson_multigrid.yaml --backend cpu "${common[@]}" \
+      --set grid.points=[500,500,500] --set grid.extent=[1,1,1] --set stencil=7 \
+      --set solve.tolerance=1e-15
+  } 2>&1 | tee "$OUT/any_size.log"
+  set -e
+fi
+
 # --- sanitizers ------------------------------------------------------------------------------
 gpu_tests="$BUILD/tests/fdsolve_gpu_tests"
 if [[ "${SKIP_SANITIZERS:-0}" != 1 ]]; then
@@ -213,6 +245,7 @@ grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases" "$OUT/sanitizer.log" 2>/dev
 [[ -f "$OUT/sizes.log" ]] && cat "$OUT/sizes.log"
 [[ -f "$OUT/bench_mg.log" ]] && cat "$OUT/bench_mg.log"
 [[ -f "$OUT/compare.log" ]] && cat "$OUT/compare.log"
+[[ -f "$OUT/any_size.log" ]] && cat "$OUT/any_size.log"
 [[ -f "$OUT/run_timings.log" ]] && cat "$OUT/run_timings.log"
 if ((${#failures[@]})); then
   printf 'FAILED: %s\n' "${failures[@]}"

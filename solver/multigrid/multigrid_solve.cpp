@@ -195,7 +195,11 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   std::int64_t last_snapshot = -1;
   std::int64_t it = done;
   // Signals abandon a long cycle part-way (prompt_stop.hpp); short ones stop at their end.
-  PromptStop<T> prompt(backend, L.size, updated_cells, options.stop, !comm.several());
+  const auto signalled = [&] {
+    return options.stop && options.stop->load(std::memory_order_relaxed);
+  };
+  PromptStop<T> prompt(backend, L.size, updated_cells,
+                       [&] { return signalled() || wall_limit.reached(); }, !comm.several());
   bool abandoned = false;
   const auto start = std::chrono::steady_clock::now();
   const auto state_now = [&] {
@@ -285,8 +289,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
     }
     // A signal (or the clock) reaches the ranks at different moments: they stop together
     // (integer maximum; a signal outranks the time limit).
-    const bool signalled = options.stop && options.stop->load(std::memory_order_relaxed);
-    const int mine = signalled ? 2 : wall_limit.reached() ? 1 : 0;
+    const int mine = signalled() ? 2 : wall_limit.reached() ? 1 : 0;
     if (const long long why = comm.several() ? comm.max(mine) : mine; why != 0) {
       r.status = why == 2 ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
       break;
@@ -302,10 +305,10 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
     if (!abandoned) ++it;
   }
   if (abandoned) {
-    r.status = SolveStatus::Interrupted;
-    spdlog::info("cycle {} abandoned part-way on the signal: its start restored, the checkpoint "
+    r.status = signalled() ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
+    spdlog::info("cycle {} abandoned part-way on the {}: its start restored, the checkpoint "
                  "holds cycle {}",
-                 it + 1, it);
+                 it + 1, r.status == SolveStatus::Interrupted ? "signal" : "wall-time limit", it);
   }
   backend.synchronize();
   progress.finish();

@@ -1,12 +1,11 @@
-// Prompt interrupts for long multigrid cycles. A signal normally takes effect when the running
-// cycle ends, which is soon for most grids; a cycle that takes longer than kPromptSeconds is
+// Prompt interrupts for long multigrid cycles. A signal (or the wall-time limit) normally takes
+// effect when the running cycle ends, which is soon for most grids; a cycle that takes longer than kPromptSeconds is
 // run so that it can be abandoned part-way: the fine field is copied before it, the cycles
 // check the stop flag before every sweep, and an abandoned cycle's start is restored. The
 // checkpoint written then is the last complete cycle's, so a resumed run repeats the
 // abandoned cycle and ends bit-identical to one never interrupted.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <functional>
 
@@ -23,14 +22,14 @@ class PromptStop {
   /// A first cycle on at least this many fine nodes is taken to be long (no cycle measured yet).
   static constexpr index_t kLongFirstCells = index_t(1) << 20;
 
-  /// `size`: the fine field's length. `stop`: the flag the signal handler sets (null: none).
-  /// `usable`: false over several ranks (the ranks would abandon different sweeps).
+  /// `size`: the fine field's length. `requested`: whether to stop now (a signal, the
+  /// wall-time limit). `usable`: false over several ranks (they would abandon different sweeps).
   PromptStop(Backend<T>& backend, index_t size, index_t fine_cells,
-             const std::atomic<bool>* stop, bool usable)
+             std::function<bool()> requested, bool usable)
       : backend_(backend),
         size_(size),
-        stop_(stop),
-        enabled_(usable && stop != nullptr),
+        requested_(std::move(requested)),
+        enabled_(usable),
         expect_long_(fine_cells >= kLongFirstCells) {}
 
   /// Whether the next cycle runs abandonably (so the caller must run it directly, not replay
@@ -45,7 +44,7 @@ class PromptStop {
     if (abandonable) {
       if (saved_.size() == 0) saved_ = backend_.allocate(size_);
       backend_.copy(saved_, u);
-      cycles.set_interrupt([this] { return stop_->load(std::memory_order_relaxed); });
+      cycles.set_interrupt(requested_);
     }
     bool finished = true;
     try {
@@ -70,7 +69,7 @@ class PromptStop {
  private:
   Backend<T>& backend_;
   index_t size_;
-  const std::atomic<bool>* stop_;
+  std::function<bool()> requested_;
   bool enabled_;
   bool expect_long_;
   Buffer<T> saved_;

@@ -42,7 +42,10 @@ TEST_CASE("gpu: every example on CUDA equals the CPU run") {
   compare_backends("poisson_box.yaml", 1e-10);
   compare_backends("study_5pt.yaml", 2e-5);
   compare_backends("study_27pt.yaml", 2e-5);
-  compare_backends("periodic_channel.yaml", 1e-10);
+  // Multigrid (method auto): 12 cycles, short of the rounding floor where the cycles stall at a
+  // count that depends on each backend's rounding.
+  compare_backends("periodic_channel.yaml", 1e-10,
+                   " --set solve.tolerance=0 --set solve.max_iterations=12");
   compare_backends("heat_plate.yaml", 1e-12, "", 0);
   // Multigrid per step: the backends' sums differ in rounding, each step to 1e-6 of its start.
   compare_backends("heat_plate_implicit.yaml", 1e-8, "", 0);
