@@ -45,7 +45,7 @@ LevelGeometry fine_level(const Case& c);
 index_t coarse_points(index_t n, bool periodic);
 /// Whether `axis` of `g` can coarsen: at least 3 nodes after.
 bool axis_coarsens(const LevelGeometry& g, int axis);
-/// The next coarser grid: the axes that can coarsen and whose spacing is within 1.5x of the
+/// The next coarser grid: the axes that can coarsen and whose spacing is within 1.2x of the
 /// finest such axis (semi-coarsening toward the fine direction, so that the coarse operator
 /// stays near isotropic); the others keep their nodes. Call only when some axis coarsens.
 LevelGeometry coarsen(const LevelGeometry& g);
