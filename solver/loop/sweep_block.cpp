@@ -103,7 +103,6 @@ typename SweepBlock<T>::Recording& SweepBlock<T>::recording(Buffer<T>& cur, Buff
 template <typename T>
 std::int64_t SweepBlock<T>::run(Buffer<T>& cur, Buffer<T>& next, const SweepArgs<T>& args,
                                 std::int64_t count) {
-  const bool more = count > kMaxAhead;
   const std::int64_t done = std::min(count, kMaxAhead);
   count = done;
   while (count > 0) {
@@ -115,7 +114,12 @@ std::int64_t SweepBlock<T>::run(Buffer<T>& cur, Buffer<T>& next, const SweepArgs
     if (n % 2 != 0 && !(blocked_ && n >= 2)) cur.swap(next);
     count -= n;
   }
-  if (more) backend_.synchronize();
+  ahead_sweeps_ += done;
+  ahead_updates_ += done * args.box.cells();
+  if (ahead_sweeps_ >= kMaxAhead || ahead_updates_ >= kMaxAheadUpdates) {
+    backend_.synchronize();
+    ahead_sweeps_ = ahead_updates_ = 0;
+  }
   return done;
 }
 

@@ -42,10 +42,10 @@ class SweepBlock {
 
   /// Enqueues up to `count` sweeps with the weights, source, layout and box of `args`, as that
   /// many turns of the loop would: fill `cur`'s ghosts, sweep cur -> next, swap. Returns how
-  /// many: all of them when `count` <= kMaxAhead, without waiting for the backend; else
-  /// kMaxAhead, and waits until they are done, so that the host never runs more than kMaxAhead
-  /// sweeps ahead of the GPU (an interrupt is seen within that many sweeps). On return `cur`
-  /// names the latest state.
+  /// many: at most kMaxAhead. It waits for the backend once the sweeps enqueued since its last
+  /// wait reach kMaxAhead or kMaxAheadUpdates node updates, so that the host never runs far
+  /// ahead of the GPU over any number of calls (an interrupt is seen within that much work:
+  /// about 0.1 s on an H100 at any grid size). On return `cur` names the latest state.
   std::int64_t run(Buffer<T>& cur, Buffer<T>& next, const SweepArgs<T>& args, std::int64_t count);
 
   /// Runs the recorded blocks through the temporally blocked `steps_kernel`
@@ -58,6 +58,9 @@ class SweepBlock {
   static constexpr std::int64_t kMaxRecorded = 256;
   /// Sweeps enqueued at most before the host waits (one wait per 1024 sweeps: < 1% at 257^2).
   static constexpr std::int64_t kMaxAhead = 4 * kMaxRecorded;
+  /// Node updates enqueued at most before the host waits: 1.7e10, about 0.1 s of 7-point double
+  /// sweeps on an H100 (500^3 double: 137 sweeps; before this bound a SIGTERM waited 5.3 s).
+  static constexpr std::int64_t kMaxAheadUpdates = std::int64_t(1) << 34;
 
  private:
   struct Recording;
@@ -68,6 +71,8 @@ class SweepBlock {
   KernelId kernel_;
   std::function<void(Buffer<T>&)> fill_ghosts_;
   std::optional<KernelId> blocked_;  // use_blocked
+  std::int64_t ahead_sweeps_ = 0;    // enqueued since the last wait
+  std::int64_t ahead_updates_ = 0;
   std::vector<std::unique_ptr<Recording>> recordings_;
 };
 
