@@ -1,9 +1,13 @@
 // Helpers of the CLI-level tests: run the binary, find and read its output.
 #include "cli_runner.hpp"
 
+#include <doctest/doctest.h>
+
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -62,6 +66,41 @@ std::string read_text(const fs::path& p) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+void check_bit_identical(const output::SnapshotData& a, const output::SnapshotData& b) {
+  CHECK(a.info.iteration == b.info.iteration);
+  CHECK(a.info.time == b.info.time);
+  REQUIRE(a.names == b.names);
+  for (std::size_t f = 0; f < a.fields.size(); ++f) {
+    REQUIRE(a.fields[f].size() == b.fields[f].size());
+    CHECK(std::memcmp(a.fields[f].data(), b.fields[f].data(),
+                      a.fields[f].size() * sizeof(double)) == 0);
+  }
+}
+
+std::string history_without_wall(const fs::path& dir) {
+  std::string text = read_text(dir / "history.csv"), out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    const std::string line = text.substr(start, end - start);
+    out += line.substr(0, line.rfind(',')) + "\n";
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+int signal_after_checkpoint(const std::string& args, const fs::path& out, const fs::path& log,
+                            double delay) {
+  const fs::path checkpoint = out / "checkpoint.h5";
+  const std::string cmd = std::string(FDSOLVE_BINARY) + " " + args + out.string() + " 2> " +
+                          log.string() +
+                          " & pid=$!; while kill -0 $pid 2>/dev/null && [ ! -f " +
+                          checkpoint.string() + " ]; do sleep 0.005; done; sleep " +
+                          std::to_string(delay) + "; kill -TERM $pid; wait $pid";
+  return std::system(cmd.c_str());
 }
 
 }  // namespace fdsolve::testing

@@ -35,4 +35,17 @@ const std::vector<double>& field(const output::SnapshotData& s, const std::strin
 /// A whole file as text ("" if missing).
 std::string read_text(const std::filesystem::path& p);
 
+/// Every dataset of the two snapshots has the same bytes (values compared as bit patterns),
+/// and the same iteration and time (doctest checks).
+void check_bit_identical(const output::SnapshotData& a, const output::SnapshotData& b);
+
+/// history.csv of `dir` without its wall-clock column, which differs from run to run.
+std::string history_without_wall(const std::filesystem::path& dir);
+
+/// Starts `fdsolve <args><out>` (`args` ends with `--output `; stderr to `log`), waits until
+/// <out>/checkpoint.h5 exists (the loop is running), `delay` seconds more, sends SIGTERM and
+/// waits for the process. Returns its wait status.
+int signal_after_checkpoint(const std::string& args, const std::filesystem::path& out,
+                            const std::filesystem::path& log, double delay = 0.0);
+
 }  // namespace fdsolve::testing

@@ -28,33 +28,6 @@ namespace {
 
 const std::string kBackend = FDSOLVE_TEST_CUDA ? " --backend cuda" : " --backend cpu";
 
-/// Every dataset of the two snapshots has the same bytes (values compared as bit patterns).
-void check_bit_identical(const fdsolve::output::SnapshotData& a,
-                         const fdsolve::output::SnapshotData& b) {
-  CHECK(a.info.iteration == b.info.iteration);
-  CHECK(a.info.time == b.info.time);
-  REQUIRE(a.names == b.names);
-  for (std::size_t f = 0; f < a.fields.size(); ++f) {
-    REQUIRE(a.fields[f].size() == b.fields[f].size());
-    CHECK(std::memcmp(a.fields[f].data(), b.fields[f].data(),
-                      a.fields[f].size() * sizeof(double)) == 0);
-  }
-}
-
-/// history.csv without its wall-clock column, which differs from run to run.
-std::string history_without_wall(const fs::path& dir) {
-  std::string text = read_text(dir / "history.csv"), out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const std::size_t end = text.find('\n', start);
-    const std::string line = text.substr(start, end - start);
-    out += line.substr(0, line.rfind(',')) + "\n";
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 RESTART_TEST("a Jacobi run stopped at iteration 37 and resumed is bit-identical") {
@@ -111,14 +84,8 @@ RESTART_TEST("a heat run killed by SIGTERM saves a checkpoint and resumes bit-id
   const auto a = run_fdsolve(base + full.path.string());
   INFO(a.output);
   REQUIRE(a.exit_code == 0);
-  const fs::path checkpoint = parts.path / "checkpoint.h5";
   const fs::path log = full.path / "interrupted.log";
-  const std::string interrupted = std::string(FDSOLVE_BINARY) + " " + base +
-                                  parts.path.string() + " 2> " + log.string() +
-                                  " & pid=$!; while kill -0 $pid 2>/dev/null && [ ! -f " +
-                                  checkpoint.string() +
-                                  " ]; do sleep 0.005; done; kill -TERM $pid; wait $pid";
-  const int status = std::system(interrupted.c_str());
+  const int status = signal_after_checkpoint(base, parts.path, log);
   INFO(read_text(log));
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 128 + SIGTERM);
@@ -144,14 +111,8 @@ RESTART_TEST("an implicit heat run killed by SIGTERM resumes bit-identically") {
   const auto a = run_fdsolve(base + full.path.string());
   INFO(a.output);
   REQUIRE(a.exit_code == 0);
-  const fs::path checkpoint = parts.path / "checkpoint.h5";
   const fs::path log = full.path / "interrupted.log";
-  const std::string interrupted = std::string(FDSOLVE_BINARY) + " " + base +
-                                  parts.path.string() + " 2> " + log.string() +
-                                  " & pid=$!; while kill -0 $pid 2>/dev/null && [ ! -f " +
-                                  checkpoint.string() +
-                                  " ]; do sleep 0.005; done; kill -TERM $pid; wait $pid";
-  const int status = std::system(interrupted.c_str());
+  const int status = signal_after_checkpoint(base, parts.path, log);
   INFO(read_text(log));
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 128 + SIGTERM);
@@ -179,15 +140,8 @@ RESTART_TEST("a signal abandons a long multigrid cycle part-way; the resumed run
   const auto a = run_fdsolve(base + full.path.string() + " --log-level warn");
   INFO(a.output);
   REQUIRE(a.exit_code == 0);
-  const fs::path checkpoint = parts.path / "checkpoint.h5";
   const fs::path log = full.path / "interrupted.log";
-  const std::string interrupted = std::string(FDSOLVE_BINARY) + " " + base +
-                                  parts.path.string() + " 2> " + log.string() +
-                                  " & pid=$!; while kill -0 $pid 2>/dev/null && [ ! -f " +
-                                  checkpoint.string() +
-                                  " ]; do sleep 0.005; done; sleep 0.1; kill -TERM $pid; "
-                                  "wait $pid";
-  const int status = std::system(interrupted.c_str());
+  const int status = signal_after_checkpoint(base, parts.path, log, 0.1);
   INFO(read_text(log));
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 128 + SIGTERM);

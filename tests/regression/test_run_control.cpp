@@ -37,18 +37,6 @@ bool summary_has(const fs::path& dir, const std::string& text) {
   return read_text(dir / "summary.json").find(text) != std::string::npos;
 }
 
-void check_bit_identical(const fdsolve::output::SnapshotData& a,
-                         const fdsolve::output::SnapshotData& b) {
-  CHECK(a.info.iteration == b.info.iteration);
-  CHECK(a.info.time == b.info.time);
-  REQUIRE(a.names == b.names);
-  for (std::size_t f = 0; f < a.fields.size(); ++f) {
-    REQUIRE(a.fields[f].size() == b.fields[f].size());
-    CHECK(std::memcmp(a.fields[f].data(), b.fields[f].data(),
-                      a.fields[f].size() * sizeof(double)) == 0);
-  }
-}
-
 /// The plate by multigrid in float on a 129x129 grid (h = 1/128), u in [0, 1].
 const std::string kFloatPlate = "run " + example("plate.yaml") + kCpu +
                                 " --set solve.method=multigrid --set grid.points=[129,129]"
