@@ -2,9 +2,9 @@
 """How long `fdsolve run` takes to honour SIGTERM in the middle of a solve: starts the run with
 `--log-level info`, waits until the log shows the loop has done `--after` checks (so the signal
 lands among the cycles, not in the set-up), waits `--delay` seconds more, sends SIGTERM and
-prints the seconds from the signal to the first file the run starts writing after it (the loop
-has stopped: the checkpoint and the last state follow, each to a temporary name first) and to
-the process's exit, with its exit code (143 expected).
+prints the seconds from the signal to the loop's hand-over to the checkpoint (its debug line
+"checkpoint at iteration N": the loop has stopped; copying and writing the checkpoint and the
+last state follow) and to the process's exit, with its exit code (143 expected).
 
 usage: tools/interrupt_latency.py [--fdsolve build/solver/fdsolve] [--after 2] [--delay 0.3]
                                   -- CASE.yaml [fdsolve run options...]
@@ -32,7 +32,7 @@ def main():
     args = p.parse_args()
     run = [a for a in args.run if a != "--"]
     with tempfile.TemporaryDirectory() as out:
-        cmd = [args.fdsolve, "run"] + run + ["--output", out, "--log-level", "info"]
+        cmd = [args.fdsolve, "run"] + run + ["--output", out, "--log-level", "debug"]
         proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
         seen = 0
         ready = threading.Event()
@@ -54,20 +54,15 @@ def main():
         if proc.poll() is not None:
             sys.exit("the run ended before the signal:\n" + "".join(l for _, l in lines[-20:]))
         time.sleep(args.delay)
-        before = set(os.listdir(out))
         sent = time.monotonic()
         proc.send_signal(signal.SIGTERM)
-        writing = float("nan")
-        while proc.poll() is None:
-            if set(os.listdir(out)) - before:
-                writing = time.monotonic() - sent
-                break
-            time.sleep(0.002)
         rc = proc.wait()
         latency = time.monotonic() - sent
         reader.join(timeout=5)
         abandoned = any("abandoned part-way" in l for _, l in lines)
-        print("%s: loop stopped (output begun) %.3f s after SIGTERM, process exit after %.3f s "
+        handed = [t for t, l in lines if t > sent and "checkpoint at iteration" in l]
+        writing = (handed[0] - sent) if handed else float("nan")
+        print("%s: loop stopped %.3f s after SIGTERM, process exit after %.3f s "
               "(exit %d)%s" % (
             " ".join(run), writing, latency, rc if rc >= 0 else 128 - rc,
             ", a cycle abandoned part-way" if abandoned else ""))

@@ -77,6 +77,8 @@ class FieldWriter {
   /// Writes the checkpoint of `cur` unless it holds a non-finite value, in which case the
   /// previous checkpoint stays and false is returned.
   bool checkpoint(const Buffer<T>& cur, const LoopState& state) {
+    // The moment the loop hands over (tools/interrupt_latency.py times a signal's stop by it).
+    spdlog::debug("checkpoint at iteration {}: copying the field", state.iteration);
     backend_.download(host_.data(), cur, L_.size);
     std::vector<T> u = owned_dense(host_, L_);
     bool finite = true;
