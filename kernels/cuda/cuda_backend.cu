@@ -1,38 +1,23 @@
 // The CUDA backend: device memory, a non-default stream for the sweeps and a high-priority one
-// for halo transfers beside them, the variant tables, checked sweeps with fused stats reduced
-// in a fixed order by the last block, and the device-to-device copy yardstick.
+// for halo transfers beside them, the variant tables, and checked sweeps with fused stats
+// reduced in a fixed order by the last block. The device queries and the copy yardstick are in
+// cuda_device.cu, the recorded graphs in graph_replay.cuh.
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "cuda_device.cuh"
 #include "diagnostics.cuh"
+#include "graph_replay.cuh"
+#include "sweep_launch.cuh"
 #include "halo_fill.cuh"
 #include "step_passes.hpp"
 #include "transfer.cuh"
 #include "variants.cuh"
 
 namespace fdsolve {
-
-int cuda_device_count() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    cudaGetLastError();  // clear the non-sticky error so later calls start clean
-    return 0;
-  }
-  return n;
-}
-
-std::string cuda_unavailable_reason() {
-  int n = 0;
-  const cudaError_t err = cudaGetDeviceCount(&n);
-  if (err != cudaSuccess) {
-    cudaGetLastError();
-    return std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
-  }
-  return n == 0 ? "no CUDA device found" : "";
-}
 
 namespace cuda {
 namespace {
@@ -67,20 +52,6 @@ template <typename T>
 void free_pinned(T* p) {
   cudaFreeHost(p);
 }
-
-/// A captured CUDA graph, launched on the backend's stream.
-class GraphReplay final : public Replay {
- public:
-  GraphReplay(cudaGraphExec_t exec, cudaStream_t stream) : exec_(exec), stream_(stream) {}
-  ~GraphReplay() override { cudaGraphExecDestroy(exec_); }
-  GraphReplay(const GraphReplay&) = delete;
-  GraphReplay& operator=(const GraphReplay&) = delete;
-  void run() override { FDSOLVE_CUDA_CHECK(cudaGraphLaunch(exec_, stream_)); }
-
- private:
-  cudaGraphExec_t exec_;
-  cudaStream_t stream_;
-};
 
 template <typename T>
 class CudaBackend final : public Backend<T> {
@@ -170,7 +141,7 @@ class CudaBackend final : public Backend<T> {
   void sweep(const SweepArgs<T>& args, KernelId kernel) override {
     if (args.box.empty()) return;
     const Variant<T>& v = variant(args, kernel);
-    const DevArgs<T> a = dev_args(args, v, false);
+    const DevArgs<T> a = device_args(args, v, false);
     v.launch(a, v.grid(a, props_.multiProcessorCount, false), nullptr, stream_);
     fill_x_ghosts_after(args, a);
   }
@@ -179,7 +150,7 @@ class CudaBackend final : public Backend<T> {
     if (args.box.empty()) return SweepStats{};
     enqueue_stats(args, kernel, 0);
     FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    return read_stats(0, args.box.cells());
+    return stats_of(host_stats_[0], args.box.cells());
   }
 
   void enqueue_sweep_with_stats(const SweepArgs<T>& args, KernelId kernel) override {
@@ -195,8 +166,7 @@ class CudaBackend final : public Backend<T> {
     std::vector<SweepStats> all;
     for (std::size_t slot = 0; slot < pending_cells_.size(); ++slot)
       all.push_back(pending_cells_[slot] == 0 ? SweepStats{}
-                                              : read_stats(static_cast<int>(slot),
-                                                           pending_cells_[slot]));
+                                              : stats_of(host_stats_[slot], pending_cells_[slot]));
     pending_cells_.clear();
     return all;
   }
@@ -220,7 +190,7 @@ class CudaBackend final : public Backend<T> {
       throw BackendError("kernel id does not match a " + std::to_string(args.layout.dims) +
                          "D blocked CUDA kernel");
     const StepVariant<T>& v = t[kernel.index];
-    DevArgs<T> a = dev_args(args);
+    DevArgs<T> a = device_args(args);
     const T* first = a.in;
     T* second = a.out;
     const std::vector<int> passes = step_passes(steps, v.max_steps);
@@ -339,25 +309,7 @@ class CudaBackend final : public Backend<T> {
     Buffer<char> hold_a(a, 0, &free_device<char>);
     char* b = device_alloc<char>(nbytes);
     Buffer<char> hold_b(b, 0, &free_device<char>);
-    FDSOLVE_CUDA_CHECK(cudaMemsetAsync(a, 1, nbytes, stream_));
-    cudaEvent_t start, stop;
-    FDSOLVE_CUDA_CHECK(cudaEventCreate(&start));
-    FDSOLVE_CUDA_CHECK(cudaEventCreate(&stop));
-    std::vector<float> ms;
-    for (int rep = 0; rep < 12; ++rep) {
-      FDSOLVE_CUDA_CHECK(cudaEventRecord(start, stream_));
-      FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(b, a, nbytes, cudaMemcpyDeviceToDevice, stream_));
-      FDSOLVE_CUDA_CHECK(cudaEventRecord(stop, stream_));
-      FDSOLVE_CUDA_CHECK(cudaEventSynchronize(stop));
-      float t = 0;
-      FDSOLVE_CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
-      if (rep >= 2) ms.push_back(t);  // the first copies warm up clocks and TLBs
-    }
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    std::sort(ms.begin(), ms.end());
-    const double median_s = 1e-3 * ms[ms.size() / 2];
-    return 2.0 * static_cast<double>(nbytes) / median_s;  // bytes read + bytes written
+    return device_copy_bandwidth(a, b, nbytes, stream_);
   }
 
  private:
@@ -389,37 +341,6 @@ class CudaBackend final : public Backend<T> {
     return t[kernel.index];
   }
 
-  static DevArgs<T> dev_args(const SweepArgs<T>& s) {
-    DevArgs<T> a;
-    a.in = s.in + s.layout.origin;
-    a.out = s.out + s.layout.origin;
-    a.src = s.source_field ? s.source_field + s.layout.origin : nullptr;
-    a.pitch = s.layout.pitch;
-    a.plane = s.layout.plane;
-    for (int d = 0; d < 3; ++d) {
-      a.lo[d] = s.box.lo[d];
-      a.hi[d] = s.box.hi[d];
-    }
-    a.w = typed<T>(s.weights);
-    a.points = s.layout.dims == 2 ? 5 : s.weights.points;
-    return a;
-  }
-  /// dev_args with SweepArgs::x_ghosts where the variant writes them in this (checked or
-  /// unchecked) sweep itself.
-  static DevArgs<T> dev_args(const SweepArgs<T>& s, const Variant<T>& v, bool stats) {
-    DevArgs<T> a = dev_args(s);
-    if (!s.writes_x_ghosts() || !v.writes_x_ghosts || !v.writes_x_ghosts(a, stats)) return a;
-    a.xg.any = true;
-    for (int side = 0; side < 2; ++side) {
-      a.xg.rule[side] = s.x_ghosts[side].rule;
-      a.xg.offset[side] = s.x_ghosts[side].offset;
-      a.xg.offsets[side] = s.x_ghosts[side].offsets;
-    }
-    a.xg.nx = s.layout.n[0];
-    a.xg.face_pitch = s.layout.n[1] + 2;
-    a.xg.q_halo = s.layout.dims == 3 ? 1 : 0;
-    return a;
-  }
   /// The x ghosts a sweep launched with `a` did not write: a fill of the swept rows after it.
   void fill_x_ghosts_after(const SweepArgs<T>& args, const DevArgs<T>& a) {
     if (args.writes_x_ghosts() && !a.xg.any) launch_fill_halo(x_ghost_fill(args), stream_);
@@ -428,7 +349,7 @@ class CudaBackend final : public Backend<T> {
   /// Enqueues a checked sweep whose total lands in host stats slot `slot`.
   void enqueue_stats(const SweepArgs<T>& args, KernelId kernel, int slot) {
     const Variant<T>& v = variant(args, kernel);
-    const DevArgs<T> a = dev_args(args, v, true);
+    const DevArgs<T> a = device_args(args, v, true);
     const dim3 grid = v.grid(a, props_.multiProcessorCount, true);
     const long long blocks = static_cast<long long>(grid.x) * grid.y * grid.z;
     reserve_partials(blocks);
@@ -444,19 +365,6 @@ class CudaBackend final : public Backend<T> {
     }
     fill_x_ghosts_after(args, a);
   }
-  /// The statistics of slot `slot` once the stream has been synchronised.
-  SweepStats read_stats(int slot, index_t cells) const {
-    const StatsPartial& p = host_stats_[slot];
-    SweepStats stats;
-    stats.sum_sq = p.sum_sq;
-    stats.max_abs = p.max_abs;
-    stats.min = p.min;
-    stats.max = p.max;
-    stats.sum = p.sum;
-    stats.count = cells;
-    return stats;
-  }
-
   /// Grows the partials buffer (per-block partials plus reduce scratch); shrinking never happens,
   /// so a steady run allocates once.
   void reserve_partials(long long blocks) {
