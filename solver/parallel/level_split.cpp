@@ -92,7 +92,10 @@ LevelSplit split_levels(const Case& c, const std::vector<std::array<index_t, 3>>
   // split axis: the transfers of non-nested levels read beyond a one-node halo, so the split
   // ends, at the latest, with the level before the first such step.
   Halvings halvings(levels, std::array<int, 3>{0, 0, 0});
-  int deepest = levels;
+  // The coarsest level is always gathered: rank 0 solves it by CG as one rank does, so that
+  // every rank count gives the one-rank answer bit for bit (a split coarsest grid would be
+  // solved by sweeps).
+  int deepest = std::max(1, levels - 1);
   for (int l = 1; l < levels; ++l) {
     halvings[l] = halvings[l - 1];
     for (int a = 0; a < 3; ++a) {

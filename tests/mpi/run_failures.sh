@@ -33,8 +33,10 @@ expect missing_data 2 3 run "$case2d" --output "$work/o1" \
 # More ranks than the grid allows (3 ranks on 5 nodes leave one rank a single node).
 expect too_many_ranks 2 3 run "$case2d" --output "$work/o2" --set 'grid.points=[5,5]'
 # Multigrid on a grid too small for its ranks: the split aligned for the first coarser grid
-# (4 nodes over 3 ranks) would leave a rank a single node.
-expect multigrid_too_many_ranks 2 3 run "$casemg" --output "$work/o4" --set 'grid.points=[7,5]'
+# (7 -> 4 nodes over 3 ranks, equal spacings so that both axes coarsen) would leave a rank a
+# single node.
+expect multigrid_too_many_ranks 2 3 run "$casemg" --output "$work/o4" --set 'grid.points=[7,7]' \
+  --set 'grid.extent=[1,1]'
 # An output directory that cannot be created: only rank 0 touches it, all exit 1.
 expect unwritable 1 2 run "$case2d" --output /proc/fdsolve-cannot-write
 # A failure of rank 0 alone in the middle of the run, while the others go on to the next
@@ -62,7 +64,7 @@ fi
 # check of a multigrid case under mpirun: each level's boxes and where they are gathered.
 "$mpiexec" -n 3 --oversubscribe "$fdsolve" check "$casemg" > "$work/check_mg.out" 2>&1
 if [ "$(grep -c '^#   level 1: 6x9 .. 5x9 nodes per rank' "$work/check_mg.out")" -ne 1 ] ||
-   [ "$(grep -c '^#   level 2-3: gathered onto rank 0' "$work/check_mg.out")" -ne 1 ]; then
+   [ "$(grep -c '^#   level 2-4: gathered onto rank 0' "$work/check_mg.out")" -ne 1 ]; then
   echo "FAIL: check of multigrid under mpirun"; cat "$work/check_mg.out"; failures=$((failures + 1))
 else
   echo "ok: check: $(grep 'gathered onto' "$work/check_mg.out")"
