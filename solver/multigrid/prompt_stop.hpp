@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdlib>
 #include <functional>
 
 #include "backend.hpp"
@@ -30,7 +31,8 @@ class PromptStop {
         size_(size),
         requested_(std::move(requested)),
         enabled_(usable),
-        expect_long_(fine_cells >= kLongFirstCells) {}
+        threshold_(threshold_seconds()),
+        expect_long_(fine_cells >= kLongFirstCells || threshold_ <= 0) {}
 
   /// Whether the next cycle runs abandonably (so the caller must run it directly, not replay
   /// a recording of it).
@@ -61,16 +63,27 @@ class PromptStop {
     if (abandonable || enabled_) {
       backend_.synchronize();  // the cycle's own time, not its enqueueing
       const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-      expect_long_ = took.count() > kPromptSeconds;
+      expect_long_ = took.count() > threshold_;
     }
     return true;
   }
 
  private:
+  /// kPromptSeconds, or the environment's FDSOLVE_PROMPT_SECONDS (the tests set 0 to make every
+  /// cycle abandonable whatever the machine's speed).
+  static double threshold_seconds() {
+    const char* text = std::getenv("FDSOLVE_PROMPT_SECONDS");
+    if (!text || !*text) return kPromptSeconds;
+    char* end = nullptr;
+    const double v = std::strtod(text, &end);
+    return end && *end == '\0' && v >= 0 ? v : kPromptSeconds;
+  }
+
   Backend<T>& backend_;
   index_t size_;
   std::function<bool()> requested_;
   bool enabled_;
+  double threshold_;
   bool expect_long_;
   Buffer<T> saved_;
 };

@@ -129,19 +129,22 @@ RESTART_TEST("an implicit heat run killed by SIGTERM resumes bit-identically") {
 // (tools/interrupt_latency.py measures the GPU's runs in the device tests).
 RESTART_TEST("a signal abandons a long multigrid cycle part-way; the resumed run is identical") {
   TempDir full, parts;
-  // Cycles of about 90 fine sweeps (20 + 20 smoothing sweeps per level) on 2049x1025 nodes:
-  // long enough (0.5 s and more) that a cycle is abandoned on the signal instead of finished.
-  // The signal follows the checkpoint of cycle 1 by 0.1 s, past the next cycle's first sweep.
+  // Cycles of about 56 fine sweeps (20 + 20 smoothing sweeps per level) on 2049x1025 nodes,
+  // every one abandonable whatever its length (FDSOLVE_PROMPT_SECONDS=0; by default only those
+  // over 0.2 s are). The signal follows the checkpoint of cycle 1 by 0.05 s, past the next
+  // cycle's first sweep (the probe, which is never abandoned).
+  ::setenv("FDSOLVE_PROMPT_SECONDS", "0", 1);
   const std::string base =
       "run " + example("poisson_multigrid.yaml") + kBackend +
       " --set grid.points=[2049,1025] --set grid.extent=[2,1] --set output.every=0"
-      " --set 'solve.multigrid={pre_smooth: 20, post_smooth: 20}' --set solve.tolerance=1e-6"
+      " --set 'solve.multigrid={pre_smooth: 20, post_smooth: 20}' --set solve.tolerance=1e-10"
       " --set checkpoint.every=1 --output ";
   const auto a = run_fdsolve(base + full.path.string() + " --log-level warn");
   INFO(a.output);
   REQUIRE(a.exit_code == 0);
   const fs::path log = full.path / "interrupted.log";
-  const int status = signal_after_checkpoint(base, parts.path, log, 0.1);
+  const int status = signal_after_checkpoint(base, parts.path, log, 0.05);
+  ::unsetenv("FDSOLVE_PROMPT_SECONDS");
   INFO(read_text(log));
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 128 + SIGTERM);
