@@ -46,6 +46,38 @@ void check_ratio_transfers(int dims, std::array<index_t, 3> n) {
   const Layout F = Layout::make(dims, n, 16);
   const Layout C = Layout::make(dims, cg.n, 16);
   Buffer<double> fine = backend->allocate(F.size), coarse = backend->allocate(C.size);
+  // P c and R f (scale 1) through the backend, on fields of the whole layout.
+  const auto prolong = [&](const std::vector<double>& from) {
+    backend->upload(coarse, from.data(), C.size);
+    backend->zero(fine);
+    TransferArgs<double> t;
+    t.ratio = R;
+    t.from = coarse.data();
+    t.to = fine.data();
+    t.fine = F;
+    t.coarse = C;
+    t.box = F.owned_box();
+    backend->prolong_add(t);
+    std::vector<double> got(static_cast<std::size_t>(F.size));
+    backend->download(got.data(), fine, F.size);
+    return got;
+  };
+  const auto restrict_fine = [&](const std::vector<double>& from) {
+    backend->upload(fine, from.data(), F.size);
+    backend->zero(coarse);
+    TransferArgs<double> t;
+    t.ratio = R;
+    t.from = fine.data();
+    t.to = coarse.data();
+    t.fine = F;
+    t.coarse = C;
+    t.box = cg.box;
+    t.scale = 1.0;
+    backend->restrict_to_coarse(t);
+    std::vector<double> got(static_cast<std::size_t>(C.size));
+    backend->download(got.data(), coarse, C.size);
+    return got;
+  };
   // Coarse node I sits at fine position I den / num on each axis.
   std::vector<double> c(static_cast<std::size_t>(C.size), 0.0);
   for (index_t k = 0; k < C.n[2]; ++k)
@@ -54,18 +86,7 @@ void check_ratio_transfers(int dims, std::array<index_t, 3> n) {
         c[C.at(i, j, k)] = linear(double(i * R.den[0]) / double(R.num[0]),
                                   double(j * R.den[1]) / double(R.num[1]),
                                   dims == 3 ? double(k * R.den[2]) / double(R.num[2]) : 0.0);
-  backend->upload(coarse, c.data(), C.size);
-  backend->zero(fine);
-  TransferArgs<double> t;
-  t.ratio = R;
-  t.from = coarse.data();
-  t.to = fine.data();
-  t.fine = F;
-  t.coarse = C;
-  t.box = F.owned_box();
-  backend->prolong_add(t);
-  std::vector<double> got(static_cast<std::size_t>(F.size));
-  backend->download(got.data(), fine, F.size);
+  const std::vector<double> got = prolong(c);
   for (index_t k = 0; k < F.n[2]; ++k)
     for (index_t j = 0; j < F.n[1]; ++j)
       for (index_t i = 0; i < F.n[0]; ++i)
@@ -84,31 +105,7 @@ void check_ratio_transfers(int dims, std::array<index_t, 3> n) {
     return v;
   };
   const std::vector<double> f = random_interior(F), cr = random_interior(C);
-  backend->upload(fine, f.data(), F.size);
-  backend->zero(coarse);
-  t = TransferArgs<double>{};
-  t.ratio = R;
-  t.from = fine.data();
-  t.to = coarse.data();
-  t.fine = F;
-  t.coarse = C;
-  t.box = cg.box;
-  t.scale = 1.0;
-  backend->restrict_to_coarse(t);
-  std::vector<double> rf(static_cast<std::size_t>(C.size));
-  backend->download(rf.data(), coarse, C.size);
-  backend->upload(coarse, cr.data(), C.size);
-  backend->zero(fine);
-  t = TransferArgs<double>{};
-  t.ratio = R;
-  t.from = coarse.data();
-  t.to = fine.data();
-  t.fine = F;
-  t.coarse = C;
-  t.box = F.owned_box();
-  backend->prolong_add(t);
-  std::vector<double> pc(static_cast<std::size_t>(F.size));
-  backend->download(pc.data(), fine, F.size);
+  const std::vector<double> rf = restrict_fine(f), pc = prolong(cr);
   double lhs = 0, rhs = 0, s = 1;
   for (index_t q = 0; q < C.size; ++q) lhs += rf[q] * cr[q];
   for (index_t q = 0; q < F.size; ++q) rhs += f[q] * pc[q];
@@ -117,7 +114,7 @@ void check_ratio_transfers(int dims, std::array<index_t, 3> n) {
   CHECK(lhs == doctest::Approx(s * rhs).epsilon(1e-12));
 }
 
-/// V(2,2) factors of `yaml` cases at two sizes: at most `bound` each.
+/// The asymptotic V(2,2) factor of the case `yaml` from a random start (8 cycles).
 double factor_of(const std::string& yaml) {
   return asymptotic_factor(cycle_residuals<double>(yaml, 8));
 }
