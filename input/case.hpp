@@ -75,10 +75,31 @@ struct GridSpec {
   bool operator==(const GridSpec&) const = default;
 };
 
+/// One region of problem.fixed: the nodes where `where` is non-zero are held at `value`
+/// (time-independent: x, y, z only). `where` is an expression or a {file, dataset} mask.
+struct FixedRegion {
+  Value where;
+  Value value;
+
+  bool operator==(const FixedRegion&) const = default;
+};
+
 struct ProblemSpec {
   Equation equation = Equation::Laplace;
-  Value source;             // poisson: f of -lap u = f; heat: q of u_t = k lap u + q
-  double diffusivity = 1.0;  // heat: k
+  Value source;  // poisson: f of -div(beta grad u) = f; heat: q of u_t = div(k grad u) + q
+  /// heat: k when problem.diffusivity is a number (the constant operator); 1 when it is a
+  /// field, which is then `coefficient`.
+  double diffusivity = 1.0;
+  /// The operator's coefficient: beta of laplace/poisson (problem.coefficient), or k of heat
+  /// when problem.diffusivity is an expression or a dataset. For heat with a number it stays
+  /// the number 1 and `diffusivity` holds k. Expressions use x, y, z only.
+  Value coefficient = [] {
+    Value v;
+    v.constant = 1.0;
+    return v;
+  }();
+  /// problem.fixed: held nodes; the first region that holds a node gives its value.
+  std::vector<FixedRegion> fixed;
 
   bool operator==(const ProblemSpec&) const = default;
 };
@@ -108,9 +129,14 @@ struct MultigridSpec {
   bool operator==(const MultigridSpec&) const = default;
 };
 
+/// solve.krylov: multigrid as the preconditioner of conjugate gradients. Auto: CG where the
+/// coefficient varies or nodes are held.
+enum class KrylovChoice { Auto, None, Cg };
+
 struct SolveSpec {
   SolveMethod method = SolveMethod::Auto;
   MultigridSpec multigrid;
+  KrylovChoice krylov = KrylovChoice::Auto;
   Criterion criterion = Criterion::Auto;
   std::int64_t max_iterations = 1000000;
   double tolerance = 1.0e-6;  // relative to the norm of iteration 1
@@ -134,7 +160,7 @@ struct SolveSpec {
 struct OutputSpec {
   std::string directory;                 // default out/<name>
   std::int64_t every = 0;                // iterations between snapshots; 0 = final state only
-  std::vector<std::string> fields{"u"};  // any of u, update, source
+  std::vector<std::string> fields{"u"};  // any of u, update, source, coefficient, fixed
 
   bool operator==(const OutputSpec&) const = default;
 };
