@@ -177,6 +177,15 @@ class Backend {
   /// Multigrid's bottom solve (bottom_cg.hpp): conjugate gradients on a coarsest grid of a few
   /// thousand nodes at most, enqueued and ordered before later work (CUDA: one thread block).
   virtual void bottom_solve(const BottomSolveArgs<T>& args) = 0;
+  /// The vector operations of conjugate gradients on the variable-coefficient operator
+  /// (flux_operator.hpp): y = a x + b y on the box's nodes that are not held, enqueued; and
+  /// the volume-weighted inner product, returned when known. Deterministic.
+  virtual void combine(const LinearCombinationArgs<T>&) {
+    throw BackendError("backend " + name() + " has no variable-coefficient vector operations");
+  }
+  virtual double dot(const DotArgs<T>&) {
+    throw BackendError("backend " + name() + " has no variable-coefficient vector operations");
+  }
   /// Enqueues setting every element of `field` (halo included) to zero.
   virtual void zero(Buffer<T>& field) = 0;
   /// Enqueues copying all of `src` into `dst` (same size).

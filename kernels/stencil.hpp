@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "flux_operator.hpp"
 #include "ghost_rule.hpp"
 #include "layout.hpp"
 
@@ -43,6 +44,10 @@ struct SweepArgs {
   /// source node + offset): the next sweep then needs no x pass, whose one scattered sector per
   /// row costs a third of a 3D sweep. Rule None (the default): nothing is written.
   std::array<GhostFace<T>, 2> x_ghosts{};
+  /// The variable-coefficient operator (flux_operator.hpp): when active, the sweep writes its
+  /// update instead of the weights' (the source, field or weights.source, is its f), and the
+  /// statistics leave out the held nodes. Single sweeps only (no x_ghosts, no sweep_steps).
+  FluxOperator<T> flux{};
   bool writes_x_ghosts() const {
     return x_ghosts[0].rule != GhostRule::None || x_ghosts[1].rule != GhostRule::None;
   }

@@ -115,6 +115,8 @@ class CpuBackend final : public Backend<T> {
   void restrict_residual(const ResidualRestrictArgs<T>& args) override {
     cpu::restrict_residual(args);
   }
+  void combine(const LinearCombinationArgs<T>& args) override { cpu::combine(args); }
+  double dot(const DotArgs<T>& args) override { return cpu::dot(args); }
   void zero(Buffer<T>& field) override { cpu::fill_value(field.data(), field.size(), T(0)); }
   void copy(Buffer<T>& dst, const Buffer<T>& src) override {
     cpu::copy(dst.data(), src.data(), std::min(dst.size(), src.size()));

@@ -84,6 +84,7 @@ void sweep_box(const SweepArgs<T>& a, SweepStats* stats) {
 
 template <typename T>
 void sweep(const SweepArgs<T>& args, SweepStats* stats) {
+  if (args.flux.active()) return flux_sweep(args, stats);
   if (args.layout.dims == 2) return sweep_box<5>(args, stats);
   if (args.weights.points == 7) return sweep_box<7>(args, stats);
   sweep_3d_march(args, stats);  // 19 and 27 points: plane sums shared between output planes

@@ -48,6 +48,17 @@ void pack_box(const T* field, const Layout& layout, const Box& box, T* packed);
 template <typename T>
 void unpack_box(T* field, const Layout& layout, const Box& box, const T* packed);
 
+/// The variable-coefficient sweep (args.flux active; flux_cpu.cpp), statistics as sweep's
+/// over the nodes that are not held.
+template <typename T>
+void flux_sweep(const SweepArgs<T>& args, SweepStats* stats);
+/// y = a x + b y on the box's nodes that are not held, and the volume-weighted inner product
+/// (flux_operator.hpp), summed row by row in a fixed order.
+template <typename T>
+void combine(const LinearCombinationArgs<T>& args);
+template <typename T>
+double dot(const DotArgs<T>& args);
+
 /// STREAM-style copy of `n` values, used as the CPU bandwidth yardstick.
 template <typename T>
 void copy(T* dst, const T* src, index_t n);

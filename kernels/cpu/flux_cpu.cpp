@@ -1,0 +1,106 @@
+// The variable-coefficient operator on the CPU (flux_operator.hpp): its sweep, the masked linear
+// combination and the weighted inner product of conjugate gradients. Rows in parallel, each
+// row's partial kept and merged in row order, so results do not depend on the thread count.
+#include <limits>
+#include <vector>
+
+#include "row_stats.hpp"
+#include "stencil_cpu.hpp"
+#include "thread_policy.hpp"
+
+namespace fdsolve::cpu {
+namespace {
+
+/// Calls row(r, j, k) for every row of `box` in parallel.
+template <typename Row>
+void for_rows(const Box& box, Row&& row) {
+  const index_t ny = box.extent(1);
+  const index_t rows = ny * box.extent(2);
+#pragma omp parallel for schedule(static) num_threads(team_size(box.cells()))
+  for (index_t r = 0; r < rows; ++r) row(r, box.lo[1] + r % ny, box.lo[2] + r / ny);
+}
+
+template <typename T>
+SweepStats flux_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t j, index_t k,
+                    bool with_stats) {
+  const Layout& L = a.layout;
+  const index_t first = L.at(a.box.lo[0], j, k);
+  const index_t last = first + a.box.extent(0);
+  double sum_sq = 0, sum = 0, max_abs = 0;
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  index_t nans = 0, count = 0;
+  for (index_t c = first; c < last; ++c) {
+    const T f = a.source_field ? a.source_field[c] : T(a.weights.source);
+    const T v = flux_update(a.in, p, c, f);
+    a.out[c] = v;
+    if (with_stats && !flux_held(p, c)) {
+      accumulate(static_cast<double>(p.keep * a.in[c]), v, sum_sq, sum, max_abs, lo, hi, nans);
+      ++count;
+    }
+  }
+  return RowStats{sum_sq, sum, max_abs, lo, hi, nans}.stats(count);
+}
+
+}  // namespace
+
+template <typename T>
+void flux_sweep(const SweepArgs<T>& a, SweepStats* stats) {
+  const FluxPlain<T> p = flux_plain(a.flux, a.layout);
+  const index_t rows = a.box.extent(1) * a.box.extent(2);
+  if (a.box.empty()) {
+    if (stats) *stats = SweepStats{};
+    return;
+  }
+  std::vector<SweepStats> partial(stats ? rows : 0);
+  for_rows(a.box, [&](index_t r, index_t j, index_t k) {
+    const SweepStats s = flux_row(a, p, j, k, stats != nullptr);
+    if (stats) partial[r] = s;
+  });
+  if (stats) {
+    SweepStats total;
+    for (const SweepStats& s : partial) total.merge(s);
+    *stats = total;
+  }
+}
+
+template <typename T>
+void combine(const LinearCombinationArgs<T>& a) {
+  const T ca = T(a.a), cb = T(a.b);
+  for_rows(a.box, [&](index_t, index_t j, index_t k) {
+    const index_t first = a.layout.at(a.box.lo[0], j, k);
+    for (index_t c = first; c < first + a.box.extent(0); ++c)
+      if (!a.held_face || a.held_face[c] >= T(0)) a.y[c] = ca * a.x[c] + cb * a.y[c];
+  });
+}
+
+template <typename T>
+double dot(const DotArgs<T>& a) {
+  if (a.box.empty()) return 0.0;
+  const index_t rows = a.box.extent(1) * a.box.extent(2);
+  std::vector<double> partial(rows, 0.0);
+  bool half[6];
+  for (int f = 0; f < 6; ++f) half[f] = a.half[f];
+  const index_t n[3] = {a.layout.n[0], a.layout.n[1], a.layout.n[2]};
+  for_rows(a.box, [&](index_t r, index_t j, index_t k) {
+    const index_t first = a.layout.at(a.box.lo[0], j, k);
+    double s = 0;
+    for (index_t i = a.box.lo[0]; i < a.box.hi[0]; ++i) {
+      const index_t c = first + (i - a.box.lo[0]);
+      s += dot_weight(half, n, i, j, k) * static_cast<double>(a.a[c]) *
+           static_cast<double>(a.b[c]);
+    }
+    partial[r] = s;
+  });
+  double total = 0;
+  for (double s : partial) total += s;
+  return total;
+}
+
+template void flux_sweep<float>(const SweepArgs<float>&, SweepStats*);
+template void flux_sweep<double>(const SweepArgs<double>&, SweepStats*);
+template void combine<float>(const LinearCombinationArgs<float>&);
+template void combine<double>(const LinearCombinationArgs<double>&);
+template double dot<float>(const DotArgs<float>&);
+template double dot<double>(const DotArgs<double>&);
+
+}  // namespace fdsolve::cpu

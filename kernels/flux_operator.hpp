@@ -1,0 +1,142 @@
+// The variable-coefficient operator in flux form (docs/numerics.md, "Variable coefficients"):
+//
+//   (A u)_i = alpha u_i + sum over axes a of c_a (beta_{i-1/2} (u_i - u_{i-e_a})
+//                                               + beta_{i+1/2} (u_i - u_{i+e_a})),
+//
+// c_a = scale / h_a^2, with the face coefficients stored per node: face[a][i] is the coefficient
+// of the face between node i and node i + e_a (the harmonic mean of the two node values on the
+// fine grid, averages of fine faces on coarse ones). One sweep forms r = f - A u and writes
+//
+//   out = keep u + (step + relax / D_i) r,        D_i = alpha + sum of the 2 dims c_a beta_f,
+//
+// which covers every use: Jacobi (keep 1, relax omega), the residual (keep 0, step 1), an
+// explicit heat step (keep 1, step dt), and A u itself (keep 0, step -1, f = 0).
+//
+// Held nodes (Dirichlet faces inside the domain: problem.fixed, and the coarse nodes under
+// them) carry a negative +x face coefficient (coefficients are > 0); every read takes the
+// magnitude.
+// A held node is not updated: out = keep u (its value kept, or zero in a residual).
+// Plain types only; the per-node rule is FDSOLVE_HOST_DEVICE so both backends compute the
+// same formula from one definition.
+#pragma once
+
+#include <array>
+
+#include "grid_strides.hpp"
+#include "host_device.hpp"
+#include "layout.hpp"
+
+namespace fdsolve {
+
+/// The operator's data and the update a sweep writes (see above). Inactive (face[0] null): the
+/// sweep uses its constant StencilWeights.
+template <typename T>
+struct FluxOperator {
+  const T* face[3] = {nullptr, nullptr, nullptr};  // same layout as the field, halo filled
+  std::array<double, 3> c{0, 0, 0};                // scale / h_a^2
+  double alpha = 0;
+  double keep = 1;
+  double step = 0;
+  double relax = 1;
+  bool active() const { return face[0] != nullptr; }
+};
+
+/// The same as scalars of T for device code.
+template <typename T>
+struct FluxPlain {
+  const T* fx;
+  const T* fy;
+  const T* fz;
+  T cx, cy, cz, alpha, keep, step, relax;
+  int dims;
+  index_t pitch, plane;
+};
+
+template <typename T>
+FluxPlain<T> flux_plain(const FluxOperator<T>& op, const Layout& L) {
+  return {op.face[0],       op.face[1],      op.face[2],       T(op.c[0]),
+          T(op.c[1]),       T(op.c[2]),      T(op.alpha),      T(op.keep),
+          T(op.step),       T(op.relax),     L.dims,           L.pitch,
+          L.plane};
+}
+
+/// Whether node `at` is held (a negative +x face).
+template <typename T>
+FDSOLVE_HOST_DEVICE bool flux_held(const FluxPlain<T>& p, index_t at) {
+  return p.fx[at] < T(0);
+}
+
+/// |v| without a math library call (the same on host and device).
+template <typename T>
+FDSOLVE_HOST_DEVICE T flux_magnitude(T v) {
+  return v < T(0) ? -v : v;
+}
+
+/// The residual f - A u at node `at` and the diagonal D.
+template <typename T>
+struct FluxResidual {
+  T r;
+  T diag;
+};
+
+template <typename T>
+FDSOLVE_HOST_DEVICE FluxResidual<T> flux_residual(const T* u, const FluxPlain<T>& p, index_t at,
+                                                  T f) {
+  const T bw = flux_magnitude(p.fx[at - 1]), be = flux_magnitude(p.fx[at]);
+  const T bs = flux_magnitude(p.fy[at - p.pitch]), bn = flux_magnitude(p.fy[at]);
+  T diag = p.alpha + p.cx * (bw + be) + p.cy * (bs + bn);
+  T nb = p.cx * (bw * u[at - 1] + be * u[at + 1]) + p.cy * (bs * u[at - p.pitch] + bn * u[at + p.pitch]);
+  if (p.dims == 3) {
+    const T bd = flux_magnitude(p.fz[at - p.plane]), bu = flux_magnitude(p.fz[at]);
+    diag += p.cz * (bd + bu);
+    nb += p.cz * (bd * u[at - p.plane] + bu * u[at + p.plane]);
+  }
+  return {f - (diag * u[at] - nb), diag};
+}
+
+/// The value a sweep writes at node `at` (see the top of this file).
+template <typename T>
+FDSOLVE_HOST_DEVICE T flux_update(const T* u, const FluxPlain<T>& p, index_t at, T f) {
+  if (flux_held(p, at)) return p.keep * u[at];
+  const FluxResidual<T> res = flux_residual(u, p, at, f);
+  return p.keep * u[at] + (p.step + p.relax / res.diag) * res.r;
+}
+
+/// y = a x + b y on the nodes of a box that are not held (`held_face`: the +x face array whose
+/// sign marks them; null: none is held). Conjugate gradients and the masked correction.
+template <typename T>
+struct LinearCombinationArgs {
+  T* y = nullptr;
+  const T* x = nullptr;
+  double a = 1;
+  double b = 1;
+  const T* held_face = nullptr;
+  Layout layout;
+  Box box;
+};
+
+/// The inner product sum over the box of w_i a_i b_i, accumulated in double, w_i the node's
+/// share of the cell volume: 1/2 for each face in `half` it lies on (the mirrored Neumann
+/// faces, which make the flux operator self-adjoint in this product).
+template <typename T>
+struct DotArgs {
+  const T* a = nullptr;
+  const T* b = nullptr;
+  Layout layout;
+  Box box;
+  std::array<bool, 6> half{};  // x_min, x_max, y_min, ...: nodes on it weigh 1/2
+};
+
+/// The weight of node (i, j, k) in DotArgs's product; n the owned nodes per axis.
+FDSOLVE_HOST_DEVICE double dot_weight(const bool half[6], const index_t n[3], index_t i,
+                                             index_t j, index_t k) {
+  double w = 1.0;
+  const index_t at[3] = {i, j, k};
+  for (int a = 0; a < 3; ++a) {
+    if (half[2 * a] && at[a] == 0) w *= 0.5;
+    if (half[2 * a + 1] && at[a] == n[a] - 1) w *= 0.5;
+  }
+  return w;
+}
+
+}  // namespace fdsolve
