@@ -81,8 +81,9 @@ void parse_grid(const FieldMap& root, Case& c) {
 
 namespace {
 // problem.coefficient and problem.diffusivity: a number, an expression in x, y, z or a dataset.
-// A number, or an expression without variables, must be finite and positive here; the values
-// of a varying one are checked at the nodes when the run sets up.
+// A number, or an expression without variables (taken as its number: it does not vary), must be
+// finite and positive here; the values of a varying one are checked at the nodes when the run
+// sets up.
 Value read_coefficient(const Field& field, Case& c, const std::string& what) {
   Value v = read_static_field_value(field, c, what);
   double constant = v.constant;
@@ -98,7 +99,9 @@ Value read_coefficient(const Field& field, Case& c, const std::string& what) {
       field.fail("must be positive, got the expression '" + v.expression + "' = " +
                  (std::isfinite(constant) ? format_number(constant) : std::string("non-finite")));
     }
-    return v;
+    Value number;
+    number.constant = constant;
+    return number;
   }
   if (v.is_constant() && !(constant > 0)) {
     field.fail("must be positive (greater than 0), got " + format_number(constant));

@@ -303,6 +303,15 @@ TEST_CASE("input media: problem.coefficient as a number and as an expression") {
       parse_case("grid: {points: [5, 5, 5]}\nproblem: {coefficient: 3}\nstencil: 19\n", "c", {});
   CHECK(nineteen.stencil.points == 19);
   CHECK(nineteen.problem.coefficient.constant == 3.0);
+  // An expression without x, y, z does not vary: it is taken as its number.
+  const fdsolve::Case folded = parse_case(
+      "grid: {points: [5, 5, 5]}\nproblem: {coefficient: \"2*pi\"}\nstencil: 27\n", "c", {});
+  CHECK(folded.problem.coefficient.is_constant());
+  CHECK(folded.problem.coefficient.constant == doctest::Approx(6.283185307179586));
+  const fdsolve::Case k =
+      parse_case(kGrid2 + "problem: {equation: heat, diffusivity: \"1/4\"}\n", "c", {});
+  CHECK(k.problem.diffusivity == 0.25);
+  CHECK(k.problem.coefficient.is_constant());
 }
 
 TEST_CASE("input media: heat's diffusivity is a number as before, or a coefficient field") {
