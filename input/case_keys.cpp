@@ -19,7 +19,8 @@ const std::vector<Section>& table() {
        {"name", "precision", "backend", "grid", "problem", "stencil", "boundary", "initial",
         "solve", "time", "output", "checkpoint", "tuning", "parallel"}},
       {"grid", {"points", "extent", "origin"}},
-      {"problem", {"equation", "source", "diffusivity"}},
+      {"problem", {"equation", "source", "diffusivity", "coefficient", "fixed"}},
+      {"problem.fixed", {"where", "value"}},
       {"field_file", {"file", "dataset"}},
       {"boundary", {"default", "x_min", "x_max", "y_min", "y_max", "z_min", "z_max"}},
       {"boundary.face", {"type", "value", "gradient"}},
@@ -28,9 +29,9 @@ const std::vector<Section>& table() {
       {"stencil.weights.27", {"center", "face", "edge", "corner"}},
       {"time", {"scheme", "end", "dt", "safety"}},
       {"solve",
-       {"method", "multigrid", "criterion", "max_iterations", "tolerance", "absolute_tolerance",
-        "norm", "check_every", "divergence_factor", "diagnostics", "stagnation_checks",
-        "max_wall_time"}},
+       {"method", "multigrid", "krylov", "criterion", "max_iterations", "tolerance",
+        "absolute_tolerance", "norm", "check_every", "divergence_factor", "diagnostics",
+        "stagnation_checks", "max_wall_time"}},
       {"solve.multigrid", {"cycle", "pre_smooth", "post_smooth", "fmg"}},
       {"output", {"directory", "every", "fields"}},
       {"checkpoint", {"every"}},
@@ -56,7 +57,7 @@ const std::vector<std::string>& section(std::string_view name) {
 std::vector<std::string> all_paths() {
   std::vector<std::string> paths;
   for (const Section& s : table()) {
-    if (s.name == "boundary.face" || s.name == "field_file" ||
+    if (s.name == "boundary.face" || s.name == "field_file" || s.name == "problem.fixed" ||
         s.name.starts_with("stencil.weights"))
       continue;  // added below, under the keys that hold them
     if (s.name.empty()) {
@@ -65,6 +66,7 @@ std::vector<std::string> all_paths() {
       add_under(paths, std::string(s.name), s.name);
     }
     if (s.name == "boundary") add_under(paths, "boundary.<face>", "boundary.face");
+    if (s.name == "problem") add_under(paths, "problem.fixed[i]", "problem.fixed");
     if (s.name == "stencil") {
       add_under(paths, "stencil.weights", "stencil.weights.5");
       for (const std::string& key : section("stencil.weights.27")) {
@@ -73,7 +75,10 @@ std::vector<std::string> all_paths() {
     }
   }
   add_under(paths, "initial", "field_file");
-  add_under(paths, "problem.source", "field_file");
+  for (const char* key : {"problem.source", "problem.coefficient", "problem.diffusivity",
+                          "problem.fixed[i].where", "problem.fixed[i].value"}) {
+    add_under(paths, key, "field_file");
+  }
   return paths;
 }
 

@@ -15,7 +15,9 @@ namespace fdsolve::case_keys {
 ///   "parallel"          the sections of those names
 ///   "boundary"          default and the six faces
 ///   "boundary.face"     one face, or boundary.default
-///   "field_file"        initial or problem.source given as {file, dataset}
+///   "problem.fixed"     one region of the problem.fixed list: {where, value}
+///   "field_file"        a value given as {file, dataset}: initial, problem.source,
+///                       problem.coefficient, problem.diffusivity, problem.fixed[i].where/value
 ///   "stencil"           a custom stencil: {points, weights}
 ///   "stencil.weights.5", "stencil.weights.27"  its weights in 2D and in 3D
 /// Throws std::logic_error for a name not in the table (a programming error).
@@ -23,7 +25,7 @@ const std::vector<std::string>& section(std::string_view name);
 
 /// Every accepted key as a full dotted path ("solve.multigrid.cycle", "initial.file", ...); the
 /// keys of a face once, as "boundary.<face>.type" and so on, <face> standing for `default` and
-/// each face name.
+/// each face name; the keys of a problem.fixed region once, as "problem.fixed[i].where".
 std::vector<std::string> all_paths();
 
 }  // namespace fdsolve::case_keys

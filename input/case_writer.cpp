@@ -77,6 +77,17 @@ const char* method_name(SolveMethod m) {
   }
 }
 
+const char* krylov_name(KrylovChoice k) {
+  switch (k) {
+    case KrylovChoice::None:
+      return "none";
+    case KrylovChoice::Cg:
+      return "cg";
+    default:
+      return "auto";
+  }
+}
+
 const char* criterion_name(Criterion k) {
   switch (k) {
     case Criterion::Update:
@@ -112,6 +123,9 @@ void emit_solve(YAML::Emitter& out, const Case& c) {
   out << YAML::Key << "solve" << YAML::Value << YAML::BeginMap;
   if (!heat || implicit_heat) out << YAML::Key << "method" << YAML::Value << method_name(s.method);
   if (multigrid) emit_multigrid(out, s.multigrid);
+  // Only when set: the default leaves the text (and the checkpoint hash) of other cases as it was.
+  if (multigrid && s.krylov != KrylovChoice::Auto)
+    out << YAML::Key << "krylov" << YAML::Value << krylov_name(s.krylov);
   if (!heat) out << YAML::Key << "criterion" << YAML::Value << criterion_name(s.criterion);
   if (!heat || implicit_heat) {
     out << YAML::Key << "max_iterations" << YAML::Value << s.max_iterations;
@@ -146,6 +160,44 @@ void emit_time(YAML::Emitter& out, const TimeSpec& t) {
   if (t.scheme == TimeScheme::Explicit) {
     out << YAML::Key << "safety" << YAML::Value;
     emit_number(out, t.safety);
+  }
+  out << YAML::EndMap;
+}
+
+// The coefficient (laplace, poisson: problem.coefficient; heat: problem.diffusivity, a number
+// or the field) and the held regions. The coefficient and the regions are written only when
+// set, so that the text of a case without them is what it was before they existed.
+void emit_problem(YAML::Emitter& out, const ProblemSpec& p) {
+  const Equation eq = p.equation;
+  out << YAML::Key << "problem" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "equation" << YAML::Value << equation_name(eq);
+  if (eq == Equation::Poisson || eq == Equation::Heat) {
+    out << YAML::Key << "source" << YAML::Value;
+    emit_value(out, p.source);
+  }
+  const bool unit_coefficient = p.coefficient.is_constant() && p.coefficient.constant == 1.0;
+  if (eq == Equation::Heat) {
+    out << YAML::Key << "diffusivity" << YAML::Value;
+    if (p.coefficient.is_constant()) {
+      emit_number(out, p.diffusivity);
+    } else {
+      emit_value(out, p.coefficient);
+    }
+  } else if (eq != Equation::Custom && !unit_coefficient) {
+    out << YAML::Key << "coefficient" << YAML::Value;
+    emit_value(out, p.coefficient);
+  }
+  if (!p.fixed.empty()) {
+    out << YAML::Key << "fixed" << YAML::Value << YAML::BeginSeq;
+    for (const FixedRegion& region : p.fixed) {
+      out << YAML::Flow << YAML::BeginMap;
+      out << YAML::Key << "where" << YAML::Value;
+      emit_value(out, region.where);
+      out << YAML::Key << "value" << YAML::Value;
+      emit_value(out, region.value);
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
   }
   out << YAML::EndMap;
 }
@@ -244,17 +296,7 @@ std::string to_yaml(const Case& c) {
   out << YAML::EndMap;
 
   const Equation eq = c.problem.equation;
-  out << YAML::Key << "problem" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "equation" << YAML::Value << equation_name(eq);
-  if (eq == Equation::Poisson || eq == Equation::Heat) {
-    out << YAML::Key << "source" << YAML::Value;
-    emit_value(out, c.problem.source);
-  }
-  if (eq == Equation::Heat) {
-    out << YAML::Key << "diffusivity" << YAML::Value;
-    emit_number(out, c.problem.diffusivity);
-  }
-  out << YAML::EndMap;
+  emit_problem(out, c.problem);
 
   emit_stencil(out, c.stencil);
   emit_boundary(out, c);

@@ -1,5 +1,6 @@
-// initial and problem.source: a number, an expression, or {file, dataset} naming an HDF5 dataset
-// of the grid's shape, which is checked now so that `fdsolve check` finds a bad file.
+// initial, problem.source, problem.coefficient, problem.diffusivity (as a field) and the where and
+// value of problem.fixed regions: a number, an expression, or {file, dataset} naming an HDF5
+// dataset of the grid's shape, which is checked now so that `fdsolve check` finds a bad file.
 #include <filesystem>
 
 #include "case_keys.hpp"
@@ -19,12 +20,9 @@ std::string resolve_path(const std::string& file, const Field& field, const Case
   if (path.is_absolute() || from_command_line) return file;
   return (std::filesystem::path(c.source_path).parent_path() / path).string();
 }
-}  // namespace
 
-Value read_field_value(const Field& field, Case& c) {
-  const bool heat = c.problem.equation == Equation::Heat;
-  if (!field.value.IsMap()) return read_value(field, heat);
-
+// The {file, dataset} form, checked against the grid.
+Value read_file_value(const Field& field, Case& c) {
   const FieldMap map(field, case_keys::section("field_file"), c.locations);
   const Field file = map.require("file");
   const Field dataset = map.require("dataset");
@@ -40,6 +38,23 @@ Value read_field_value(const Field& field, Case& c) {
   const auto problem = check_dataset(v.file_path, v.file, v.dataset, dataset_shape_for(c.grid));
   if (problem.part == DatasetProblem::Part::File) file.fail(problem.reason);
   if (problem) dataset.fail(problem.reason);
+  return v;
+}
+}  // namespace
+
+Value read_field_value(const Field& field, Case& c) {
+  const bool heat = c.problem.equation == Equation::Heat;
+  if (!field.value.IsMap()) return read_value(field, heat);
+  return read_file_value(field, c);
+}
+
+Value read_static_field_value(const Field& field, Case& c, const std::string& what) {
+  if (field.value.IsMap()) return read_file_value(field, c);
+  Value v = read_value(field, true);
+  if (v.uses_time) {
+    field.fail("expression '" + v.expression + "' uses t, but " + what +
+               " (an expression in x, y, z only)");
+  }
   return v;
 }
 

@@ -1,8 +1,11 @@
-// The grid, problem and initial sections: sizes, the equation, its source term and diffusivity.
+// The grid, problem and initial sections: sizes, the equation, its source term, its coefficient
+// (beta, or heat's diffusivity k) and the held nodes of problem.fixed.
 #include <cmath>
 #include <cstdio>
+#include <exception>
 
 #include "case_keys.hpp"
+#include "expression.hpp"
 #include "number_text.hpp"
 #include "parse_sections.hpp"
 #include "yaml_values.hpp"
@@ -76,6 +79,56 @@ void parse_grid(const FieldMap& root, Case& c) {
   }
 }
 
+namespace {
+// problem.coefficient and problem.diffusivity: a number, an expression in x, y, z or a dataset.
+// A number, or an expression without variables (taken as its number: it does not vary), must be
+// finite and positive here; the values of a varying one are checked at the nodes when the run
+// sets up.
+Value read_coefficient(const Field& field, Case& c, const std::string& what) {
+  Value v = read_static_field_value(field, c, what);
+  double constant = v.constant;
+  if (v.is_expression()) {
+    try {
+      const Expression e(v.expression);
+      if (!e.variables().empty()) return v;
+      constant = e(0, 0, 0);
+    } catch (const std::exception&) {
+      return v;  // read_value compiled it already
+    }
+    if (!(std::isfinite(constant) && constant > 0)) {
+      field.fail("must be positive, got the expression '" + v.expression + "' = " +
+                 (std::isfinite(constant) ? format_number(constant) : std::string("non-finite")));
+    }
+    Value number;
+    number.constant = constant;
+    return number;
+  }
+  if (v.is_constant() && !(constant > 0)) {
+    field.fail("must be positive (greater than 0), got " + format_number(constant));
+  }
+  return v;
+}
+
+// problem.fixed: a list of {where, value} regions, each of x, y, z only; where is a mask (a
+// node is held where it is non-zero), value the held value.
+void parse_fixed(const Field& field, Case& c) {
+  if (c.problem.equation == Equation::Custom) {
+    field.fail(
+        "equation custom takes no held nodes (problem.fixed applies to laplace, poisson and "
+        "heat)");
+  }
+  const auto entries = read_list(field, "a list of regions {where, value}");
+  for (const Field& entry : entries) {
+    const FieldMap region(entry, case_keys::section("problem.fixed"), c.locations);
+    FixedRegion r;
+    constexpr const char* kStatic = "held nodes and their values are time-independent";
+    r.where = read_static_field_value(region.require("where"), c, kStatic);
+    r.value = read_static_field_value(region.require("value"), c, kStatic);
+    c.problem.fixed.push_back(std::move(r));
+  }
+}
+}  // namespace
+
 void parse_problem(const FieldMap& root, Case& c) {
   const FieldMap problem(root.get_or_empty("problem"), case_keys::section("problem"), c.locations);
   if (const auto equation = problem.get("equation")) {
@@ -90,11 +143,29 @@ void parse_problem(const FieldMap& root, Case& c) {
       diffusivity->fail(std::string("equation ") + equation_name(eq) +
                         " has no diffusivity (it applies to equation heat)");
     }
-    c.problem.diffusivity = read_number(*diffusivity);
-    if (!(c.problem.diffusivity > 0)) {
-      diffusivity->fail("must be greater than 0, got " + format_number(c.problem.diffusivity));
+    // A number is the constant operator's k; an expression or a dataset is the coefficient
+    // field of the flux form, with diffusivity left at 1.
+    const Value k = read_coefficient(*diffusivity, c, "the diffusivity is time-independent");
+    if (k.is_constant()) {
+      c.problem.diffusivity = k.constant;
+    } else {
+      c.problem.coefficient = k;
     }
   }
+  if (const auto coefficient = problem.get("coefficient")) {
+    if (eq == Equation::Heat) {
+      coefficient->fail(
+          "does not apply to equation heat: use problem.diffusivity (k of u_t = div(k grad u) "
+          "+ q)");
+    }
+    if (eq == Equation::Custom) {
+      coefficient->fail(
+          "equation custom takes no coefficient (its stencil weights define the update)");
+    }
+    c.problem.coefficient =
+        read_coefficient(*coefficient, c, "the coefficient is time-independent");
+  }
+  if (const auto fixed = problem.get("fixed")) parse_fixed(*fixed, c);
   if (const auto source = problem.get("source")) {
     if (eq == Equation::Poisson || eq == Equation::Heat) {
       c.problem.source = read_field_value(*source, c);

@@ -73,9 +73,11 @@ void parse_output(const FieldMap& root, Case& c) {
   }
   if (const auto f = output.get("every")) o.every = read_integer(*f, 0);
   if (const auto f = output.get("fields")) {
-    const std::vector<std::string> known{"u", "update", "source"};
-    const auto entries = read_list(*f, "a list of fields (u, update, source)");
-    if (entries.empty()) f->fail("expected at least one field (u, update, source)");
+    const std::vector<std::string> known{"u", "update", "source", "coefficient", "fixed"};
+    const auto entries = read_list(*f, "a list of fields (u, update, source, coefficient, fixed)");
+    if (entries.empty()) {
+      f->fail("expected at least one field (u, update, source, coefficient, fixed)");
+    }
     o.fields.clear();
     for (const auto& entry : entries) {
       const std::string name = known[read_choice(entry, known)];

@@ -26,6 +26,11 @@ void parse_solve(const FieldMap& root, Case& c);
 /// {file, dataset}, resolved against the case file's directory and checked against the grid.
 Value read_field_value(const Field& field, Case& c);
 
+/// The same for values that do not change in time (problem.coefficient, problem.diffusivity as a
+/// field, problem.fixed): an expression that uses t is an error whose reason ends with `what`
+/// ("the coefficient is time-independent"), whatever the equation.
+Value read_static_field_value(const Field& field, Case& c, const std::string& what);
+
 /// An error about a combination of keys, placed at `path` as recorded in c.locations (the file
 /// itself when `path` was defaulted).
 [[noreturn]] inline void fail_at_key(const Case& c, const std::string& path,

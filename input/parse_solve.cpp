@@ -56,7 +56,7 @@ void check_heat_keys(const FieldMap& solve, const Case& c) {
       f->fail("does not apply to equation heat, which runs to time.end");
     }
   }
-  for (const char* key : {"method", "multigrid"}) {
+  for (const char* key : {"method", "multigrid", "krylov"}) {
     if (const auto f = solve.get(key); f && !implicit) {
       f->fail(
           "does not apply to equation heat with time.scheme explicit (the implicit and "
@@ -91,6 +91,18 @@ void parse_method(const FieldMap& solve, Case& c) {
       f->fail("applies to method multigrid or auto only, not jacobi");
     }
     parse_multigrid(*f, c);
+  }
+  // CG preconditioned by a multigrid cycle: where multigrid runs, as for solve.multigrid.
+  if (const auto f = solve.get("krylov")) {
+    if (eq == Equation::Custom) {
+      f->fail(std::string("does not apply to equation custom: ") + kCustomHasNoHierarchy +
+              " (custom cases are solved by Jacobi)");
+    }
+    if (s.method == SolveMethod::Jacobi) {
+      f->fail("applies to method multigrid or auto only, not jacobi");
+    }
+    const KrylovChoice choices[] = {KrylovChoice::Auto, KrylovChoice::None, KrylovChoice::Cg};
+    s.krylov = choices[read_choice(*f, {"auto", "none", "cg"})];
   }
   if (const auto f = solve.get("criterion")) {
     const Criterion criteria[] = {Criterion::Auto, Criterion::Update, Criterion::Residual};

@@ -37,6 +37,13 @@ void parse_point_count(const Field& field, Case& c) {
     field.fail("expected 7, 19 or 27 for a 3D grid, got " + std::to_string(points));
   }
   if (points == 19 || points == 27) check_equal_spacing(field, c.grid, points);
+  if ((points == 19 || points == 27) && !c.problem.coefficient.is_constant()) {
+    const char* key =
+        c.problem.equation == Equation::Heat ? "problem.diffusivity" : "problem.coefficient";
+    field.fail("the " + std::to_string(points) + "-point stencil has no form for a varying " + key +
+               ": variable coefficients use the 5-point (2D) / 7-point (3D) flux form; " +
+               "use stencil: 7");
+  }
   c.stencil.points = static_cast<int>(points);
 }
 

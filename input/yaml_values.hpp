@@ -24,8 +24,9 @@ std::string read_text(const Field& field);
 std::size_t read_choice(const Field& field, const std::vector<std::string>& choices);
 
 /// A number, or an expression in x, y, z, t that must compile; one that uses t is an error
-/// unless `time_allowed` (equation heat). A `{file, dataset}` map is refused here: only initial
-/// and problem.source take one (read_field_value in parse_sections.hpp).
+/// unless `time_allowed` (equation heat). A `{file, dataset}` map is refused here: only initial,
+/// problem.source, problem.coefficient, problem.diffusivity and problem.fixed take one
+/// (read_field_value in parse_sections.hpp).
 Value read_value(const Field& field, bool time_allowed);
 
 /// The entries of a list; `what` describes the expected list in the error ("a list of 2 or 3

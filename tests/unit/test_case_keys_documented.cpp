@@ -63,6 +63,8 @@ TEST_CASE("case keys: each map of the parser allows exactly the keys of the tabl
       {"grid", "grid: {points: [9, 9], zzzz: 1}\n"},
       {"problem", g2 + "problem: {zzzz: 1}\n"},
       {"field_file", g2 + "initial: {zzzz: 1}\n"},
+      {"problem.fixed", g2 + "problem: {fixed: [{where: 1, zzzz: 1}]}\n"},
+      {"field_file", g2 + "problem: {coefficient: {zzzz: 1}}\n"},
       {"boundary", g2 + "boundary: {zzzz: 1}\n"},
       {"boundary.face", g2 + "boundary: {x_min: {zzzz: 1}}\n"},
       {"stencil", g2 + "problem: {equation: custom}\nstencil: {zzzz: 1}\n"},

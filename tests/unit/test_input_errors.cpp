@@ -110,7 +110,8 @@ const std::vector<BadInput> kBadInputs = {
     {"no output fields",
      grid2 + "output: {fields: []}\n",
      {},
-     "case.yaml:2:18: output.fields: expected at least one field (u, update, source)"},
+     "case.yaml:2:18: output.fields: expected at least one field (u, update, source, coefficient, "
+     "fixed)"},
     {"duplicate output field",
      grid2 + "output: {fields: [u, u]}\n",
      {},
@@ -118,7 +119,8 @@ const std::vector<BadInput> kBadInputs = {
     {"unknown output field",
      grid2 + "output: {fields: [u, preasure]}\n",
      {},
-     "case.yaml:2:22: output.fields[1]: unknown value 'preasure' (expected u, update, source)"},
+     "case.yaml:2:22: output.fields[1]: unknown value 'preasure' (expected u, update, source, "
+     "coefficient, fixed)"},
     {"7-point stencil on a 2D grid",
      grid2 + "stencil: 7\n",
      {},
@@ -167,7 +169,7 @@ const std::vector<BadInput> kBadInputs = {
     {"zero diffusivity",
      grid2 + "problem: {equation: heat, diffusivity: 0}\n",
      {},
-     "case.yaml:2:40: problem.diffusivity: must be greater than 0, got 0"},
+     "case.yaml:2:40: problem.diffusivity: must be positive (greater than 0), got 0"},
     {"time section for laplace",
      grid2 + "time: {end: 1}\n",
      {},
@@ -329,13 +331,15 @@ const std::vector<BadInput> kBadInputs = {
     {"boundary value from a file",
      grid2 + "boundary: {x_min: {value: {file: b.h5, dataset: /b}}}\n",
      {},
-     "case.yaml:2:27: boundary.x_min.value: only initial and problem.source can be read from a "
-     "file; give a number or an expression"},
+     "case.yaml:2:27: boundary.x_min.value: only initial, problem.source, "
+     "problem.coefficient, problem.diffusivity and problem.fixed can be read from a file; give "
+     "a number or an expression"},
     {"boundary gradient from a file",
      grid2 + heat + "boundary: {x_min: {type: neumann, gradient: {file: b.h5, dataset: /b}}}\n",
      {},
-     "case.yaml:3:45: boundary.x_min.gradient: only initial and problem.source can be read from "
-     "a file; give a number or an expression"},
+     "case.yaml:3:45: boundary.x_min.gradient: only initial, problem.source, "
+     "problem.coefficient, problem.diffusivity and problem.fixed can be read from a file; give "
+     "a number or an expression"},
     {"other keys beside file and dataset",
      grid2 + "initial: {file: u.h5, dataset: /u, scale: 2}\n",
      {},
