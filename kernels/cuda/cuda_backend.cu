@@ -1,7 +1,8 @@
 // The CUDA backend: device memory, a non-default stream for the sweeps and a high-priority one
 // for halo transfers beside them, the variant tables, and checked sweeps with fused stats
 // reduced in a fixed order by the last block. The device queries and the copy yardstick are in
-// cuda_device.cu, the recorded graphs in graph_replay.cuh.
+// cuda_device.cu, the recorded graphs in graph_replay.cuh, the variable-coefficient operator
+// (sweeps with args.flux active, combine, dot) in flux.cu.
 #include <algorithm>
 #include <cstdio>
 #include <string>
