@@ -26,8 +26,9 @@ namespace {
 constexpr int kBX = 64;
 constexpr int kBY = 4;
 constexpr int kThreads = kBX * kBY;
-/// Blocks per SM of the bounded grids (the checked sweep, the inner product): a full SM's worth
-/// of 256-thread blocks, so that a wave covers the device.
+/// Most blocks per SM of the bounded grids (the checked sweep, the inner product): a full SM's
+/// worth of 256-thread blocks; they launch as many as are resident (blocks_per_sm), so that one
+/// wave covers the device.
 constexpr int kBlocksPerSm = 8;
 constexpr int kFinishThreads = 256;
 constexpr long long kMaxGridYZ = 65535;
@@ -93,16 +94,31 @@ __device__ __forceinline__ unsigned linear_block() {
   return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
 }
 
-/// One thread per node of the box where the grid allows (the unchecked sweep), or a bounded
-/// grid of at most sm_count * kBlocksPerSm blocks (`bounded`: the reductions, whose partials
-/// are then allocated once).
-dim3 box_grid(const Box& b, int sm_count, bool bounded) {
+/// Blocks of `Kernel` resident per SM (at most kBlocksPerSm), asked once per kernel.
+template <auto Kernel>
+int blocks_per_sm() {
+  static const int blocks = [] {
+    int n = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, Kernel, kThreads, 0) != cudaSuccess) {
+      cudaGetLastError();  // not sticky; one block per SM is still right
+      n = 1;
+    }
+    return std::clamp(n, 1, kBlocksPerSm);
+  }();
+  return blocks;
+}
+
+/// One thread per node of the box where the grid allows (per_sm 0: the unchecked sweep and
+/// combine), or a grid of at most sm_count * per_sm <= sm_count * kBlocksPerSm blocks (the
+/// reductions, whose partials are then allocated once) striding over the box.
+dim3 box_grid(const Box& b, int sm_count, int per_sm) {
+  const bool bounded = per_sm > 0;
   const long long nx = ceil_div_ll(b.extent(0), kBX), ny = ceil_div_ll(b.extent(1), kBY);
   const long long nz = b.extent(2);
   if (!bounded)
     return dim3(static_cast<unsigned>(nx), static_cast<unsigned>(std::min(ny, kMaxGridYZ)),
                 static_cast<unsigned>(std::min(nz, kMaxGridYZ)));
-  const long long cap = static_cast<long long>(sm_count) * kBlocksPerSm;
+  const long long cap = static_cast<long long>(sm_count) * std::min(per_sm, kBlocksPerSm);
   const long long gx = std::min(nx, cap);
   const long long gy = std::min({ny, std::max(1LL, cap / gx), kMaxGridYZ});
   const long long gz = std::min({nz, std::max(1LL, cap / (gx * gy)), kMaxGridYZ});
@@ -113,9 +129,11 @@ long long blocks_of(dim3 g) { return static_cast<long long>(g.x) * g.y * g.z; }
 
 /// The sweep: out = flux_update at every node of the box. With Stats, each block also stores
 /// the statistics of its nodes that are not held (prev = keep * u, next = the value written,
-/// in double, as the CPU accumulates them) at partials[linear block index].
+/// in double, as the CPU accumulates them) at partials[linear block index]. Unchecked, 6
+/// blocks per SM: 40 registers (ptxas sm_90, CUDA 13; double spills 8 bytes) where unbounded
+/// it took 64, half the threads and loads in flight. Not yet measured on a GPU.
 template <typename T, bool Stats>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, Stats ? 4 : 6)
     flux_sweep_kernel(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ src,
                       const T f_const, const FluxPlain<T> p, const Span s,
                       FluxPartial* __restrict__ partials) {
@@ -202,21 +220,28 @@ U* device_new(std::size_t count) {
   return static_cast<U*>(p);
 }
 
+/// Launches the sweep; with `partials`, the checked one over a bounded grid, whose block count
+/// it returns.
 template <typename T>
-void launch_sweep(const SweepArgs<T>& args, dim3 grid, FluxPartial* partials,
-                  cudaStream_t stream) {
+long long launch_sweep(const SweepArgs<T>& args, int sm_count, FluxPartial* partials,
+                       cudaStream_t stream) {
   const FluxPlain<T> p = flux_plain(args.flux, args.layout);
   const Span s = span_of(args.layout, args.box);
   const T f = T(args.weights.source);
-  if (partials)
-    flux_sweep_kernel<T, true>
-        <<<grid, dim3(kBX, kBY), 0, stream>>>(args.in, args.out, args.source_field, f, p, s,
-                                              partials);
-  else
+  dim3 grid;
+  if (partials) {
+    constexpr auto kernel = flux_sweep_kernel<T, true>;
+    grid = box_grid(args.box, sm_count, blocks_per_sm<kernel>());
+    kernel<<<grid, dim3(kBX, kBY), 0, stream>>>(args.in, args.out, args.source_field, f, p, s,
+                                                partials);
+  } else {
+    grid = box_grid(args.box, sm_count, 0);
     flux_sweep_kernel<T, false>
         <<<grid, dim3(kBX, kBY), 0, stream>>>(args.in, args.out, args.source_field, f, p, s,
                                               nullptr);
+  }
   FDSOLVE_CUDA_CHECK_LAUNCH();
+  return blocks_of(grid);
 }
 
 }  // namespace
@@ -245,18 +270,16 @@ FluxWorkspace::~FluxWorkspace() {
 template <typename T>
 void FluxWorkspace::sweep(const SweepArgs<T>& args, cudaStream_t stream) {
   if (args.box.empty()) return;
-  launch_sweep(args, box_grid(args.box, sm_count_, false), nullptr, stream);
+  launch_sweep(args, sm_count_, nullptr, stream);
 }
 
 template <typename T>
 void FluxWorkspace::sweep_with_stats(const SweepArgs<T>& args, int slot, cudaStream_t stream) {
   if (slot < 0 || slot >= slots_)
     throw BackendError("flux statistics slot " + std::to_string(slot) + " out of range");
-  const dim3 grid = box_grid(args.box, sm_count_, true);
-  launch_sweep(args, grid, partials_, stream);
+  const long long blocks = launch_sweep(args, sm_count_, partials_, stream);
   finish_kernel<FluxPartial, FluxCombine>
-      <<<1, kFinishThreads, 0, stream>>>(partials_, blocks_of(grid), flux_identity(),
-                                         results_ + slot);
+      <<<1, kFinishThreads, 0, stream>>>(partials_, blocks, flux_identity(), results_ + slot);
   FDSOLVE_CUDA_CHECK_LAUNCH();
   FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(host_results_ + slot, results_ + slot, sizeof(FluxPartial),
                                      cudaMemcpyDeviceToHost, stream));
@@ -277,7 +300,7 @@ SweepStats FluxWorkspace::stats(int slot) const {
 template <typename T>
 void FluxWorkspace::combine(const LinearCombinationArgs<T>& args, cudaStream_t stream) {
   if (args.box.empty()) return;
-  combine_kernel<T><<<box_grid(args.box, sm_count_, false), dim3(kBX, kBY), 0, stream>>>(
+  combine_kernel<T><<<box_grid(args.box, sm_count_, 0), dim3(kBX, kBY), 0, stream>>>(
       args.y, args.x, T(args.a), T(args.b), args.held_face, span_of(args.layout, args.box));
   FDSOLVE_CUDA_CHECK_LAUNCH();
 }
@@ -288,9 +311,10 @@ double FluxWorkspace::dot(const DotArgs<T>& args, cudaStream_t stream) {
   DotWeights w{};
   for (int f = 0; f < 6; ++f) w.half[f] = args.half[f];
   for (int a = 0; a < 3; ++a) w.n[a] = args.layout.n[a];
-  const dim3 grid = box_grid(args.box, sm_count_, true);
-  dot_kernel<T><<<grid, dim3(kBX, kBY), 0, stream>>>(args.a, args.b, w,
-                                                     span_of(args.layout, args.box), dot_partials_);
+  constexpr auto kernel = dot_kernel<T>;
+  const dim3 grid = box_grid(args.box, sm_count_, blocks_per_sm<kernel>());
+  kernel<<<grid, dim3(kBX, kBY), 0, stream>>>(args.a, args.b, w, span_of(args.layout, args.box),
+                                              dot_partials_);
   FDSOLVE_CUDA_CHECK_LAUNCH();
   finish_kernel<double, DoubleSum>
       <<<1, kFinishThreads, 0, stream>>>(dot_partials_, blocks_of(grid), 0.0, dot_result_);
