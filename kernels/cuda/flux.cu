@@ -3,14 +3,13 @@
 // definition. The checked sweep and the inner product stride a bounded grid over the box (a
 // fixed node-to-thread assignment), reduce each block in CUB's fixed tree order into a partial,
 // and one block reduces the partials in a fixed order: bit-identical run to run.
-#include "flux.cuh"
-
 #include <algorithm>
 #include <cstddef>
 #include <cub/block/block_reduce.cuh>
 #include <string>
 
 #include "cuda_check.cuh"
+#include "flux.cuh"
 
 namespace fdsolve::cuda {
 
@@ -182,8 +181,7 @@ __global__ void __launch_bounds__(kThreads)
                double* __restrict__ partials) {
   double acc = 0.0;
   for_my_nodes(s, [&](index_t c, index_t i, index_t j, index_t k) {
-    acc += dot_weight(w.half, w.n, i, j, k) * static_cast<double>(a[c]) *
-           static_cast<double>(b[c]);
+    acc += dot_weight(w.half, w.n, i, j, k) * static_cast<double>(a[c]) * static_cast<double>(b[c]);
   });
   using Reduce = cub::BlockReduce<double, kBX, cub::BLOCK_REDUCE_WARP_REDUCTIONS, kBY>;
   __shared__ typename Reduce::TempStorage temp;
@@ -236,9 +234,8 @@ long long launch_sweep(const SweepArgs<T>& args, int sm_count, FluxPartial* part
                                                 partials);
   } else {
     grid = box_grid(args.box, sm_count, 0);
-    flux_sweep_kernel<T, false>
-        <<<grid, dim3(kBX, kBY), 0, stream>>>(args.in, args.out, args.source_field, f, p, s,
-                                              nullptr);
+    flux_sweep_kernel<T, false><<<grid, dim3(kBX, kBY), 0, stream>>>(
+        args.in, args.out, args.source_field, f, p, s, nullptr);
   }
   FDSOLVE_CUDA_CHECK_LAUNCH();
   return blocks_of(grid);

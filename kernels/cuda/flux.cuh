@@ -44,12 +44,12 @@ class FluxWorkspace {
  private:
   int sm_count_;
   int slots_;
-  FluxPartial* partials_ = nullptr;     // device, one per block of the checked sweep
-  FluxPartial* results_ = nullptr;      // device, one per slot
+  FluxPartial* partials_ = nullptr;      // device, one per block of the checked sweep
+  FluxPartial* results_ = nullptr;       // device, one per slot
   FluxPartial* host_results_ = nullptr;  // pinned, one per slot
-  double* dot_partials_ = nullptr;      // device, one per block of the inner product
-  double* dot_result_ = nullptr;        // device
-  double* host_dot_ = nullptr;          // pinned
+  double* dot_partials_ = nullptr;       // device, one per block of the inner product
+  double* dot_result_ = nullptr;         // device
+  double* host_dot_ = nullptr;           // pinned
 };
 
 }  // namespace fdsolve::cuda

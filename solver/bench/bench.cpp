@@ -215,8 +215,8 @@ void bench_case(Backend<T>& be, const BenchOptions& o, int dims, double copy_bw,
   const double cells = static_cast<double>(args.box.cells());
   // One row: `iterations` sweeps of the box in `seconds` (the median of the repetitions),
   // moving `values` values per node.
-  const auto add_row = [&](const std::string& name, int iterations, double seconds,
-                           int norm_every, int values = 2) {
+  const auto add_row = [&](const std::string& name, int iterations, double seconds, int norm_every,
+                           int values = 2) {
     BenchRow r;
     r.backend = be.name();
     r.kernel = name;

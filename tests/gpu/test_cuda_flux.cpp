@@ -168,13 +168,15 @@ double node_scale(const Problem<T>& p, const FluxOperator<T>& op, index_t c, dou
   const index_t stride[3] = {1, p.L.pitch, p.L.plane};
   double diag = op.alpha, nb = 0;
   for (int a = 0; a < p.dims; ++a) {
-    const double lo = std::fabs(double(p.face[a][c - stride[a]])), hi = std::fabs(double(p.face[a][c]));
+    const double lo = std::fabs(double(p.face[a][c - stride[a]])),
+                 hi = std::fabs(double(p.face[a][c]));
     diag += op.c[a] * (lo + hi);
-    nb += op.c[a] * (lo * std::fabs(double(p.u[c - stride[a]])) +
-                     hi * std::fabs(double(p.u[c + stride[a]])));
+    nb += op.c[a] *
+          (lo * std::fabs(double(p.u[c - stride[a]])) + hi * std::fabs(double(p.u[c + stride[a]])));
   }
   const double coef = std::fabs(op.step + op.relax / diag);
-  return std::fabs(op.keep * p.u[c]) + coef * (std::fabs(f) + diag * std::fabs(double(p.u[c])) + nb);
+  return std::fabs(op.keep * p.u[c]) +
+         coef * (std::fabs(f) + diag * std::fabs(double(p.u[c])) + nb);
 }
 
 /// Every node of the box (held: bit-identical, else within kNodeUlps of its magnitude) and
@@ -245,9 +247,8 @@ void check_sweep(Backend<T>& gpu, Backend<T>& cpu, const Problem<T>& p, DevicePr
     if (p.in_box[e]) poison[e] = std::numeric_limits<T>::quiet_NaN();
 
   // CPU reference.
-  const FluxOperator<T> hop =
-      flux_op<T>(p.face[0].data(), p.face[1].data(), dims == 3 ? p.face[2].data() : nullptr,
-                 alpha, m);
+  const FluxOperator<T> hop = flux_op<T>(p.face[0].data(), p.face[1].data(),
+                                         dims == 3 ? p.face[2].data() : nullptr, alpha, m);
   std::vector<T> ref = poison;
   SweepArgs<T> ca = base;
   ca.in = p.u.data();
@@ -261,8 +262,8 @@ void check_sweep(Backend<T>& gpu, Backend<T>& cpu, const Problem<T>& p, DevicePr
   ga.in = d.u.data();
   ga.out = d.out.data();
   ga.source_field = m.source == Source::Field ? d.f.data() : nullptr;
-  ga.flux = flux_op<T>(d.face[0].data(), d.face[1].data(),
-                       dims == 3 ? d.face[2].data() : nullptr, alpha, m);
+  ga.flux = flux_op<T>(d.face[0].data(), d.face[1].data(), dims == 3 ? d.face[2].data() : nullptr,
+                       alpha, m);
   const KernelId id = gpu.find_kernel(dims, gpu.default_kernel(dims));
   std::vector<T> got(static_cast<std::size_t>(L.size)), again(got.size()), plain(got.size());
   gpu.upload(d.out, poison.data(), L.size);
@@ -318,9 +319,8 @@ void check_sweep(Backend<T>& gpu, Backend<T>& cpu, const Problem<T>& p, DevicePr
   CHECK(differ == 0);
 
   // Single sweeps only.
-  CHECK_THROWS_AS(
-      gpu.sweep_steps(ga, 2, gpu.find_step_kernel(dims, gpu.default_step_kernel(dims))),
-      BackendError);
+  CHECK_THROWS_AS(gpu.sweep_steps(ga, 2, gpu.find_step_kernel(dims, gpu.default_step_kernel(dims))),
+                  BackendError);
 }
 
 template <typename T>
@@ -356,7 +356,8 @@ void check_combine(Backend<T>& gpu, Backend<T>& cpu, const Problem<T>& p, Device
   for (index_t e = 0; e < n; ++e) {
     bool ok;
     if (p.in_box[e] && !(masked && p.held(e))) {
-      const double tol = 4 * eps<T>() * (0.7 * std::fabs(double(x[e])) + 1.3 * std::fabs(double(y0[e])));
+      const double tol =
+          4 * eps<T>() * (0.7 * std::fabs(double(x[e])) + 1.3 * std::fabs(double(y0[e])));
       ok = std::fabs(double(got[e]) - double(ref[e])) <= tol;
       ++updated;
     } else {
