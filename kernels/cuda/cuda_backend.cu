@@ -1,7 +1,8 @@
 // The CUDA backend: device memory, a non-default stream for the sweeps and a high-priority one
 // for halo transfers beside them, the variant tables, and checked sweeps with fused stats
 // reduced in a fixed order by the last block. The device queries and the copy yardstick are in
-// cuda_device.cu, the recorded graphs in graph_replay.cuh.
+// cuda_device.cu, the recorded graphs in graph_replay.cuh, the variable-coefficient operator
+// (sweeps with args.flux active, combine, dot) in flux.cu.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -10,6 +11,7 @@
 #include "cuda_check.cuh"
 #include "cuda_device.cuh"
 #include "diagnostics.cuh"
+#include "flux.cuh"
 #include "graph_replay.cuh"
 #include "sweep_launch.cuh"
 #include "halo_fill.cuh"
@@ -75,6 +77,8 @@ class CudaBackend final : public Backend<T> {
         cudaHostAlloc(&host_stats_, kStatsSlots * sizeof(StatsPartial), cudaHostAllocMapped));
     FDSOLVE_CUDA_CHECK(cudaHostGetDevicePointer(&mapped_stats_, host_stats_, 0));
     ticket_ = device_alloc<unsigned>(1);
+    // Allocated here, not at first use: a flux sweep may be first enqueued inside record().
+    flux_ = std::make_unique<FluxWorkspace>(props_.multiProcessorCount, kStatsSlots);
     FDSOLVE_CUDA_CHECK(cudaMemsetAsync(ticket_, 0, sizeof(unsigned), stream_));
     add_plain_variants<T>(2, table_[0]);
     add_tile2d_variants<T>(table_[0]);
@@ -138,8 +142,15 @@ class CudaBackend final : public Backend<T> {
     return dims == 2 ? kDefault2d : kDefault3d;
   }
 
+  // A variable-coefficient sweep (args.flux active) runs flux.cu's kernels whatever `kernel`
+  // names; its statistics count the nodes that are not held.
   void sweep(const SweepArgs<T>& args, KernelId kernel) override {
     if (args.box.empty()) return;
+    if (args.flux.active()) {
+      flux_->sweep(args, stream_);
+      if (args.writes_x_ghosts()) launch_fill_halo(x_ghost_fill(args), stream_);
+      return;
+    }
     const Variant<T>& v = variant(args, kernel);
     const DevArgs<T> a = device_args(args, v, false);
     v.launch(a, v.grid(a, props_.multiProcessorCount, false), nullptr, stream_);
@@ -150,24 +161,28 @@ class CudaBackend final : public Backend<T> {
     if (args.box.empty()) return SweepStats{};
     enqueue_stats(args, kernel, 0);
     FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    return stats_of(host_stats_[0], args.box.cells());
+    return args.flux.active() ? flux_->stats(0) : stats_of(host_stats_[0], args.box.cells());
   }
 
   void enqueue_sweep_with_stats(const SweepArgs<T>& args, KernelId kernel) override {
-    const int slot = static_cast<int>(pending_cells_.size());
+    const int slot = static_cast<int>(pending_.size());
     if (slot >= kStatsSlots)
       throw BackendError("more than " + std::to_string(kStatsSlots) +
                          " checked sweeps pending at once");
     if (!args.box.empty()) enqueue_stats(args, kernel, slot);
-    pending_cells_.push_back(args.box.cells());
+    pending_.push_back({args.box.cells(), args.flux.active()});
   }
   std::vector<SweepStats> collect_stats() override {
     FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     std::vector<SweepStats> all;
-    for (std::size_t slot = 0; slot < pending_cells_.size(); ++slot)
-      all.push_back(pending_cells_[slot] == 0 ? SweepStats{}
-                                              : stats_of(host_stats_[slot], pending_cells_[slot]));
-    pending_cells_.clear();
+    for (std::size_t slot = 0; slot < pending_.size(); ++slot) {
+      const PendingStats& p = pending_[slot];
+      const int s = static_cast<int>(slot);
+      all.push_back(p.cells == 0 ? SweepStats{}
+                    : p.flux     ? flux_->stats(s)
+                                 : stats_of(host_stats_[slot], p.cells));
+    }
+    pending_.clear();
     return all;
   }
 
@@ -183,6 +198,8 @@ class CudaBackend final : public Backend<T> {
   /// Passes of at most max_steps sweeps each, alternating between the two buffers; an odd
   /// number of passes (one more when needed) ends in args.out.
   void sweep_steps(const SweepArgs<T>& args, int steps, KernelId kernel) override {
+    if (args.flux.active())
+      throw BackendError("the variable-coefficient sweep runs single sweeps only");
     if (args.box.empty() || steps <= 0) return;
     const auto& t = steps_[args.layout.dims == 2 ? 0 : 1];
     if (kernel.dims != args.layout.dims || kernel.index < 0 ||
@@ -270,6 +287,8 @@ class CudaBackend final : public Backend<T> {
   void restrict_residual(const ResidualRestrictArgs<T>& args) override {
     launch_restrict_residual(args, stream_);
   }
+  void combine(const LinearCombinationArgs<T>& args) override { flux_->combine(args, stream_); }
+  double dot(const DotArgs<T>& args) override { return flux_->dot(args, stream_); }
   void zero(Buffer<T>& field) override {
     FDSOLVE_CUDA_CHECK(cudaMemsetAsync(field.data(), 0, bytes(field.size()), stream_));
   }
@@ -348,6 +367,11 @@ class CudaBackend final : public Backend<T> {
 
   /// Enqueues a checked sweep whose total lands in host stats slot `slot`.
   void enqueue_stats(const SweepArgs<T>& args, KernelId kernel, int slot) {
+    if (args.flux.active()) {
+      flux_->sweep_with_stats(args, slot, stream_);
+      if (args.writes_x_ghosts()) launch_fill_halo(x_ghost_fill(args), stream_);
+      return;
+    }
     const Variant<T>& v = variant(args, kernel);
     const DevArgs<T> a = device_args(args, v, true);
     const dim3 grid = v.grid(a, props_.multiProcessorCount, true);
@@ -383,7 +407,11 @@ class CudaBackend final : public Backend<T> {
   cudaStream_t stream_ = nullptr;
   cudaStream_t transfer_ = nullptr;  // halo packing and copies beside the sweeps
   cudaEvent_t sweeps_done_ = nullptr, transfers_done_ = nullptr;
-  std::vector<index_t> pending_cells_;    // nodes of each enqueued checked sweep, by slot
+  struct PendingStats {
+    index_t cells;  // nodes of the box
+    bool flux;      // a variable-coefficient sweep: its total is in flux_'s slot
+  };
+  std::vector<PendingStats> pending_;     // each enqueued checked sweep, by slot
   StatsPartial* host_stats_ = nullptr;    // mapped pinned memory, read after the sync
   StatsPartial* mapped_stats_ = nullptr;  // its device address
   unsigned* ticket_ = nullptr;            // blocks finished in the running checked sweep
@@ -392,6 +420,7 @@ class CudaBackend final : public Backend<T> {
   std::vector<Variant<T>> table_[2];
   std::vector<StepVariant<T>> steps_[2];
   std::unique_ptr<DiagnosticsWorkspace> diagnostics_;  // made by the first diagnose
+  std::unique_ptr<FluxWorkspace> flux_;                // the variable-coefficient operator
 };
 
 }  // namespace

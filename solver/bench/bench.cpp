@@ -134,6 +134,24 @@ double time_diagnose(Backend<T>& be, const SweepArgs<T>& args, int iterations) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+/// The flux rows' operator (flux_operator.hpp): a random positive coefficient in [0.5, 2.5] on
+/// every face, uploaded into `faces`, and a smoothing sweep (keep 1, relax 0.8) with no source
+/// field: u and `dims` face arrays read, u' written per node.
+template <typename T>
+FluxOperator<T> bench_flux(Backend<T>& be, const Layout& layout, std::vector<Buffer<T>>& faces) {
+  FluxOperator<T> op;
+  for (int a = 0; a < layout.dims; ++a) {
+    std::vector<T> beta = random_field<T>(layout.size, 777u + a);
+    for (auto& b : beta) b += T(1.5);
+    faces.push_back(be.allocate(layout.size));
+    be.upload(faces.back(), beta.data(), layout.size);
+  }
+  for (int a = 0; a < layout.dims; ++a) op.face[a] = faces[a].data();
+  op.c = {1.0, 1.0, layout.dims == 3 ? 1.0 : 0.0};
+  op.relax = 0.8;
+  return op;
+}
+
 /// Every face mirrored: the most halo a case can ask for.
 template <typename T>
 HaloFillArgs<T> all_faces_mirrored(const Layout& layout) {
@@ -152,11 +170,14 @@ void bench_case(Backend<T>& be, const BenchOptions& o, int dims, double copy_bw,
   const Layout layout =
       Layout::make(dims, {n, n, dims == 3 ? n : 1}, static_cast<index_t>(128 / sizeof(T)));
   // Besides the sweep variants: the default sweep with a halo fill before each sweep (the cost
-  // of Neumann and periodic faces) and the check diagnostics (two fields read per node).
+  // of Neumann and periodic faces), the check diagnostics (two fields read per node) and the
+  // variable-coefficient sweep (bench_flux: dims + 2 values per node).
   const std::string with_halo = be.default_kernel(dims) + "+halo";
+  const std::string flux_name = dims == 2 ? "flux-5pt" : "flux-7pt";
   std::vector<std::string> names = be.kernels(dims);
   names.push_back(with_halo);
   names.push_back("diagnose");
+  names.push_back(flux_name);
   // The blocked rows (the CPU's blocked "variant" is its single sweep: no rows).
   const auto step_names =
       be.name() == "cpu" ? std::vector<std::string>{} : be.step_kernels(dims);
@@ -192,9 +213,10 @@ void bench_case(Backend<T>& be, const BenchOptions& o, int dims, double copy_bw,
   args.box = layout.owned_box();
   args.weights = bench_weights(dims, o.points);
   const double cells = static_cast<double>(args.box.cells());
-  // One row: `iterations` sweeps of the box in `seconds` (the median of the repetitions).
-  const auto add_row = [&](const std::string& name, int iterations, double seconds,
-                           int norm_every) {
+  // One row: `iterations` sweeps of the box in `seconds` (the median of the repetitions),
+  // moving `values` values per node.
+  const auto add_row = [&](const std::string& name, int iterations, double seconds, int norm_every,
+                           int values = 2) {
     BenchRow r;
     r.backend = be.name();
     r.kernel = name;
@@ -203,7 +225,7 @@ void bench_case(Backend<T>& be, const BenchOptions& o, int dims, double copy_bw,
     r.size = n;
     r.iterations = iterations;
     r.gcells_per_s = cells * iterations / seconds / 1e9;
-    r.gb_per_s = r.gcells_per_s * 2 * sizeof(T);
+    r.gb_per_s = r.gcells_per_s * values * sizeof(T);
     r.copy_gb_per_s = copy_bw / 1e9;
     r.pct_copy = 100.0 * r.gb_per_s / r.copy_gb_per_s;
     r.norm_every = norm_every;
@@ -214,21 +236,33 @@ void bench_case(Backend<T>& be, const BenchOptions& o, int dims, double copy_bw,
   std::vector<int> norms =
       o.norm_every >= 0 ? std::vector<int>{o.norm_every} : std::vector<int>{0, 1};
   HaloFillArgs<T> halo = all_faces_mirrored<T>(layout);
+  std::vector<Buffer<T>> faces;  // the flux rows' coefficients
   for (const std::string& name : names) {
-    const bool diagnose = name == "diagnose", filled = name == with_halo;
-    const KernelId id = be.find_kernel(dims, diagnose || filled ? be.default_kernel(dims) : name);
+    const bool diagnose = name == "diagnose", filled = name == with_halo, flux = name == flux_name;
+    const KernelId id =
+        be.find_kernel(dims, diagnose || filled || flux ? be.default_kernel(dims) : name);
+    SweepArgs<T> row_args = args;
+    if (flux) {
+      if (be.free_memory() < dims * static_cast<std::size_t>(layout.size) * sizeof(T)) {
+        out << "# " << be.name() << " " << dims << "D " << precision << " " << n << ": "
+            << flux_name << " skipped, no memory for its coefficients\n";
+        continue;
+      }
+      row_args.flux = bench_flux(be, layout, faces);
+    }
     for (int norm_every : diagnose ? std::vector<int>{0} : norms) {
       const auto timed = [&](int count, int every) {
         return diagnose ? time_diagnose(be, args, count)
-                        : time_sweeps(be, args, id, count, every, filled ? &halo : nullptr);
+                        : time_sweeps(be, row_args, id, count, every, filled ? &halo : nullptr);
       };
       timed(2, norm_every > 0 ? 1 : 0);  // warm-up, checked path included
       std::vector<double> secs;
       for (int rep = 0; rep < kRepetitions; ++rep) secs.push_back(timed(iterations, norm_every));
       std::sort(secs.begin(), secs.end());
-      add_row(name, iterations, secs[secs.size() / 2], norm_every);
+      add_row(name, iterations, secs[secs.size() / 2], norm_every, flux ? dims + 2 : 2);
     }
   }
+  faces.clear();
   // Temporal blocking: `steps` sweeps per call, named <variant>/k<steps>; Gcell/s counts every
   // sweep, so %copy above 100 means fewer than one read and one write per node and sweep.
   const int steps = std::max(1, o.steps);
