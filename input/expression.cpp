@@ -14,6 +14,10 @@ namespace {
 mu::value_type pow_function(mu::value_type base, mu::value_type exponent) {
   return std::pow(base, exponent);
 }
+// Piecewise media (layers, checkerboards, inclusions) are written with these.
+double floor_function(double v) { return std::floor(v); }
+double ceil_function(double v) { return std::ceil(v); }
+double mod_function(double a, double b) { return a - b * std::floor(a / b); }
 }  // namespace
 
 // The variables live beside the parser because muparser binds them by address; keeping both
@@ -29,6 +33,9 @@ Expression::Expression(const std::string& text) : impl_(std::make_unique<Impl>()
     p.DefineConst("pi", std::numbers::pi);
     p.DefineConst("e", std::numbers::e);
     p.DefineFun("pow", pow_function);
+    p.DefineFun("floor", floor_function);
+    p.DefineFun("ceil", ceil_function);
+    p.DefineFun("mod", mod_function);
     p.DefineVar("x", &impl_->x);
     p.DefineVar("y", &impl_->y);
     p.DefineVar("z", &impl_->z);

@@ -13,6 +13,7 @@
 
 #include "bottom_cg.hpp"
 #include "diagnostics.hpp"
+#include "flux_transfer.hpp"
 #include "halo_fill.hpp"
 #include "stencil.hpp"
 #include "transfer.hpp"
@@ -185,6 +186,10 @@ class Backend {
   }
   virtual double dot(const DotArgs<T>&) {
     throw BackendError("backend " + name() + " has no variable-coefficient vector operations");
+  }
+  /// One axis of the variable-coefficient multigrid's transfers (flux_transfer.hpp), enqueued.
+  virtual void transfer_axis(const AxisTransferArgs<T>&) {
+    throw BackendError("backend " + name() + " has no variable-coefficient transfers");
   }
   /// Enqueues setting every element of `field` (halo included) to zero.
   virtual void zero(Buffer<T>& field) = 0;

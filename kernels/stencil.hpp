@@ -46,7 +46,9 @@ struct SweepArgs {
   std::array<GhostFace<T>, 2> x_ghosts{};
   /// The variable-coefficient operator (flux_operator.hpp): when active, the sweep writes its
   /// update instead of the weights' (the source, field or weights.source, is its f), and the
-  /// statistics leave out the held nodes. Single sweeps only (no x_ghosts, no sweep_steps).
+  /// statistics leave out the held nodes: norms of d = out - keep u, range and sum of out (of
+  /// u when keep is 0: a residual's statistics describe the state it is of). Single sweeps
+  /// only (no x_ghosts, no sweep_steps).
   FluxOperator<T> flux{};
   bool writes_x_ghosts() const {
     return x_ghosts[0].rule != GhostRule::None || x_ghosts[1].rule != GhostRule::None;

@@ -3,10 +3,13 @@
 
 #include <fmt/format.h>
 
+#include "case_reader.hpp"
 #include "multigrid/cycle_work.hpp"
+#include "multigrid/flux_solve.hpp"
 #include "multigrid/hierarchy.hpp"
 #include "multigrid/implicit_heat.hpp"
 #include "multigrid/multigrid_solve.hpp"
+#include "operator/medium.hpp"
 #include "parallel/level_split.hpp"
 #include "problem/memory_estimate.hpp"
 
@@ -17,15 +20,42 @@ bool implicit_heat(const Case& c) {
   return c.problem.equation == Equation::Heat && c.time.scheme != TimeScheme::Explicit;
 }
 
+/// The constant-coefficient solvers (the coefficient a number).
+template <typename T>
+SolveResult solve_constant(const Case& c, Backend<T>& backend, output::RunOutput& out,
+                           const SolveOptions& options) {
+  if (implicit_heat(c)) return multigrid::solve_implicit_heat<T>(c, backend, out, options);
+  if (multigrid::choose_method(c).multigrid)
+    return multigrid::solve_multigrid<T>(c, backend, out, options);
+  return solve_jacobi<T>(c, backend, out, options);
+}
+
+/// The variable-coefficient solvers: a coefficient that varies, or held nodes.
+template <typename T>
+SolveResult solve_medium(const Case& c, const op::Medium& m, Backend<T>& backend,
+                         output::RunOutput& out, const SolveOptions& options) {
+  if (implicit_heat(c))
+    return multigrid::solve_flux_implicit_heat<T>(c, m, backend, out, options);
+  if (c.problem.equation != Equation::Heat && multigrid::choose_method(c).multigrid) {
+    if (options.comm.several())
+      throw InputError(c.where("solve.method") +
+                       "solve.method: multigrid with a varying coefficient or held nodes runs on "
+                       "one rank; over several ranks use solve.method: jacobi");
+    return multigrid::solve_flux_multigrid<T>(c, m, backend, out, options);
+  }
+  return solve_jacobi<T>(c, backend, out, options, &m);
+}
+
 }  // namespace
 
 template <typename T>
 SolveResult solve_case(const Case& c, Backend<T>& backend, output::RunOutput& out,
                        const SolveOptions& options) {
-  if (implicit_heat(c)) return multigrid::solve_implicit_heat<T>(c, backend, out, options);
-  if (multigrid::choose_method(c).multigrid)
-    return multigrid::solve_multigrid<T>(c, backend, out, options);
-  return solve_jacobi<T>(c, backend, out, options);
+  if (!op::may_need_flux(c)) return solve_constant<T>(c, backend, out, options);
+  // Evaluated once: a field equal at every node runs exactly as that number does.
+  const op::Medium m = op::resolve_medium(c);
+  if (m.needs_flux()) return solve_medium<T>(c, m, backend, out, options);
+  return solve_constant<T>(op::with_constant_coefficient(c, m), backend, out, options);
 }
 
 bool runs_multigrid(const Case& c) {

@@ -34,7 +34,16 @@ SweepStats flux_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t j, ind
     const T v = flux_update(a.in, p, c, f);
     a.out[c] = v;
     if (with_stats && !flux_held(p, c)) {
-      accumulate(static_cast<double>(p.keep * a.in[c]), v, sum_sq, sum, max_abs, lo, hi, nans);
+      // Norms of d = out - keep u; the range and sum of the state: out, or u for a residual.
+      const double d = static_cast<double>(v) - static_cast<double>(p.keep * a.in[c]);
+      const double state = p.keep != T(0) ? static_cast<double>(v) : static_cast<double>(a.in[c]);
+      const double ad = d < 0 ? -d : d;
+      sum_sq += d * d;
+      nans += ad != ad;
+      max_abs = ad > max_abs ? ad : max_abs;
+      sum += state;
+      lo = state < lo ? state : lo;
+      hi = state > hi ? state : hi;
       ++count;
     }
   }
@@ -96,6 +105,17 @@ double dot(const DotArgs<T>& a) {
   return total;
 }
 
+template <typename T>
+void transfer_axis(const AxisTransferArgs<T>& a) {
+  const AxisTransferPlain<T> p = axis_transfer_plain(a);
+  for_rows(a.box, [&](index_t, index_t j, index_t k) {
+    for (index_t i = a.box.lo[0]; i < a.box.hi[0]; ++i)
+      a.to[a.to_layout.at(i, j, k)] = axis_transfer_node(p, i, j, k, a.restrict);
+  });
+}
+
+template void transfer_axis<float>(const AxisTransferArgs<float>&);
+template void transfer_axis<double>(const AxisTransferArgs<double>&);
 template void flux_sweep<float>(const SweepArgs<float>&, SweepStats*);
 template void flux_sweep<double>(const SweepArgs<double>&, SweepStats*);
 template void combine<float>(const LinearCombinationArgs<float>&);

@@ -5,6 +5,7 @@
 #include "../stencil.hpp"
 #include "../bottom_cg.hpp"
 #include "../transfer.hpp"
+#include "../flux_transfer.hpp"
 
 namespace fdsolve::cpu {
 
@@ -58,6 +59,9 @@ template <typename T>
 void combine(const LinearCombinationArgs<T>& args);
 template <typename T>
 double dot(const DotArgs<T>& args);
+/// One axis of the variable-coefficient transfers (flux_transfer.hpp).
+template <typename T>
+void transfer_axis(const AxisTransferArgs<T>& args);
 
 /// STREAM-style copy of `n` values, used as the CPU bandwidth yardstick.
 template <typename T>

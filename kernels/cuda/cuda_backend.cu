@@ -289,6 +289,9 @@ class CudaBackend final : public Backend<T> {
   }
   void combine(const LinearCombinationArgs<T>& args) override { flux_->combine(args, stream_); }
   double dot(const DotArgs<T>& args) override { return flux_->dot(args, stream_); }
+  void transfer_axis(const AxisTransferArgs<T>& args) override {
+    launch_transfer_axis(args, stream_);
+  }
   void zero(Buffer<T>& field) override {
     FDSOLVE_CUDA_CHECK(cudaMemsetAsync(field.data(), 0, bytes(field.size()), stream_));
   }

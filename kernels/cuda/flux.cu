@@ -127,8 +127,8 @@ dim3 box_grid(const Box& b, int sm_count, int per_sm) {
 long long blocks_of(dim3 g) { return static_cast<long long>(g.x) * g.y * g.z; }
 
 /// The sweep: out = flux_update at every node of the box. With Stats, each block also stores
-/// the statistics of its nodes that are not held (prev = keep * u, next = the value written,
-/// in double, as the CPU accumulates them) at partials[linear block index]. Unchecked, 6
+/// the statistics of its nodes that are not held (norms of next - keep * u, the range of the
+/// value written or, for a residual, of u; in double, as the CPU accumulates them) at partials[linear block index]. Unchecked, 6
 /// blocks per SM: 40 registers (ptxas sm_90, CUDA 13; double spills 8 bytes) where unbounded
 /// it took 64, half the threads and loads in flight. Not yet measured on a GPU.
 template <typename T, bool Stats>
@@ -148,9 +148,11 @@ __global__ void __launch_bounds__(kThreads, Stats ? 4 : 6)
         acc.sum_sq += d * d;
         const double ad = fabs(d);
         if (ad > acc.max_abs || isnan(ad)) acc.max_abs = ad;
-        acc.min = fmin(acc.min, next);
-        acc.max = fmax(acc.max, next);
-        acc.sum += next;
+        // The range of the state: the value written, or u itself for a residual (keep 0).
+        const double state = p.keep != T(0) ? next : static_cast<double>(in[c]);
+        acc.min = fmin(acc.min, state);
+        acc.max = fmax(acc.max, state);
+        acc.sum += state;
         ++acc.count;
       }
     }

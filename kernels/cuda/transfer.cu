@@ -46,6 +46,17 @@ __global__ void __launch_bounds__(kBX* kBY) prolong_kernel(const T* coarse, T* f
   fine[F.at(i, j, k)] += prolong_node(coarse, C, i, j, k);
 }
 
+/// One axis of the variable-coefficient transfers (flux_transfer.hpp).
+template <typename T, bool Restrict>
+__global__ void __launch_bounds__(kBX* kBY) axis_transfer_kernel(AxisTransferPlain<T> p,
+                                                                 GridStrides to, DevBox b) {
+  const index_t i = b.lo[0] + blockIdx.x * static_cast<index_t>(kBX) + threadIdx.x;
+  const index_t j = b.lo[1] + blockIdx.y * static_cast<index_t>(kBY) + threadIdx.y;
+  const index_t k = b.lo[2] + blockIdx.z;
+  if (i >= b.hi[0] || j >= b.hi[1]) return;
+  p.to[to.at(i, j, k)] = axis_transfer_node(p, i, j, k, Restrict);
+}
+
 /// The transfers between grids that do not nest (transfer_ratio.hpp).
 template <typename T>
 __global__ void __launch_bounds__(kBX* kBY)
@@ -153,6 +164,21 @@ void launch_prolong_add(const TransferArgs<T>& a, cudaStream_t stream) {
   FDSOLVE_CUDA_CHECK_LAUNCH();
 }
 
+template <typename T>
+void launch_transfer_axis(const AxisTransferArgs<T>& a, cudaStream_t stream) {
+  if (a.box.empty()) return;
+  const AxisTransferPlain<T> p = axis_transfer_plain(a);
+  if (a.restrict)
+    axis_transfer_kernel<T, true><<<box_grid(a.box), dim3(kBX, kBY), 0, stream>>>(
+        p, strides_of(a.to_layout), dev_box(a.box));
+  else
+    axis_transfer_kernel<T, false><<<box_grid(a.box), dim3(kBX, kBY), 0, stream>>>(
+        p, strides_of(a.to_layout), dev_box(a.box));
+  FDSOLVE_CUDA_CHECK_LAUNCH();
+}
+
+template void launch_transfer_axis<float>(const AxisTransferArgs<float>&, cudaStream_t);
+template void launch_transfer_axis<double>(const AxisTransferArgs<double>&, cudaStream_t);
 template void launch_restrict<float>(const TransferArgs<float>&, cudaStream_t);
 template void launch_restrict<double>(const TransferArgs<double>&, cudaStream_t);
 template void launch_prolong_cubic_add<float>(const TransferArgs<float>&, cudaStream_t);

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include "bottom_cg.hpp"
+#include "flux_transfer.hpp"
 #include "transfer.hpp"
 
 namespace fdsolve::cuda {
@@ -23,6 +24,10 @@ void launch_prolong_cubic_add(const TransferArgs<T>& args, cudaStream_t stream);
 /// Enqueues the fused residual-and-restriction of `args` (one thread per coarse node).
 template <typename T>
 void launch_restrict_residual(const ResidualRestrictArgs<T>& args, cudaStream_t stream);
+
+/// Enqueues one axis of the variable-coefficient transfers (one thread per node of args.to).
+template <typename T>
+void launch_transfer_axis(const AxisTransferArgs<T>& args, cudaStream_t stream);
 
 /// Enqueues the bottom solve of `args` (bottom_cg.hpp) as one thread block on `stream`.
 template <typename T>

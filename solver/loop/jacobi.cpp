@@ -10,6 +10,8 @@
 #include <filesystem>
 
 #include "blocked_steps.hpp"
+#include "multigrid/hierarchy.hpp"
+#include "operator/flux_levels.hpp"
 #include "field_io.hpp"
 #include "loop/start_state.hpp"
 #include "loop_support.hpp"
@@ -134,7 +136,7 @@ const char* to_string(SolveStatus s) {
 
 template <typename T>
 SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& out,
-                         const SolveOptions& options) {
+                         const SolveOptions& options, const op::Medium* medium) {
   const KernelId kernel = choose_kernel(c, backend);
   const parallel::Comm& comm = options.comm;
   const parallel::Decomposition d =
@@ -146,8 +148,14 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   const Schedule sched = make_schedule(c, options.allow_unstable_dt);
   // The residual criterion: a Jacobi update is d = s (f - A u), s the source scale, so the
   // residual of the state a sweep starts from is its update over s.
+  // With the flux operator (a varying coefficient, held nodes) the update is the residual over
+  // each node's own diagonal: no one scale turns its norms into the residual's.
+  const bool flux = medium && medium->needs_flux();
+  if (flux && c.solve.criterion == Criterion::Residual)
+    spdlog::warn("solve.criterion: residual: Jacobi with a varying coefficient or held nodes "
+                 "measures the update u' - u (multigrid measures the residual)");
   const double norm_scale =
-      c.solve.criterion == Criterion::Residual ? 1.0 / sched.step.source_scale : 1.0;
+      c.solve.criterion == Criterion::Residual && !flux ? 1.0 / sched.step.source_scale : 1.0;
 
   SolveResult r;
   r.kernel = backend.kernels(c.grid.dims)[kernel.index];
@@ -177,6 +185,36 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   SweepArgs<T> args;
   args.layout = L;
   args.box = box;
+  // The flux operator's face arrays: Jacobi u' = u + r / D, or the explicit heat step
+  // u' = u + dt r with r = q - A u (the diffusivity in the faces).
+  std::array<Buffer<T>, 3> faces;
+  double f_constant = 0;
+  if (flux) {
+    const op::FluxLevel<T> level = op::fine_flux_level<T>(multigrid::fine_level(c), *medium, sub);
+    for (int a = 0; a < 3; ++a) {
+      faces[a] = backend.allocate(L.size);
+      backend.upload(faces[a], level.face[a].data(), L.size);
+      args.flux.face[a] = faces[a].data();
+      args.flux.c[a] = a < c.grid.dims ? 1.0 / (c.grid.spacing(a) * c.grid.spacing(a)) : 0.0;
+    }
+    args.flux.relax = sched.heat ? 0.0 : 1.0;
+    const bool sourced =
+        c.problem.equation == Equation::Poisson || c.problem.equation == Equation::Heat;
+    if (sourced && c.problem.source.is_constant()) f_constant = c.problem.source.constant;
+    spdlog::info("variable-coefficient operator (flux form): {} held nodes", medium->held_count);
+  }
+  // The weights and source of the sweeps that end at iteration `it`.
+  const auto set_step = [&](std::int64_t it_after, double t) {
+    const EquationWeights& eq = sched.weights(it_after);
+    args.weights = eq.weights;
+    if (!flux) {
+      args.source_field = source.at(t, eq.source_scale);
+      return;
+    }
+    args.weights.source = f_constant;
+    args.flux.step = sched.heat ? eq.source_scale : 0.0;  // dt of heat steps
+    args.source_field = source.at(t, 1.0);
+  };
   const output::GridMeta grid = grid_meta(c);
   StagnationWatch stagnation(c);
   const WallLimit wall_limit(options.max_wall_seconds);
@@ -203,7 +241,8 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   // Temporal blocking inside those blocks only when no ghosts are refilled between sweeps
   // (Neumann, periodic faces): the blocked kernels read the halo as it is at the block's start.
   if (const std::optional<KernelId> steps =
-          blocks && !boundaries.fills_halo() ? choose_blocked_kernel(c, backend) : std::nullopt) {
+          blocks && !boundaries.fills_halo() && !flux ? choose_blocked_kernel(c, backend)
+                                                      : std::nullopt) {
     block.use_blocked(*steps);
     spdlog::info("temporal blocking: {} between checks", c.tuning.blocked_kernel);
   } else if (!c.tuning.blocked_kernel.empty()) {
@@ -215,7 +254,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
 
   // 3D Neumann or periodic x faces: the sweeps write those ghosts as they update the rows
   // (bit-identical to the fill's x pass, without its scattered sector per row).
-  if (options.sweeps_write_x_ghosts && c.grid.dims == 3 && !comm.several())
+  if (options.sweeps_write_x_ghosts && c.grid.dims == 3 && !comm.several() && !flux)
     args.x_ghosts = boundaries.sweeps_write_x_ghosts(cur, next);
 
   while (it < sched.total) {
@@ -234,22 +273,18 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
       break;
     }
     if (const std::int64_t n = blocks ? plain_run_length(it, marks) : 0; n >= 2) {
-      const EquationWeights& eq = sched.weights(it + 1);  // the same for every sweep before total
-      args.weights = eq.weights;
-      args.source_field = source.at(sched.time_after(it), eq.source_scale);
+      set_step(it + 1, sched.time_after(it));  // the same for every sweep before total
       it += block.run(cur, next, args, n);
       continue;
     }
     ++it;
     const double t = sched.time_after(it - 1);
-    const EquationWeights& eq = sched.weights(it);
     args.in = cur.data();
     args.out = next.data();
-    args.weights = eq.weights;
     try {
       // The physical faces' ghosts; the step below exchanges the faces between ranks.
       boundaries.before_sweep(cur, next, t, sched.time_after(it));
-      args.source_field = source.at(t, eq.source_scale);
+      set_step(it, t);
     } catch (const NonFiniteInput& e) {
       // Over several ranks the others may be waiting in the exchange: end the job instead.
       if (comm.several()) throw;
@@ -352,8 +387,8 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
 }
 
 template SolveResult solve_jacobi<float>(const Case&, Backend<float>&, output::RunOutput&,
-                                         const SolveOptions&);
+                                         const SolveOptions&, const op::Medium*);
 template SolveResult solve_jacobi<double>(const Case&, Backend<double>&, output::RunOutput&,
-                                          const SolveOptions&);
+                                          const SolveOptions&, const op::Medium*);
 
 }  // namespace fdsolve

@@ -17,6 +17,9 @@
 #include "tuning/kernel_choice.hpp"
 
 namespace fdsolve {
+namespace op {
+struct Medium;
+}
 
 enum class SolveStatus {
   Converged,
@@ -77,9 +80,12 @@ struct SolveOptions {
   bool sweeps_write_x_ghosts = true;
 };
 
-/// Solves `c` on `backend`, writing snapshots, checkpoints and history through `out`.
+/// Solves `c` on `backend`, writing snapshots, checkpoints and history through `out`. With
+/// `medium` needing the flux operator (op::Medium::needs_flux), the sweeps are its Jacobi
+/// sweeps or explicit heat steps (single sweeps, no temporal blocking).
 template <typename T>
 SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& out,
-                         const SolveOptions& options);
+                         const SolveOptions& options,
+                         const op::Medium* medium = nullptr);
 
 }  // namespace fdsolve

@@ -114,6 +114,8 @@ class Cycles {
            (settings_.spec.pre_smooth + settings_.spec.post_smooth) % 2 == 0 && !comm_.several();
   }
 
+  /// Whether every cycle should reduce the residual (the stall rule applies).
+  bool monotone() const { return true; }
   /// Multiplies the probe's update norms into residual norms: diag / omega of the fine level.
   double residual_scale() const { return ops_[0].diag / ops_[0].omega; }
   /// Backend memory of the coarse levels (three fields each), in bytes.

@@ -40,7 +40,8 @@ class PromptStop {
 
   /// Runs `cycle` (work on u through `cycles`). Returns false when a signal abandoned it, with
   /// u restored to its state before the call. Times the cycle to decide for the next one.
-  bool run(Cycles<T>& cycles, Buffer<T>& u, const std::function<void()>& cycle) {
+  template <typename C>
+  bool run(C& cycles, Buffer<T>& u, const std::function<void()>& cycle) {
     const auto start = std::chrono::steady_clock::now();
     const bool abandonable = next_abandonable();
     if (abandonable) {

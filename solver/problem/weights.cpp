@@ -58,6 +58,11 @@ EquationWeights equation_weights(const Case& c) {
   }
   e = laplacian_weights(c.stencil.points, c.grid.dims,
                         {c.grid.spacing(0), c.grid.spacing(1), c.grid.spacing(2)});
+  // -div(beta grad u) = f with beta one number is -lap u = f / beta: the source's scale.
+  const double beta = c.problem.equation != Equation::Heat && c.problem.coefficient.is_constant()
+                          ? c.problem.coefficient.constant
+                          : 1.0;
+  if (beta != 1.0) e.source_scale /= beta;
   if (c.problem.equation == Equation::Poisson && c.problem.source.is_constant())
     e.weights.source = e.source_scale * c.problem.source.constant;
   return e;

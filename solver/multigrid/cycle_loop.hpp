@@ -1,0 +1,220 @@
+// The loop of a steady multigrid solve, for any iteration that offers probe / finish_cycle /
+// full_multigrid (Cycles for the constant stencils, FluxIteration for variable coefficients):
+// each iteration starts with a probe whose norms decide convergence before the state changes;
+// history, checks, snapshots, checkpoints, signals and the wall-time limit are handled here.
+#pragma once
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+#include "backend.hpp"
+#include "loop/field_io.hpp"
+#include "loop/jacobi.hpp"
+#include "loop/loop_support.hpp"
+#include "loop/progress.hpp"
+#include "loop/run_checks.hpp"
+#include "loop/stop_rules.hpp"
+#include "parallel/reduce.hpp"
+#include "problem/problem_setup.hpp"
+#include "prompt_stop.hpp"
+
+namespace fdsolve::multigrid {
+namespace loop_detail {
+
+inline std::string check_detail(const output::HistoryRow& row) {
+  std::string text = std::isnan(row.factor) ? std::string("initial residual")
+                                            : fmt::format("factor {:.3f}", row.factor);
+  text += fmt::format("  u in [{:.4g}, {:.4g}]", row.min, row.max);
+  if (row.diagnosed && row.nonfinite > 0) text += fmt::format("  {} non-finite", row.nonfinite);
+  return text;
+}
+
+
+}  // namespace loop_detail
+
+/// Runs iterations of `cycles` on u = `cur` (with `next` its second buffer) from iteration
+/// `done` until the case's stop rules end it; `fmg_start`: a fresh solve begins with
+/// cycles.full_multigrid.
+
+template <typename T, typename C>
+SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& out,
+                       const SolveOptions& options, C& cycles, Buffer<T>& cur, Buffer<T>& next,
+                       std::int64_t done, double earlier_seconds, const Layout& L,
+                       const parallel::Decomposition& d, const Box& box, index_t updated_cells,
+                       SolveResult r, bool fmg_start) {
+  const parallel::Comm& comm = options.comm;
+  const Subdomain& sub = d.sub;
+  const bool keep_previous = needs_previous_state(c);
+  Buffer<T> prev;
+  if (keep_previous) {
+    prev = backend.allocate(L.size);
+    backend.copy(prev, cur);
+  }
+  // The rest of a cycle after its probe, recorded once (a CUDA graph: one launch instead of a
+  // hundred small ones on the coarse levels). A recording must leave the fine buffers as it
+  // found them: an even number of fine sweeps per cycle does.
+  // Full multigrid too: O(levels^2) small launches, run once.
+  std::unique_ptr<Replay> rest_of_cycle, fmg;
+  if (cycles.recordable()) {
+    rest_of_cycle = backend.record([&] { cycles.finish_cycle(cur, next); });
+    if (done == 0 && fmg_start)
+      fmg = backend.record([&] { cycles.full_multigrid(cur, next); });
+  }
+  FieldWriter<T> writer(c, backend, L, out, comm, d);
+  Progress progress(options.live_progress, c.solve.max_iterations, updated_cells, done, false);
+  const output::GridMeta grid = grid_meta(c);
+  StagnationWatch stagnation(c, true);
+  StallWatch stall;
+  const WallLimit wall_limit(options.max_wall_seconds);
+  Diagnostics diag;
+  const double residual_scale = cycles.residual_scale();
+  double target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
+  std::int64_t last_snapshot = -1;
+  std::int64_t it = done;
+  // Signals abandon a long cycle part-way (prompt_stop.hpp); short ones stop at their end.
+  const auto signalled = [&] {
+    return options.stop && options.stop->load(std::memory_order_relaxed);
+  };
+  PromptStop<T> prompt(backend, L.size, updated_cells,
+                       [&] { return signalled() || wall_limit.reached(); }, !comm.several());
+  bool abandoned = false;
+  const auto start = std::chrono::steady_clock::now();
+  const auto state_now = [&] {
+    return LoopState{it, static_cast<double>(it), r.first_norm,
+                     earlier_seconds + seconds_since(start), backend.name(), r.kernel};
+  };
+  const auto norm_of = [&](const SweepStats& s) {
+    return c.solve.norm == NormKind::L2 ? s.l2() : s.linf();
+  };
+  // The probe's statistics over every rank, merged in rank order (deterministic).
+  const auto probe = [&] {
+    return scale_norms(parallel::reduce_stats(comm, cycles.probe(cur, next)), residual_scale);
+  };
+  const auto diagnose = [&](const T* before) {
+    return parallel::reduce_diagnostics(comm, backend.diagnose(before, cur.data(), L, box), sub);
+  };
+
+  // A fresh solve by full multigrid: the initial residual (the tolerance's reference), then
+  // the FMG cycle, iteration 1.
+  if (it == 0 && fmg_start) {
+    const SweepStats s0 = probe();
+    r.first_norm = norm_of(s0);
+    target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
+    // A run interrupted during its first cycle resumes at cycle 0, its initial row restored.
+    if (!options.resume) out.add_history(history_row(0, 0.0, s0, nullptr, seconds_since(start)));
+    progress.check(0, r.first_norm, target, "initial residual");
+    const bool whole = prompt.run(cycles, cur, [&] {
+      if (fmg && !prompt.next_abandonable())
+        fmg->run();
+      else
+        cycles.full_multigrid(cur, next);
+    });
+    if (whole) it = 1;
+    abandoned = !whole;
+  }
+
+  while (!abandoned) {
+    const SweepStats stats = probe();
+    const double norm = norm_of(stats);
+    if (it == 0) {
+      r.first_norm = norm;
+      target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * norm);
+    }
+    const bool resumed_row = it == done && options.resume;  // already in the restored history
+    if (!resumed_row) {
+      const Diagnostics* diagnosed = nullptr;
+      if (c.solve.diagnostics && it > 0) {
+        diag = diagnose(prev.data());
+        diagnosed = &diag;
+      }
+      output::HistoryRow row = history_row(it, static_cast<double>(it), stats, diagnosed,
+                                           earlier_seconds + seconds_since(start));
+      row.factor = norm_factor(row, out.history(), c.solve.norm);
+      out.add_history(row);
+      progress.check(it, norm, target, loop_detail::check_detail(row));
+      r.norm_l2 = stats.l2();
+      r.norm_linf = stats.linf();
+      const double limit = c.solve.divergence_factor * r.first_norm;
+      if (diverged(norm, limit, stats, diagnosed)) {
+        const T* before = keep_previous ? prev.data() : cur.data();
+        if (!diagnosed) diag = diagnose(before);
+        r.divergence = locate_divergence(it, static_cast<double>(it), norm, limit, diag, grid);
+        r.status = SolveStatus::Diverged;
+        break;
+      }
+      if (norm <= target) {
+        r.status = SolveStatus::Converged;
+        break;
+      }
+      if (it > 0 && cycles.monotone() && stall.stalled(row.factor)) {
+        r.status = SolveStatus::Stalled;
+        r.stop_message =
+            describe_stall(c, it, norm, target, std::max(std::abs(row.min), std::abs(row.max)));
+        break;
+      }
+      if (it > 0) stagnation.check(out.history(), target);
+      if (it > 0 && c.output.every > 0 && it % c.output.every == 0) {
+        writer.snapshot(cur, keep_previous ? prev : cur, it, static_cast<double>(it));
+        out.flush_history();
+        last_snapshot = it;
+      }
+      if (it > 0 && c.checkpoint.every > 0 && it % c.checkpoint.every == 0)
+        writer.checkpoint(cur, state_now());
+    } else {
+      r.norm_l2 = stats.l2();
+      r.norm_linf = stats.linf();
+    }
+    // A signal (or the clock) reaches the ranks at different moments: they stop together
+    // (integer maximum; a signal outranks the time limit).
+    const int mine = signalled() ? 2 : wall_limit.reached() ? 1 : 0;
+    if (const long long why = comm.several() ? comm.max(mine) : mine; why != 0) {
+      r.status = why == 2 ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
+      break;
+    }
+    if (it >= c.solve.max_iterations) break;
+    if (keep_previous) backend.copy(prev, cur);
+    abandoned = !prompt.run(cycles, cur, [&] {
+      if (rest_of_cycle && !prompt.next_abandonable())
+        rest_of_cycle->run();
+      else
+        cycles.finish_cycle(cur, next);
+    });
+    if (!abandoned) ++it;
+  }
+  if (abandoned) {
+    r.status = signalled() ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
+    spdlog::info("cycle {} abandoned part-way on the {}: its start restored, the checkpoint "
+                 "holds cycle {}",
+                 it + 1, r.status == SolveStatus::Interrupted ? "signal" : "wall-time limit", it);
+  }
+  backend.synchronize();
+  progress.finish();
+  const double session = seconds_since(start);
+  r.iterations = it;
+  r.time = static_cast<double>(it);
+  r.seconds = earlier_seconds + session;
+  r.cells_per_second = session > 0 ? static_cast<double>(updated_cells) *
+                                         static_cast<double>(it - done) / session
+                                   : 0;
+  if (r.status == SolveStatus::Interrupted || r.status == SolveStatus::TimeLimit)
+    writer.checkpoint(cur, state_now());
+  const Buffer<T>& before = keep_previous ? prev : cur;
+  if (r.divergence) {
+    writer.snapshot(cur, before, it, static_cast<double>(it),
+                    {{"status", "diverged"},
+                     {"divergence", describe_divergence(*r.divergence, c.grid.dims, false)}});
+    r.divergence->snapshot = std::filesystem::path(out.snapshots().back()).filename().string();
+  } else if (last_snapshot != it) {
+    writer.snapshot(cur, before, it, static_cast<double>(it));
+  }
+  out.flush_history();
+  return r;
+}
+
+
+}  // namespace fdsolve::multigrid

@@ -1,0 +1,370 @@
+// See flux_cycles.hpp.
+#include "flux_cycles.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "cycles.hpp"
+#include "cycles_detail.hpp"
+#include "level_operator.hpp"
+
+namespace fdsolve::multigrid {
+
+template <typename T>
+FluxCycles<T>::FluxCycles(std::vector<LevelGeometry> levels,
+                          const std::vector<op::FluxLevel<T>>& host, const MultigridSpec& spec,
+                          Backend<T>& backend, double alpha, double scale)
+    : levels_(std::move(levels)), spec_(spec), backend_(backend) {
+  for (std::size_t l = 0; l < levels_.size(); ++l) {
+    const LevelGeometry& g = levels_[l];
+    const Layout L = host[l].layout;
+    layout_.push_back(L);
+    box_.push_back(detail::local_box(g, detail::whole_of(g)));
+    rules_.push_back(detail::homogeneous_rules<T>(g, L, detail::whole_of(g)));
+    // The weight that smooths the frequencies the next grid cannot represent, from the
+    // constant-coefficient symbol: each node's own diagonal scales the rest.
+    omega_.push_back(multigrid::level_operator(g, 0.0, 1.0).omega);
+    held_.push_back(host[l].held_count);
+    std::array<Buffer<T>, 3> faces;
+    for (int a = 0; a < 3; ++a) {
+      faces[a] = backend.allocate(L.size);
+      backend.upload(faces[a], host[l].face[a].data(), L.size);
+    }
+    face_.push_back(std::move(faces));
+    x_.emplace_back();
+    next_.emplace_back();
+    rhs_.emplace_back();
+    next_[l] = backend.allocate(L.size);
+    backend.zero(next_[l]);
+    if (l == 0) continue;
+    for (auto* b : {&x_[l], &rhs_[l]}) {
+      *b = backend.allocate(L.size);
+      backend.zero(*b);
+    }
+  }
+  for (int a = 0; a < 3; ++a) host_face_[a] = host.back().face[a];
+  plan_.resize(levels_.size());
+  for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
+    const LevelGeometry& fine = levels_[l];
+    const LevelGeometry& coarse = levels_[l + 1];
+    AxisPlan& plan = plan_[l];
+    bool nested = true;
+    for (int a = 0; a < fine.dims; ++a) {
+      const bool halves = 2 * coarse.ratio.num[a] == coarse.ratio.den[a];
+      nested = nested && (halves || coarse.ratio.num[a] == coarse.ratio.den[a]);
+      if (halves) plan.axes.push_back(a);
+    }
+    if (!nested || plan.axes.empty()) {
+      plan.axes.clear();
+      continue;
+    }
+    std::array<index_t, 3> n = coarse.n;
+    plan.grid.push_back(layout_[l + 1]);
+    plan.buffer.emplace_back();
+    for (std::size_t s = 0; s < plan.axes.size(); ++s) {
+      n[plan.axes[s]] = fine.n[plan.axes[s]];
+      const bool last = s + 1 == plan.axes.size();
+      plan.grid.push_back(last ? layout_[l] : detail::layout_of(fine.dims, n, sizeof(T)));
+      plan.buffer.emplace_back();
+      if (last) continue;
+      plan.buffer.back() = backend.allocate(plan.grid.back().size);
+      backend.zero(plan.buffer.back());
+    }
+  }
+  set_shift(alpha, scale);
+}
+
+template <typename T>
+FluxCycles<T>::~FluxCycles() = default;
+
+template <typename T>
+void FluxCycles<T>::set_shift(double alpha, double scale) {
+  alpha_ = alpha;
+  scale_ = scale;
+  factor_coarsest();
+}
+
+template <typename T>
+FluxOperator<T> FluxCycles<T>::level_operator(int level, double keep, double step,
+                                              double relax) const {
+  FluxOperator<T> op;
+  const LevelGeometry& g = levels_[level];
+  for (int a = 0; a < 3; ++a) {
+    op.face[a] = face_[level][a].data();
+    op.c[a] = a < g.dims ? scale_ / (g.spacing[a] * g.spacing[a]) : 0.0;
+  }
+  op.alpha = alpha_;
+  op.keep = keep;
+  op.step = step;
+  op.relax = relax;
+  return op;
+}
+
+template <typename T>
+void FluxCycles<T>::fill(int level, const T* x) {
+  HaloFillArgs<T> a = rules_[level];
+  a.field = const_cast<T*>(x);
+  if (a.any()) backend_.fill_halo(a);
+}
+
+template <typename T>
+void FluxCycles<T>::smooth(int level, Buffer<T>& x, Buffer<T>& next, const Buffer<T>& rhs,
+                           int sweeps) {
+  for (int s = 0; s < sweeps; ++s) {
+    if (interrupt_ && interrupt_()) throw CycleInterrupted{};
+    fill(level, x.data());
+    SweepArgs<T> a;
+    a.in = x.data();
+    a.out = next.data();
+    a.source_field = rhs.data();
+    a.layout = layout_[level];
+    a.box = box_[level];
+    a.flux = level_operator(level, 1.0, 0.0, omega_[level]);
+    backend_.sweep(a, KernelId{levels_[level].dims, 0});
+    x.swap(next);
+  }
+}
+
+template <typename T>
+void FluxCycles<T>::visit(int level, Buffer<T>& x, const Buffer<T>& rhs) {
+  if (level == coarsest()) {
+    solve_coarsest(rhs, x);
+    return;
+  }
+  Buffer<T>& next = next_[level];
+  smooth(level, x, next, rhs, spec_.pre_smooth);
+  // The residual into `next`, its halo folded, restricted to the next level's right-hand side.
+  fill(level, x.data());
+  SweepArgs<T> r;
+  r.in = x.data();
+  r.out = next.data();
+  r.source_field = rhs.data();
+  r.layout = layout_[level];
+  r.box = box_[level];
+  r.flux = level_operator(level, 0.0, 1.0, 0.0);
+  backend_.sweep(r, KernelId{levels_[level].dims, 0});
+  restrict_level(level, next);
+  const int visits = spec_.cycle == CycleKind::W && level + 1 != coarsest() ? 2 : 1;
+  backend_.zero(x_[level + 1]);
+  for (int v = 0; v < visits; ++v) visit(level + 1, x_[level + 1], rhs_[level + 1]);
+  // The interpolated correction into `next`, added where nodes are not held.
+  prolong_level(level, next);
+  LinearCombinationArgs<T> add;
+  add.y = x.data();
+  add.x = next.data();
+  add.held_face = held_[level] > 0 ? face_[level][0].data() : nullptr;
+  add.layout = layout_[level];
+  add.box = box_[level];
+  backend_.combine(add);
+  smooth(level, x, next, rhs, spec_.post_smooth);
+}
+
+template <typename T>
+AxisTransferArgs<T> FluxCycles<T>::axis_args(int level, int step, bool restrict) const {
+  const AxisPlan& plan = plan_[level];
+  const LevelGeometry& g = levels_[level];
+  const int axis = plan.axes[step];
+  AxisTransferArgs<T> a;
+  a.restrict = restrict;
+  a.axis = axis;
+  a.face = face_[level][axis].data();
+  a.face_layout = layout_[level];
+  a.n_fine = g.n[axis];
+  const auto rule = [&](int face) {
+    if (g.periodic[axis]) return GhostRule::Wrap;
+    return g.faces[face] == BoundaryType::Neumann ? GhostRule::Mirror : GhostRule::None;
+  };
+  a.lo = rule(2 * axis);
+  a.hi = rule(2 * axis + 1);
+  // Axes interpolated before this one are fine in both grids; later halving axes coarse.
+  for (std::size_t later = static_cast<std::size_t>(step) + 1; later < plan.axes.size(); ++later)
+    a.to_fine[plan.axes[later]] = 2;
+  a.scale = 0.5;
+  return a;
+}
+
+template <typename T>
+void FluxCycles<T>::restrict_level(int level, const Buffer<T>& residual) {
+  AxisPlan& plan = plan_[level];
+  if (plan.axes.empty()) {
+    fill(level, residual.data());
+    TransferArgs<T> t;
+    t.ratio = levels_[level + 1].ratio;
+    t.from = residual.data();
+    t.to = rhs_[level + 1].data();
+    t.fine = layout_[level];
+    t.coarse = layout_[level + 1];
+    t.box = box_[level + 1];
+    backend_.restrict_to_coarse(t);
+    return;
+  }
+  const LevelGeometry& g = levels_[level];
+  for (int s = static_cast<int>(plan.axes.size()) - 1; s >= 0; --s) {
+    const bool first = s + 1 == static_cast<int>(plan.axes.size());
+    const T* from = first ? residual.data() : plan.buffer[s + 1].data();
+    T* to = s == 0 ? rhs_[level + 1].data() : plan.buffer[s].data();
+    HaloFillArgs<T> h = detail::homogeneous_rules<T>(g, plan.grid[s + 1], detail::whole_of(g));
+    h.field = const_cast<T*>(from);
+    if (h.any()) backend_.fill_halo(h);
+    AxisTransferArgs<T> a = axis_args(level, s, true);
+    a.from = from;
+    a.to = to;
+    a.from_layout = plan.grid[s + 1];
+    a.to_layout = plan.grid[s];
+    a.box = s == 0 ? box_[level + 1] : plan.grid[s].owned_box();
+    backend_.transfer_axis(a);
+  }
+}
+
+template <typename T>
+void FluxCycles<T>::prolong_level(int level, Buffer<T>& e) {
+  AxisPlan& plan = plan_[level];
+  if (plan.axes.empty()) {
+    fill(level + 1, x_[level + 1].data());
+    backend_.zero(e);
+    TransferArgs<T> p;
+    p.ratio = levels_[level + 1].ratio;
+    p.from = x_[level + 1].data();
+    p.to = e.data();
+    p.fine = layout_[level];
+    p.coarse = layout_[level + 1];
+    p.box = box_[level];
+    backend_.prolong_add(p);
+    return;
+  }
+  const LevelGeometry& g = levels_[level];
+  const int steps = static_cast<int>(plan.axes.size());
+  for (int s = 0; s < steps; ++s) {
+    const T* from = s == 0 ? x_[level + 1].data() : plan.buffer[s].data();
+    T* to = s + 1 == steps ? e.data() : plan.buffer[s + 1].data();
+    HaloFillArgs<T> h = detail::homogeneous_rules<T>(g, plan.grid[s], detail::whole_of(g));
+    h.field = const_cast<T*>(from);
+    if (h.any()) backend_.fill_halo(h);
+    AxisTransferArgs<T> a = axis_args(level, s, false);
+    a.from = from;
+    a.to = to;
+    a.from_layout = plan.grid[s];
+    a.to_layout = plan.grid[s + 1];
+    a.box = plan.grid[s + 1].owned_box();
+    backend_.transfer_axis(a);
+  }
+}
+
+template <typename T>
+void FluxCycles<T>::precondition(const Buffer<T>& r, Buffer<T>& z) {
+  backend_.zero(z);
+  visit(0, z, r);
+}
+
+template <typename T>
+void FluxCycles<T>::factor_coarsest() {
+  const int l = coarsest();
+  const LevelGeometry& g = levels_[l];
+  const Layout& L = layout_[l];
+  const Box& b = box_[l];
+  unknown_.clear();
+  std::vector<index_t> column(static_cast<std::size_t>(L.size), -1);
+  bool dirichlet = held_[l] > 0;
+  for (int f = 0; f < 2 * g.dims; ++f)
+    dirichlet = dirichlet || g.faces[f] == BoundaryType::Dirichlet;
+  const bool pin = !dirichlet && alpha_ == 0;  // constants are the null space: fix one node
+  bool pinned = false;
+  for (index_t k = b.lo[2]; k < b.hi[2]; ++k)
+    for (index_t j = b.lo[1]; j < b.hi[1]; ++j)
+      for (index_t i = b.lo[0]; i < b.hi[0]; ++i) {
+        const index_t at = L.at(i, j, k);
+        if (host_face_[0][at] < T(0)) continue;
+        if (pin && !pinned) {
+          pinned = true;  // this node's correction stays zero
+          continue;
+        }
+        column[at] = static_cast<index_t>(unknown_.size());
+        unknown_.push_back(at);
+      }
+  const std::size_t n = unknown_.size();
+  lu_.assign(n * n, 0.0);
+  pivot_.assign(n, 0);
+  const index_t stride[3] = {1, L.pitch, L.plane};
+  for (std::size_t row = 0; row < n; ++row) {
+    const index_t at = unknown_[row];
+    index_t pos[3] = {0, 0, 0};
+    {
+      index_t rest = at - L.origin;
+      pos[2] = g.dims == 3 ? rest / L.plane : 0;
+      rest -= pos[2] * L.plane;
+      pos[1] = rest / L.pitch;
+      pos[0] = rest - pos[1] * L.pitch;
+    }
+    double diag = alpha_;
+    for (int a = 0; a < g.dims; ++a) {
+      const double c = scale_ / (g.spacing[a] * g.spacing[a]);
+      for (int side = 0; side < 2; ++side) {
+        const double beta =
+            std::fabs(static_cast<double>(host_face_[a][side == 0 ? at - stride[a] : at]));
+        diag += c * beta;
+        // The neighbour, folded back by the face rule (a mirrored ghost is the node beyond).
+        index_t q = pos[a] + (side == 0 ? -1 : 1);
+        const index_t na = g.n[a];
+        if (q < 0 || q >= na) {
+          const BoundaryType face = g.faces[2 * a + side];
+          if (g.periodic[a])
+            q = (q + na) % na;
+          else if (face == BoundaryType::Neumann)
+            q = q < 0 ? 1 : na - 2;
+          else
+            continue;
+        }
+        const index_t nb = at + (q - pos[a]) * stride[a];
+        const index_t col = column[nb];
+        if (col >= 0) lu_[row * n + static_cast<std::size_t>(col)] -= c * beta;
+      }
+    }
+    lu_[row * n + row] += diag;
+  }
+  // LU with partial pivoting, in place.
+  for (std::size_t k = 0; k < n; ++k) {
+    std::size_t p = k;
+    for (std::size_t r = k + 1; r < n; ++r)
+      if (std::fabs(lu_[r * n + k]) > std::fabs(lu_[p * n + k])) p = r;
+    pivot_[k] = static_cast<int>(p);
+    if (p != k)
+      for (std::size_t c = 0; c < n; ++c) std::swap(lu_[k * n + c], lu_[p * n + c]);
+    if (lu_[k * n + k] == 0.0)
+      throw std::runtime_error("multigrid: the coarsest grid's operator is singular");
+    for (std::size_t r = k + 1; r < n; ++r) {
+      const double m = lu_[r * n + k] / lu_[k * n + k];
+      lu_[r * n + k] = m;
+      for (std::size_t c = k + 1; c < n; ++c) lu_[r * n + c] -= m * lu_[k * n + c];
+    }
+  }
+  host_rhs_.assign(static_cast<std::size_t>(L.size), T(0));
+  host_x_.assign(static_cast<std::size_t>(L.size), T(0));
+}
+
+template <typename T>
+void FluxCycles<T>::solve_coarsest(const Buffer<T>& rhs, Buffer<T>& x) {
+  if (interrupt_ && interrupt_()) throw CycleInterrupted{};
+  const Layout& L = layout_[coarsest()];
+  backend_.download(host_rhs_.data(), rhs, L.size);
+  const std::size_t n = unknown_.size();
+  std::vector<double> y(n);
+  for (std::size_t r = 0; r < n; ++r) y[r] = static_cast<double>(host_rhs_[unknown_[r]]);
+  // The row swaps of the factorisation (whole rows were swapped), then L and U.
+  for (std::size_t k = 0; k < n; ++k) std::swap(y[k], y[static_cast<std::size_t>(pivot_[k])]);
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t r = k + 1; r < n; ++r) y[r] -= lu_[r * n + k] * y[k];
+  for (std::size_t k = n; k-- > 0;) {
+    double s = y[k];
+    for (std::size_t c = k + 1; c < n; ++c) s -= lu_[k * n + c] * y[c];
+    y[k] = s / lu_[k * n + k];
+  }
+  std::fill(host_x_.begin(), host_x_.end(), T(0));
+  for (std::size_t r = 0; r < n; ++r) host_x_[unknown_[r]] = static_cast<T>(y[r]);
+  backend_.upload(x, host_x_.data(), L.size);
+}
+
+template class FluxCycles<float>;
+template class FluxCycles<double>;
+
+}  // namespace fdsolve::multigrid

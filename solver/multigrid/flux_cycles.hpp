@@ -1,0 +1,93 @@
+// Multigrid for the variable-coefficient operator (kernels/flux_operator.hpp): V or W cycles
+// on the correction equation A z = r, weighted-Jacobi smoothing with each node's own diagonal,
+// full-weighting restriction, linear interpolation added only where nodes are not held, the
+// averaged face coefficients of op::flux_levels on the coarse grids, and an exact solve of the
+// coarsest grid (a few dozen unknowns) on the host. One cycle from z = 0 is a fixed linear map,
+// symmetric in the volume-weighted inner product, so that it can precondition conjugate
+// gradients (flux_solve.hpp).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "backend.hpp"
+#include "hierarchy.hpp"
+#include "operator/flux_levels.hpp"
+
+namespace fdsolve::multigrid {
+
+template <typename T>
+class FluxCycles {
+ public:
+  /// `host`: the face arrays of every level (op::flux_levels), uploaded here. The operator is
+  /// alpha I + scale (-div(beta grad)): (0, 1) for Poisson, (1, theta dt) for implicit heat.
+  FluxCycles(std::vector<LevelGeometry> levels, const std::vector<op::FluxLevel<T>>& host,
+             const MultigridSpec& spec, Backend<T>& backend, double alpha, double scale);
+  ~FluxCycles();
+
+  /// Changes the shift (an implicit step whose dt differs); the coarsest grid is refactored.
+  void set_shift(double alpha, double scale);
+
+  /// z = M r: one cycle on A z = r from z = 0 (fine layout; r's held nodes are ignored, z's
+  /// are left zero).
+  void precondition(const Buffer<T>& r, Buffer<T>& z);
+
+  /// The fine level's operator with the update `keep u + (step + relax / D) r` (see
+  /// flux_operator.hpp).
+  FluxOperator<T> fine_operator(double keep, double step, double relax) const {
+    return level_operator(0, keep, step, relax);
+  }
+  /// The fine +x face array (held nodes negative), for masked vector operations.
+  const T* held_face() const { return face_[0][0].data(); }
+  index_t fine_held() const { return held_[0]; }
+  const std::vector<LevelGeometry>& levels() const { return levels_; }
+  /// The relaxation weight of the fine smoother.
+  double omega() const { return omega_[0]; }
+
+  /// Makes every cycle call `requested` before each sweep; once it returns true the cycle
+  /// throws CycleInterrupted (cycles.hpp).
+  void set_interrupt(std::function<bool()> requested) { interrupt_ = std::move(requested); }
+
+ private:
+  int coarsest() const { return static_cast<int>(levels_.size()) - 1; }
+  FluxOperator<T> level_operator(int level, double keep, double step, double relax) const;
+  void fill(int level, const T* x);
+  void smooth(int level, Buffer<T>& x, Buffer<T>& next, const Buffer<T>& rhs, int sweeps);
+  void visit(int level, Buffer<T>& x, const Buffer<T>& rhs);
+  void solve_coarsest(const Buffer<T>& rhs, Buffer<T>& x);
+  void factor_coarsest();
+
+  std::vector<LevelGeometry> levels_;
+  MultigridSpec spec_;
+  Backend<T>& backend_;
+  double alpha_ = 0, scale_ = 1;
+  std::vector<Layout> layout_;
+  std::vector<Box> box_;
+  std::vector<double> omega_;
+  std::vector<index_t> held_;
+  std::vector<std::array<Buffer<T>, 3>> face_;
+  std::vector<HaloFillArgs<T>> rules_;
+  std::vector<Buffer<T>> x_, next_, rhs_;  // level 0: next_ only (x and rhs are the caller's)
+  /// The transfers from level l to l + 1 by axes (flux_transfer.hpp), where every axis halves
+  /// or is kept: the halving axes in order, and the grids between (grid[0] the coarse level,
+  /// grid.back() the fine one) with buffers for those in between. Empty: linear transfers.
+  struct AxisPlan {
+    std::vector<int> axes;
+    std::vector<Layout> grid;
+    std::vector<Buffer<T>> buffer;  // index s for grid[s], 0 < s < axes.size()
+  };
+  std::vector<AxisPlan> plan_;
+  void restrict_level(int level, const Buffer<T>& residual);
+  void prolong_level(int level, Buffer<T>& e);
+  AxisTransferArgs<T> axis_args(int level, int step, bool restrict) const;
+  // The coarsest grid's dense factorisation (LU with partial pivoting) over its unknowns.
+  std::array<std::vector<T>, 3> host_face_;  // the coarsest level's faces (host)
+  std::vector<index_t> unknown_;             // layout index of each unknown
+  std::vector<double> lu_;
+  std::vector<int> pivot_;
+  std::vector<T> host_rhs_, host_x_;
+  std::function<bool()> interrupt_;
+};
+
+}  // namespace fdsolve::multigrid

@@ -1,0 +1,167 @@
+// See flux_solve.hpp.
+#include "flux_solve.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "case_reader.hpp"
+
+#include "cycle_loop.hpp"
+#include "cycles_detail.hpp"
+#include "multigrid_solve.hpp"
+#include "loop/start_state.hpp"
+#include "operator/flux_levels.hpp"
+#include "parallel/decomposition.hpp"
+#include "parallel/halo_exchange.hpp"
+#include "problem/boundary_conditions.hpp"
+
+namespace fdsolve::multigrid {
+
+template <typename T>
+FluxIteration<T>::FluxIteration(FluxCycles<T>& cycles, Backend<T>& backend, const Layout& L,
+                                const Box& box, const T* f, double f_constant, bool cg,
+                                FineHalo fine_halo)
+    : cycles_(cycles),
+      backend_(backend),
+      layout_(L),
+      box_(box),
+      f_(f),
+      f_constant_(f ? 0.0 : f_constant),
+      cg_(cg),
+      fine_halo_(std::move(fine_halo)) {
+  const LevelGeometry& g = cycles.levels()[0];
+  homogeneous_ = detail::homogeneous_rules<T>(g, L, detail::whole_of(g));
+  dot_.layout = L;
+  dot_.box = box;
+  for (int f = 0; f < 2 * g.dims; ++f) dot_.half[f] = g.faces[f] == BoundaryType::Neumann;
+  for (auto* b : {&r_, &z_, &p_, &q_}) {
+    *b = backend.allocate(L.size);
+    backend.zero(*b);
+  }
+}
+
+template <typename T>
+SweepStats FluxIteration<T>::probe(Buffer<T>& u, Buffer<T>& /*next*/) {
+  fine_halo_(u);
+  SweepArgs<T> a;
+  a.in = u.data();
+  a.out = r_.data();
+  a.source_field = f_;
+  a.weights.source = f_constant_;
+  a.layout = layout_;
+  a.box = box_;
+  a.flux = cycles_.fine_operator(0.0, 1.0, 0.0);
+  return backend_.sweep_with_stats(a, KernelId{layout_.dims, 0});
+}
+
+template <typename T>
+void FluxIteration<T>::finish_cycle(Buffer<T>& u, Buffer<T>& /*next*/) {
+  cycles_.precondition(r_, z_);
+  LinearCombinationArgs<T> c;
+  c.layout = layout_;
+  c.box = box_;
+  c.held_face = cycles_.fine_held() > 0 ? cycles_.held_face() : nullptr;
+  if (!cg_) {
+    c.y = u.data();
+    c.x = z_.data();
+    backend_.combine(c);  // u += z
+    return;
+  }
+  dot_.a = r_.data();
+  dot_.b = z_.data();
+  const double rz = backend_.dot(dot_);
+  c.y = p_.data();
+  c.x = z_.data();
+  c.a = 1.0;
+  c.b = rz_ > 0 ? rz / rz_ : 0.0;  // p = z + beta p
+  backend_.combine(c);
+  rz_ = rz;
+  // q = A p: p holds zero on the Dirichlet and held nodes; its ghosts fold homogeneously.
+  HaloFillArgs<T> h = homogeneous_;
+  h.field = p_.data();
+  if (h.any()) backend_.fill_halo(h);
+  SweepArgs<T> a;
+  a.in = p_.data();
+  a.out = q_.data();
+  a.layout = layout_;
+  a.box = box_;
+  a.flux = cycles_.fine_operator(0.0, -1.0, 0.0);
+  backend_.sweep(a, KernelId{layout_.dims, 0});
+  dot_.a = p_.data();
+  dot_.b = q_.data();
+  const double pq = backend_.dot(dot_);
+  if (!(pq > 0)) {  // no progress possible along p (converged to rounding): restart
+    rz_ = 0;
+    return;
+  }
+  c.y = u.data();
+  c.x = p_.data();
+  c.a = rz / pq;
+  c.b = 1.0;
+  backend_.combine(c);  // u += alpha p
+}
+
+template class FluxIteration<float>;
+template class FluxIteration<double>;
+
+template <typename T>
+SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>& backend,
+                                 output::RunOutput& out, const SolveOptions& options) {
+  const parallel::Decomposition d = parallel::decompose(c, {1, 1, 1}, 0);
+  const Subdomain& sub = d.sub;
+  const Layout L = field_layout(c, sizeof(T), sub);
+  const Box box = update_box(c, sub);
+  const auto levels = build_hierarchy(fine_level(c));
+  SolveResult r;
+  r.kernel = "flux";
+  auto [cur, next, done, earlier_seconds, first_norm] =
+      start_state(c, backend, L, sub, options.resume, out, r.kernel);
+  r.first_norm = first_norm;
+  if (options.resume) spdlog::info("resuming from iteration {}", done);
+  Boundaries<T> boundaries(c, backend, L, sub);
+  HaloExchange<T> halo(L, backend, options.comm, d);
+  FluxCycles<T> cycles(levels, op::flux_levels<T>(levels, m), c.solve.multigrid, backend, 0.0,
+                       1.0);
+  Buffer<T> f;
+  if (has_source_field(c)) {
+    f = backend.allocate(L.size);
+    backend.upload(f, source_values<T>(c, L, sub, 1.0, 0.0).data(), L.size);
+  }
+  const double f_constant =
+      c.problem.equation == Equation::Poisson && c.problem.source.is_constant()
+          ? c.problem.source.constant
+          : 0.0;
+  const bool cg = flux_uses_cg(c);
+  FluxIteration<T> iteration(cycles, backend, L, box, f.size() ? f.data() : nullptr, f_constant,
+                             cg, [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0, halo); });
+  spdlog::info("{}{}: {} levels (averaged face coefficients), coarsest {} solved exactly; {} "
+               "held nodes",
+               cg ? "conjugate gradients preconditioned by " : "",
+               describe_cycles(c.solve.multigrid), levels.size(),
+               fmt::join(levels.back().n.begin(), levels.back().n.begin() + c.grid.dims, "x"),
+               m.held_count);
+  return cycle_loop(c, backend, out, options, iteration, cur, next, done, earlier_seconds, L, d,
+                    box, levels[0].box.cells(), r, false);
+}
+
+template <typename T>
+SolveResult solve_flux_implicit_heat(const Case& c, const op::Medium&, Backend<T>&,
+                                     output::RunOutput&, const SolveOptions&) {
+  throw InputError(c.where("time.scheme") +
+                   "time.scheme: implicit steps with a varying diffusivity or held nodes are "
+                   "not available yet; use time.scheme: explicit");
+}
+
+template SolveResult solve_flux_implicit_heat<float>(const Case&, const op::Medium&,
+                                                     Backend<float>&, output::RunOutput&,
+                                                     const SolveOptions&);
+template SolveResult solve_flux_implicit_heat<double>(const Case&, const op::Medium&,
+                                                      Backend<double>&, output::RunOutput&,
+                                                      const SolveOptions&);
+
+template SolveResult solve_flux_multigrid<float>(const Case&, const op::Medium&, Backend<float>&,
+                                                 output::RunOutput&, const SolveOptions&);
+template SolveResult solve_flux_multigrid<double>(const Case&, const op::Medium&,
+                                                  Backend<double>&, output::RunOutput&,
+                                                  const SolveOptions&);
+
+}  // namespace fdsolve::multigrid

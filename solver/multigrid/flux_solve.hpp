@@ -1,0 +1,88 @@
+// The steady variable-coefficient solve A u = f (A from op::flux_levels): multigrid cycles
+// (FluxCycles) as a stationary iteration, or as the preconditioner of conjugate gradients.
+// It offers the multigrid loop what Cycles offers (probe, finish_cycle), so the same loop
+// (history, checks, checkpoints, signals) runs both.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "backend.hpp"
+#include "flux_cycles.hpp"
+#include "loop/jacobi.hpp"
+
+namespace fdsolve::multigrid {
+
+template <typename T>
+class FluxIteration {
+ public:
+  using FineHalo = std::function<void(Buffer<T>&)>;
+
+  /// `f`: the right-hand side as a field (fine layout, backend memory) or, when null,
+  /// `f_constant` everywhere. `cg`: conjugate gradients preconditioned by one cycle.
+  FluxIteration(FluxCycles<T>& cycles, Backend<T>& backend, const Layout& L, const Box& box,
+                const T* f, double f_constant, bool cg, FineHalo fine_halo);
+
+  /// The residual r = f - A u of u (its norms over the nodes that are not held, and the range
+  /// of u); leaves u unchanged and keeps r for finish_cycle.
+  SweepStats probe(Buffer<T>& u, Buffer<T>& next);
+  /// One iteration from the probed residual: u += M r (stationary) or one CG step.
+  void finish_cycle(Buffer<T>& u, Buffer<T>& next);
+  void cycle(Buffer<T>& u, Buffer<T>& next) {
+    probe(u, next);
+    finish_cycle(u, next);
+  }
+  void full_multigrid(Buffer<T>& u, Buffer<T>& next) { cycle(u, next); }
+  void set_interrupt(std::function<bool()> requested) {
+    cycles_.set_interrupt(std::move(requested));
+  }
+  /// Conjugate gradients restart: the next step starts a new search direction (a resumed run,
+  /// or the loop after an abandoned cycle).
+  void restart() { rz_ = 0; }
+  bool recordable() const { return false; }
+  /// Whether each iteration should reduce the residual (stationary cycles): conjugate gradients
+  /// minimise the error's energy, and their residual may rise for a while.
+  bool monotone() const { return !cg_; }
+  double residual_scale() const { return 1.0; }
+  bool conjugate_gradients() const { return cg_; }
+
+ private:
+  FluxCycles<T>& cycles_;
+  Backend<T>& backend_;
+  Layout layout_;
+  Box box_;
+  const T* f_;
+  double f_constant_;
+  bool cg_;
+  FineHalo fine_halo_;
+  HaloFillArgs<T> homogeneous_;
+  DotArgs<T> dot_;
+  Buffer<T> r_, z_, p_, q_;
+  double rz_ = 0;  // (r, z) of the previous CG step; 0: start a new direction
+};
+
+}  // namespace fdsolve::multigrid
+
+namespace fdsolve::op {
+struct Medium;
+}
+
+namespace fdsolve::multigrid {
+
+/// Solves the Laplace/Poisson case `c` with the medium `m` (op::resolve_medium; one that needs
+/// the flux operator) by multigrid, or conjugate gradients preconditioned by it
+/// (solve.krylov), through the multigrid loop. One rank.
+template <typename T>
+SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>& backend,
+                                 output::RunOutput& out, const SolveOptions& options);
+
+/// Implicit heat (backward Euler, Crank-Nicolson) with a diffusivity field or held nodes.
+template <typename T>
+SolveResult solve_flux_implicit_heat(const Case& c, const op::Medium& m, Backend<T>& backend,
+                                     output::RunOutput& out, const SolveOptions& options);
+
+/// Whether solve.krylov resolves to conjugate gradients for a case that needs the flux
+/// operator (auto: yes, the coefficient varies or nodes are held).
+inline bool flux_uses_cg(const Case& c) { return c.solve.krylov != KrylovChoice::None; }
+
+}  // namespace fdsolve::multigrid

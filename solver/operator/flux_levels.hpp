@@ -1,0 +1,49 @@
+// The variable-coefficient operator on every level of a multigrid hierarchy (or on the fine
+// grid alone, for Jacobi and heat steps), as the face arrays the flux sweep reads
+// (kernels/flux_operator.hpp).
+//
+// Fine grid: the face between nodes i and i + e_a has the harmonic mean of the two node
+// values, 2 b_i b_nb / (b_i + b_nb). Coarse grids (nested or kept axes): the fine faces a
+// coarse face spans along its axis act in series (harmonic mean), and the fine rows beside it
+// in parallel (weights 1/4, 1/2, 1/4 across each halved axis): the averaged face coefficients
+// of cell-centred codes, which keep a jump's flux on every level where plain re-discretisation
+// of a rough coefficient does not. A level that is not nested takes its node values from the
+// nearest fine node and re-discretises. A coarse node is held where the fine node under it is.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "medium.hpp"
+#include "multigrid/hierarchy.hpp"
+#include "parallel/subdomain.hpp"
+
+namespace fdsolve::op {
+
+template <typename T>
+struct FluxLevel {
+  Layout layout;                        // the level's field layout for T
+  std::array<std::vector<T>, 3> face;   // per axis, `layout`; held nodes: negative +x face
+  std::vector<std::uint8_t> held;       // dense owned nodes, 1 = held (empty: none)
+  index_t held_count = 0;
+};
+
+/// The face arrays of every level of `levels` (fine first) for the medium `m` of the fine
+/// grid.
+template <typename T>
+std::vector<FluxLevel<T>> flux_levels(const std::vector<multigrid::LevelGeometry>& levels,
+                                      const Medium& m);
+
+/// The fine level alone on the nodes `sub` owns (a rank's box; its layout for T): what the
+/// Jacobi and explicit heat sweeps read. Faces toward a neighbouring rank's nodes come from the
+/// whole grid's coefficient, so every rank computes the same face values.
+template <typename T>
+FluxLevel<T> fine_flux_level(const multigrid::LevelGeometry& fine, const Medium& m,
+                             const Subdomain& sub);
+
+/// The largest sum over a node's faces of beta_f / h_a^2 on the fine grid (held nodes out):
+/// the explicit heat step's stability limit is 1 / (that times the diffusivity scale).
+double largest_flux_diagonal(const multigrid::LevelGeometry& fine, const Medium& m);
+
+}  // namespace fdsolve::op

@@ -1,0 +1,145 @@
+// See medium.hpp.
+#include "medium.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+
+#include "case_reader.hpp"
+#include "problem/problem_setup.hpp"
+
+namespace fdsolve::op {
+namespace {
+
+std::array<index_t, 3> node_of(const Medium& m, index_t linear) {
+  return {linear % m.n[0], linear / m.n[0] % m.n[1], linear / (m.n[0] * m.n[1])};
+}
+
+/// "at node (i, j) = (3, 4), (x, y) = (0.3, 0.4)".
+std::string at_node(const Case& c, const std::array<index_t, 3>& node) {
+  const auto x = [&](int a) { return node_coordinate(c, a, node[a]); };
+  if (c.grid.dims == 2)
+    return fmt::format("at node (i, j) = ({}, {}), (x, y) = ({}, {})", node[0], node[1], x(0),
+                       x(1));
+  return fmt::format("at node (i, j, k) = ({}, {}, {}), (x, y, z) = ({}, {}, {})", node[0],
+                     node[1], node[2], x(0), x(1), x(2));
+}
+
+std::vector<double> evaluate(const Case& c, const Value& v, const std::string& key) {
+  const Box all{{0, 0, 0}, {c.grid.points[0], c.grid.points[1], c.grid.dims == 3 ? c.grid.points[2] : 1}};
+  try {
+    return box_values<double>(c, v, all, 0.0);
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw InputError(c.where(key) + key + ": " + e.what());
+  }
+}
+
+/// Whether node (i, j, k) lies on a Dirichlet face (which holds it already, and wins).
+bool on_dirichlet_face(const Case& c, const std::array<index_t, 3>& node) {
+  for (int a = 0; a < c.grid.dims; ++a) {
+    if (node[a] == 0 && c.boundary[2 * a].type == BoundaryType::Dirichlet) return true;
+    if (node[a] == c.grid.points[a] - 1 && c.boundary[2 * a + 1].type == BoundaryType::Dirichlet)
+      return true;
+  }
+  return false;
+}
+
+void resolve_coefficient(const Case& c, Medium& m) {
+  const std::string key = coefficient_key(c);
+  const Value& v = c.problem.coefficient;
+  if (v.is_constant()) {
+    m.constant = c.problem.equation == Equation::Heat ? c.problem.diffusivity : v.constant;
+    return;
+  }
+  std::vector<double> beta = evaluate(c, v, key);
+  for (std::size_t i = 0; i < beta.size(); ++i)
+    if (!std::isfinite(beta[i]) || !(beta[i] > 0))
+      throw InputError(c.where(key) +
+                       fmt::format("{}: {} {} {}; a coefficient must be finite and > 0", key,
+                                   v.is_file() ? "holds" : "evaluates to", beta[i],
+                                   at_node(c, node_of(m, static_cast<index_t>(i)))));
+  bool uniform = true;
+  for (double b : beta) uniform = uniform && b == beta[0];
+  if (uniform) {
+    m.constant = beta[0];
+    return;
+  }
+  m.beta = std::move(beta);
+}
+
+void resolve_fixed(const Case& c, Medium& m) {
+  if (c.problem.fixed.empty()) return;
+  const index_t cells = m.n[0] * m.n[1] * m.n[2];
+  m.held.assign(static_cast<std::size_t>(cells), 0);
+  m.held_value.assign(static_cast<std::size_t>(cells), 0.0);
+  for (std::size_t r = 0; r < c.problem.fixed.size(); ++r) {
+    const FixedRegion& region = c.problem.fixed[r];
+    const std::string key = fmt::format("problem.fixed[{}]", r);
+    const std::vector<double> where = evaluate(c, region.where, key + ".where");
+    const std::vector<double> value = evaluate(c, region.value, key + ".value");
+    index_t mine = 0;
+    for (index_t i = 0; i < cells; ++i) {
+      if (where[i] == 0.0 || m.held[i]) continue;
+      const auto node = node_of(m, i);
+      if (!std::isfinite(where[i]))
+        throw InputError(c.where(key + ".where") +
+                         fmt::format("{}.where: is {} {}", key, where[i], at_node(c, node)));
+      if (on_dirichlet_face(c, node)) continue;
+      if (!std::isfinite(value[i]))
+        throw InputError(c.where(key + ".value") +
+                         fmt::format("{}.value: is {} {}", key, value[i], at_node(c, node)));
+      m.held[i] = 1;
+      m.held_value[i] = value[i];
+      ++mine;
+    }
+    if (mine == 0)
+      spdlog::warn("{}: the region holds no node (its `where` is zero at every node off the "
+                   "Dirichlet faces)",
+                   key);
+    m.held_count += mine;
+  }
+  index_t free = 0;
+  for (index_t i = 0; i < cells; ++i)
+    free += !m.held[i] && !on_dirichlet_face(c, node_of(m, i));
+  if (free == 0)
+    throw InputError(c.where("problem.fixed") +
+                     "problem.fixed: the regions hold every node a sweep would update: nothing "
+                     "is left to solve for");
+  if (m.held_count == 0) {
+    m.held.clear();
+    m.held_value.clear();
+  }
+}
+
+}  // namespace
+
+std::string coefficient_key(const Case& c) {
+  return c.problem.equation == Equation::Heat ? "problem.diffusivity" : "problem.coefficient";
+}
+
+bool may_need_flux(const Case& c) {
+  return !c.problem.coefficient.is_constant() || !c.problem.fixed.empty();
+}
+
+Medium resolve_medium(const Case& c) {
+  Medium m;
+  m.dims = c.grid.dims;
+  for (int a = 0; a < c.grid.dims; ++a) m.n[a] = c.grid.points[a];
+  resolve_coefficient(c, m);
+  resolve_fixed(c, m);
+  return m;
+}
+
+Case with_constant_coefficient(const Case& c, const Medium& m) {
+  Case k = c;
+  if (c.problem.coefficient.is_constant()) return k;
+  k.problem.coefficient = Value{};
+  k.problem.coefficient.constant = c.problem.equation == Equation::Heat ? 1.0 : m.constant;
+  if (c.problem.equation == Equation::Heat) k.problem.diffusivity = m.constant;
+  return k;
+}
+
+}  // namespace fdsolve::op

@@ -1,0 +1,55 @@
+// The medium of a case: its coefficient (beta of -div(beta grad u) = f, or k of heat) at every
+// node and the nodes held by problem.fixed, evaluated once and checked (finite, > 0) before
+// anything runs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "case.hpp"
+#include "layout.hpp"
+
+namespace fdsolve::op {
+
+struct Medium {
+  int dims = 2;
+  std::array<index_t, 3> n{1, 1, 1};  // the grid's nodes per axis
+  /// The coefficient at every node (dense, C order, x fastest) when it varies; empty when
+  /// it is one number, which is then `constant`.
+  std::vector<double> beta;
+  double constant = 1.0;
+  /// Held nodes (dense, 1 = held) and their values; empty when none is held.
+  std::vector<std::uint8_t> held;
+  std::vector<double> held_value;
+  index_t held_count = 0;
+
+  bool varies() const { return !beta.empty(); }
+  bool holds() const { return held_count > 0; }
+  /// Whether the case needs the variable-coefficient operator (a coefficient that varies, or
+  /// held nodes); otherwise the constant stencils run with `constant`.
+  bool needs_flux() const { return varies() || holds(); }
+  index_t index(index_t i, index_t j, index_t k) const { return (k * n[1] + j) * n[0] + i; }
+  double beta_at(index_t node) const { return varies() ? beta[node] : constant; }
+};
+
+/// The key the operator's coefficient comes from: problem.diffusivity for heat, else
+/// problem.coefficient.
+std::string coefficient_key(const Case& c);
+
+/// Evaluates the coefficient and the fixed regions of `c` on the whole grid. Throws InputError
+/// naming the key and the node where the coefficient is not finite or not > 0, where a held
+/// value is not finite, or when the regions hold every node a sweep would update; warns for a
+/// region that holds no node. A coefficient equal at every node becomes `constant`.
+Medium resolve_medium(const Case& c);
+
+/// Whether the case can need the variable-coefficient operator at all (a coefficient given as
+/// an expression or data, or fixed regions), without evaluating anything.
+bool may_need_flux(const Case& c);
+
+/// `c` with the coefficient of a medium that needs no flux operator written as a number, so
+/// that a uniform field runs exactly as that number does.
+Case with_constant_coefficient(const Case& c, const Medium& m);
+
+}  // namespace fdsolve::op
