@@ -14,6 +14,7 @@
 #include "bottom_cg.hpp"
 #include "diagnostics.hpp"
 #include "flux_transfer.hpp"
+#include "galerkin.hpp"
 #include "halo_fill.hpp"
 #include "stencil.hpp"
 #include "transfer.hpp"
@@ -190,6 +191,10 @@ class Backend {
   /// One axis of the variable-coefficient multigrid's transfers (flux_transfer.hpp), enqueued.
   virtual void transfer_axis(const AxisTransferArgs<T>&) {
     throw BackendError("backend " + name() + " has no variable-coefficient transfers");
+  }
+  /// One step of building a Galerkin coarse operator by probing (galerkin.hpp), enqueued.
+  virtual void galerkin(const GalerkinArgs<T>&) {
+    throw BackendError("backend " + name() + " has no Galerkin coarse operators");
   }
   /// Enqueues setting every element of `field` (halo included) to zero.
   virtual void zero(Buffer<T>& field) = 0;

@@ -38,26 +38,49 @@ struct FluxOperator {
   double keep = 1;
   double step = 0;
   double relax = 1;
-  bool active() const { return face[0] != nullptr; }
+  /// The general form instead of faces (multigrid's Galerkin coarse operators): 3^dims arrays
+  /// of the layout, `stencil_stride` elements apart, array o = (dz+1) 9 + (dy+1) 3 + (dx+1)
+  /// holding each node's coefficient of u at offset (dx, dy, dz), the centre its diagonal;
+  /// (A u)_i = sum over o of S_o u_(i+o) (alpha and c unused). Held rows: centre -1, others 0.
+  const T* stencil = nullptr;
+  index_t stencil_stride = 0;
+  bool active() const { return face[0] != nullptr || stencil != nullptr; }
 };
+
+/// The centre's array index in the general form.
+inline int stencil_centre(int dims) { return dims == 2 ? 4 : 13; }
 
 /// The same as scalars of T for device code.
 template <typename T>
 struct FluxPlain {
-  const T* fx;
+  const T* fx;  // general form: the centre array (its sign marks held rows)
   const T* fy;
   const T* fz;
   T cx, cy, cz, alpha, keep, step, relax;
   int dims;
   index_t pitch, plane;
+  const T* st;  // general form, else null
+  index_t st_stride;
 };
 
 template <typename T>
 FluxPlain<T> flux_plain(const FluxOperator<T>& op, const Layout& L) {
-  return {op.face[0],       op.face[1],      op.face[2],       T(op.c[0]),
-          T(op.c[1]),       T(op.c[2]),      T(op.alpha),      T(op.keep),
-          T(op.step),       T(op.relax),     L.dims,           L.pitch,
-          L.plane};
+  const T* centre = op.stencil ? op.stencil + stencil_centre(L.dims) * op.stencil_stride : nullptr;
+  return {op.stencil ? centre : op.face[0],
+          op.face[1],
+          op.face[2],
+          T(op.c[0]),
+          T(op.c[1]),
+          T(op.c[2]),
+          T(op.alpha),
+          T(op.keep),
+          T(op.step),
+          T(op.relax),
+          L.dims,
+          L.pitch,
+          L.plane,
+          op.stencil,
+          op.stencil_stride};
 }
 
 /// Whether node `at` is held (a negative +x face).
@@ -77,11 +100,32 @@ template <typename T>
 struct FluxResidual {
   T r;
   T diag;
+  T l1 = T(0);  // general form: the row's sum of |S_o| (0 for faces)
 };
+
+/// The residual of the general form (FluxOperator::stencil).
+template <typename T>
+FDSOLVE_HOST_DEVICE FluxResidual<T> stencil_residual(const T* u, const FluxPlain<T>& p,
+                                                     index_t at, T f) {
+  const int points = p.dims == 2 ? 9 : 27;
+  const int centre = p.dims == 2 ? 4 : 13;
+  T sum = T(0), l1 = T(0);
+  for (int o = 0; o < points; ++o) {
+    if (o == centre) continue;
+    const index_t dz = p.dims == 3 ? o / 9 - 1 : 0;
+    const index_t off = (o % 3 - 1) + (o / 3 % 3 - 1) * p.pitch + dz * p.plane;
+    const T s = p.st[o * p.st_stride + at];
+    sum += s * u[at + off];
+    l1 += flux_magnitude(s);
+  }
+  const T diag = p.st[centre * p.st_stride + at];
+  return {f - (diag * u[at] + sum), diag, l1 + diag};
+}
 
 template <typename T>
 FDSOLVE_HOST_DEVICE FluxResidual<T> flux_residual(const T* u, const FluxPlain<T>& p, index_t at,
                                                   T f) {
+  if (p.st) return stencil_residual(u, p, at, f);
   const T bw = flux_magnitude(p.fx[at - 1]), be = flux_magnitude(p.fx[at]);
   const T bs = flux_magnitude(p.fy[at - p.pitch]), bn = flux_magnitude(p.fy[at]);
   T diag = p.alpha + p.cx * (bw + be) + p.cy * (bs + bn);
@@ -99,6 +143,14 @@ template <typename T>
 FDSOLVE_HOST_DEVICE T flux_update(const T* u, const FluxPlain<T>& p, index_t at, T f) {
   if (flux_held(p, at)) return p.keep * u[at];
   const FluxResidual<T> res = flux_residual(u, p, at, f);
+  if (p.st && p.relax != T(0)) {
+    // A Galerkin row may have positive couplings and lose diagonal dominance: relaxing by
+    // max(D / omega, sum |S_o| / 2) keeps 2 D_eff - A positive definite (the l1-Jacobi bound),
+    // so the smoother converges and the cycle stays a positive definite preconditioner; where
+    // the row is dominant this is D / omega, plain weighted Jacobi.
+    const T scaled = res.diag / p.relax, half_l1 = T(0.5) * res.l1;
+    return p.keep * u[at] + (p.step + T(1) / (scaled > half_l1 ? scaled : half_l1)) * res.r;
+  }
   return p.keep * u[at] + (p.step + p.relax / res.diag) * res.r;
 }
 

@@ -118,6 +118,7 @@ class CpuBackend final : public Backend<T> {
   void combine(const LinearCombinationArgs<T>& args) override { cpu::combine(args); }
   double dot(const DotArgs<T>& args) override { return cpu::dot(args); }
   void transfer_axis(const AxisTransferArgs<T>& args) override { cpu::transfer_axis(args); }
+  void galerkin(const GalerkinArgs<T>& args) override { cpu::galerkin(args); }
   void zero(Buffer<T>& field) override { cpu::fill_value(field.data(), field.size(), T(0)); }
   void copy(Buffer<T>& dst, const Buffer<T>& src) override {
     cpu::copy(dst.data(), src.data(), std::min(dst.size(), src.size()));

@@ -114,6 +114,16 @@ void transfer_axis(const AxisTransferArgs<T>& a) {
   });
 }
 
+template <typename T>
+void galerkin(const GalerkinArgs<T>& a) {
+  const GalerkinPlain<T> p = galerkin_plain(a);
+  for_rows(a.layout.owned_box(), [&](index_t, index_t j, index_t k) {
+    for (index_t i = 0; i < a.layout.n[0]; ++i) galerkin_node(p, i, j, k);
+  });
+}
+
+template void galerkin<float>(const GalerkinArgs<float>&);
+template void galerkin<double>(const GalerkinArgs<double>&);
 template void transfer_axis<float>(const AxisTransferArgs<float>&);
 template void transfer_axis<double>(const AxisTransferArgs<double>&);
 template void flux_sweep<float>(const SweepArgs<float>&, SweepStats*);

@@ -6,6 +6,7 @@
 #include "../bottom_cg.hpp"
 #include "../transfer.hpp"
 #include "../flux_transfer.hpp"
+#include "../galerkin.hpp"
 
 namespace fdsolve::cpu {
 
@@ -59,6 +60,9 @@ template <typename T>
 void combine(const LinearCombinationArgs<T>& args);
 template <typename T>
 double dot(const DotArgs<T>& args);
+/// One step of building a Galerkin coarse operator (galerkin.hpp), over every owned node.
+template <typename T>
+void galerkin(const GalerkinArgs<T>& args);
 /// One axis of the variable-coefficient transfers (flux_transfer.hpp).
 template <typename T>
 void transfer_axis(const AxisTransferArgs<T>& args);

@@ -292,6 +292,7 @@ class CudaBackend final : public Backend<T> {
   void transfer_axis(const AxisTransferArgs<T>& args) override {
     launch_transfer_axis(args, stream_);
   }
+  void galerkin(const GalerkinArgs<T>& args) override { launch_galerkin(args, stream_); }
   void zero(Buffer<T>& field) override {
     FDSOLVE_CUDA_CHECK(cudaMemsetAsync(field.data(), 0, bytes(field.size()), stream_));
   }

@@ -57,6 +57,16 @@ __global__ void __launch_bounds__(kBX* kBY) axis_transfer_kernel(AxisTransferPla
   p.to[to.at(i, j, k)] = axis_transfer_node(p, i, j, k, Restrict);
 }
 
+/// One step of building a Galerkin coarse operator (galerkin.hpp).
+template <typename T>
+__global__ void __launch_bounds__(kBX* kBY) galerkin_kernel(GalerkinPlain<T> p, DevBox b) {
+  const index_t i = b.lo[0] + blockIdx.x * static_cast<index_t>(kBX) + threadIdx.x;
+  const index_t j = b.lo[1] + blockIdx.y * static_cast<index_t>(kBY) + threadIdx.y;
+  const index_t k = b.lo[2] + blockIdx.z;
+  if (i >= b.hi[0] || j >= b.hi[1]) return;
+  galerkin_node(p, i, j, k);
+}
+
 /// The transfers between grids that do not nest (transfer_ratio.hpp).
 template <typename T>
 __global__ void __launch_bounds__(kBX* kBY)
@@ -177,6 +187,17 @@ void launch_transfer_axis(const AxisTransferArgs<T>& a, cudaStream_t stream) {
   FDSOLVE_CUDA_CHECK_LAUNCH();
 }
 
+template <typename T>
+void launch_galerkin(const GalerkinArgs<T>& a, cudaStream_t stream) {
+  const Box owned = a.layout.owned_box();
+  if (owned.empty()) return;
+  galerkin_kernel<T><<<box_grid(owned), dim3(kBX, kBY), 0, stream>>>(galerkin_plain(a),
+                                                                     dev_box(owned));
+  FDSOLVE_CUDA_CHECK_LAUNCH();
+}
+
+template void launch_galerkin<float>(const GalerkinArgs<float>&, cudaStream_t);
+template void launch_galerkin<double>(const GalerkinArgs<double>&, cudaStream_t);
 template void launch_transfer_axis<float>(const AxisTransferArgs<float>&, cudaStream_t);
 template void launch_transfer_axis<double>(const AxisTransferArgs<double>&, cudaStream_t);
 template void launch_restrict<float>(const TransferArgs<float>&, cudaStream_t);

@@ -5,6 +5,7 @@
 
 #include "bottom_cg.hpp"
 #include "flux_transfer.hpp"
+#include "galerkin.hpp"
 #include "transfer.hpp"
 
 namespace fdsolve::cuda {
@@ -28,6 +29,10 @@ void launch_restrict_residual(const ResidualRestrictArgs<T>& args, cudaStream_t 
 /// Enqueues one axis of the variable-coefficient transfers (one thread per node of args.to).
 template <typename T>
 void launch_transfer_axis(const AxisTransferArgs<T>& args, cudaStream_t stream);
+
+/// Enqueues one step of building a Galerkin coarse operator (one thread per owned node).
+template <typename T>
+void launch_galerkin(const GalerkinArgs<T>& args, cudaStream_t stream);
 
 /// Enqueues the bottom solve of `args` (bottom_cg.hpp) as one thread block on `stream`.
 template <typename T>

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 
 #include "backend.hpp"
 #include "loop/field_io.hpp"
@@ -70,6 +71,10 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
   const output::GridMeta grid = grid_meta(c);
   StagnationWatch stagnation(c, true);
   StallWatch stall;
+  // Iterations without a new best residual after which conjugate gradients count as stalled.
+  constexpr int kKrylovStallIterations = 10;
+  double krylov_best = std::numeric_limits<double>::infinity();
+  int krylov_since = 0;
   const WallLimit wall_limit(options.max_wall_seconds);
   Diagnostics diag;
   const double residual_scale = cycles.residual_scale();
@@ -150,6 +155,26 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
       if (norm <= target) {
         r.status = SolveStatus::Converged;
         break;
+      }
+      // Conjugate gradients: the residual may rise for a while, so the rule is on its best
+      // value, which stops falling once rounding is reached.
+      if (!cycles.monotone() && it > 0) {
+        if (norm < 0.9 * krylov_best) {
+          krylov_best = norm;
+          krylov_since = 0;
+        } else if (++krylov_since >= kKrylovStallIterations) {
+          r.status = SolveStatus::Stalled;
+          r.stop_message = fmt::format(
+              "conjugate gradients stalled at iteration {}: the residual ({} norm) {:.3e} has not "
+              "fallen below 0.9 x its best {:.3e} for {} iterations and stays above the target "
+              "{:.3e}. Rounding limits it: the floor, about eps x |A| x |u|, grows with the "
+              "coefficient's contrast; use a larger solve.tolerance (or solve.absolute_tolerance "
+              "above that floor){}",
+              it, c.solve.norm == NormKind::L2 ? "l2" : "linf", norm, krylov_best,
+              kKrylovStallIterations, target,
+              c.precision == Precision::Float ? ", or precision: double" : "");
+          break;
+        }
       }
       if (it > 0 && cycles.monotone() && stall.stalled(row.factor)) {
         r.status = SolveStatus::Stalled;

@@ -72,6 +72,18 @@ FluxCycles<T>::FluxCycles(std::vector<LevelGeometry> levels,
       backend.zero(plan.buffer.back());
     }
   }
+  galerkin_ = levels_.size() > 1;
+  for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
+    galerkin_ = galerkin_ && !plan_[l].axes.empty();
+    for (int a = 0; a < levels_[l + 1].dims; ++a)
+      galerkin_ = galerkin_ && (!levels_[l + 1].periodic[a] || levels_[l + 1].n[a] % 3 == 0);
+  }
+  stencil_.resize(levels_.size());
+  if (galerkin_) {
+    const index_t points = levels_[0].dims == 2 ? 9 : 27;
+    for (std::size_t l = 1; l < levels_.size(); ++l)
+      stencil_[l] = backend.allocate(points * layout_[l].size);
+  }
   set_shift(alpha, scale);
 }
 
@@ -79,9 +91,80 @@ template <typename T>
 FluxCycles<T>::~FluxCycles() = default;
 
 template <typename T>
+const T* FluxCycles<T>::held_marker(int level) const {
+  if (level > 0 && galerkin_)
+    return stencil_[level].data() + stencil_centre(levels_[level].dims) * layout_[level].size;
+  return face_[level][0].data();
+}
+
+template <typename T>
+void FluxCycles<T>::build_galerkin() {
+  const int dims = levels_[0].dims;
+  const int colours = dims == 2 ? 9 : 27;
+  Buffer<T> scratch = backend_.allocate(layout_[0].size);
+  for (int l = 0; l < coarsest(); ++l) {
+    const int c = l + 1;
+    Buffer<T>& e = next_[l];
+    Buffer<T>& q = l == 0 ? scratch : rhs_[l];
+    backend_.zero(stencil_[c]);
+    GalerkinArgs<T> g;
+    g.layout = layout_[c];
+    g.box = box_[c];
+    g.held = held_[c] > 0 ? face_[c][0].data() : nullptr;  // flux_levels' held nodes
+    g.stencil = stencil_[c].data();
+    g.stride = layout_[c].size;
+    for (int a = 0; a < 3; ++a) g.periodic[a] = levels_[c].periodic[a];
+    for (int colour = 0; colour < colours; ++colour) {
+      g.colour = {colour % 3, colour / 3 % 3, colour / 9};
+      g.op = GalerkinOp::Colour;
+      g.out = x_[c].data();
+      backend_.galerkin(g);
+      prolong_level(l, e);  // e = P (the colour's field)
+      backend_.zero(q);     // q = e off the held nodes
+      LinearCombinationArgs<T> keep;
+      keep.y = q.data();
+      keep.x = e.data();
+      keep.b = 0.0;
+      keep.held_face = held_[l] > 0 ? held_marker(l) : nullptr;
+      keep.layout = layout_[l];
+      keep.box = layout_[l].owned_box();
+      backend_.combine(keep);
+      fill(l, q.data());
+      SweepArgs<T> a;  // e = A q
+      a.in = q.data();
+      a.out = e.data();
+      a.layout = layout_[l];
+      a.box = box_[l];
+      a.flux = level_operator(l, 0.0, -1.0, 0.0);
+      backend_.sweep(a, KernelId{dims, 0});
+      restrict_level(l, e);  // rhs_[c] = R A P (the colour's field)
+      g.op = GalerkinOp::Extract;
+      g.in = rhs_[c].data();
+      backend_.galerkin(g);
+    }
+    // The faces are written over the held marker: collapse from a copy of it.
+    if (g.held) {
+      backend_.copy(x_[c], face_[c][0]);
+      g.held = x_[c].data();
+    }
+    g.op = GalerkinOp::Collapse;
+    for (int a = 0; a < 3; ++a) g.faces[a] = face_[c][a].data();
+    backend_.galerkin(g);
+    g.op = GalerkinOp::HeldRows;
+    if (g.held) backend_.galerkin(g);
+    backend_.zero(x_[c]);
+    backend_.zero(rhs_[c]);
+    backend_.zero(e);
+    if (l > 0) backend_.zero(q);
+  }
+  backend_.synchronize();
+}
+
+template <typename T>
 void FluxCycles<T>::set_shift(double alpha, double scale) {
   alpha_ = alpha;
   scale_ = scale;
+  if (galerkin_) build_galerkin();
   factor_coarsest();
 }
 
@@ -95,6 +178,10 @@ FluxOperator<T> FluxCycles<T>::level_operator(int level, double keep, double ste
     op.c[a] = a < g.dims ? scale_ / (g.spacing[a] * g.spacing[a]) : 0.0;
   }
   op.alpha = alpha_;
+  if (level > 0 && galerkin_) {
+    op.stencil = stencil_[level].data();
+    op.stencil_stride = layout_[level].size;
+  }
   op.keep = keep;
   op.step = step;
   op.relax = relax;
@@ -153,7 +240,7 @@ void FluxCycles<T>::visit(int level, Buffer<T>& x, const Buffer<T>& rhs) {
   LinearCombinationArgs<T> add;
   add.y = x.data();
   add.x = next.data();
-  add.held_face = held_[level] > 0 ? face_[level][0].data() : nullptr;
+  add.held_face = held_[level] > 0 ? held_marker(level) : nullptr;
   add.layout = layout_[level];
   add.box = box_[level];
   backend_.combine(add);
@@ -286,16 +373,43 @@ void FluxCycles<T>::factor_coarsest() {
   lu_.assign(n * n, 0.0);
   pivot_.assign(n, 0);
   const index_t stride[3] = {1, L.pitch, L.plane};
-  for (std::size_t row = 0; row < n; ++row) {
+  const auto position = [&](index_t at, index_t pos[3]) {
+    index_t rest = at - L.origin;
+    pos[2] = g.dims == 3 ? rest / L.plane : 0;
+    rest -= pos[2] * L.plane;
+    pos[1] = rest / L.pitch;
+    pos[0] = rest - pos[1] * L.pitch;
+  };
+  if (galerkin_ && l > 0) {
+    // The Galerkin operator's rows: ghosts carry no coefficient (folded in when it was built).
+    const int points = g.dims == 2 ? 9 : 27;
+    std::vector<T> st(static_cast<std::size_t>(points * L.size));
+    backend_.download(st.data(), stencil_[l], points * L.size);
+    for (std::size_t row = 0; row < n; ++row) {
+      const index_t at = unknown_[row];
+      index_t pos[3];
+      position(at, pos);
+      for (int o = 0; o < points; ++o) {
+        const index_t d[3] = {o % 3 - 1, o / 3 % 3 - 1, o / 9 - 1};
+        index_t q[3] = {pos[0], pos[1], pos[2]};
+        bool outside = false;
+        for (int a = 0; a < g.dims; ++a) {
+          q[a] += d[a];
+          if (g.periodic[a]) q[a] = (q[a] + g.n[a]) % g.n[a];
+          outside = outside || q[a] < 0 || q[a] >= g.n[a];
+        }
+        if (outside) continue;
+        const index_t col = column[L.at(q[0], q[1], q[2])];
+        if (col >= 0)
+          lu_[row * n + static_cast<std::size_t>(col)] +=
+              static_cast<double>(st[static_cast<std::size_t>(o * L.size + at)]);
+      }
+    }
+  }
+  for (std::size_t row = 0; row < n && !(galerkin_ && l > 0); ++row) {
     const index_t at = unknown_[row];
     index_t pos[3] = {0, 0, 0};
-    {
-      index_t rest = at - L.origin;
-      pos[2] = g.dims == 3 ? rest / L.plane : 0;
-      rest -= pos[2] * L.plane;
-      pos[1] = rest / L.pitch;
-      pos[0] = rest - pos[1] * L.pitch;
-    }
+    position(at, pos);
     double diag = alpha_;
     for (int a = 0; a < g.dims; ++a) {
       const double c = scale_ / (g.spacing[a] * g.spacing[a]);

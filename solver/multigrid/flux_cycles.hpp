@@ -1,7 +1,10 @@
 // Multigrid for the variable-coefficient operator (kernels/flux_operator.hpp): V or W cycles
 // on the correction equation A z = r, weighted-Jacobi smoothing with each node's own diagonal,
-// full-weighting restriction, linear interpolation added only where nodes are not held, the
-// averaged face coefficients of op::flux_levels on the coarse grids, and an exact solve of the
+// flux-continuous interpolation by axes and its transpose (kernels/flux_transfer.hpp; linear
+// interpolation and full weighting between levels that do not nest), corrections added only
+// where nodes are not held,
+// Galerkin coarse operators R A P built on the backend by probing (galerkin.hpp; the averaged
+// face coefficients of op::flux_levels where the levels do not nest), and an exact solve of the
 // coarsest grid (a few dozen unknowns) on the host. One cycle from z = 0 is a fixed linear map,
 // symmetric in the volume-weighted inner product, so that it can precondition conjugate
 // gradients (flux_solve.hpp).
@@ -78,6 +81,14 @@ class FluxCycles {
     std::vector<Buffer<T>> buffer;  // index s for grid[s], 0 < s < axes.size()
   };
   std::vector<AxisPlan> plan_;
+  bool galerkin_ = false;
+  std::vector<Buffer<T>> stencil_;  // level l >= 1: 3^dims arrays of layout_[l] (Galerkin)
+  /// Whether the coarse levels hold Galerkin operators R A P (every level nested, periodic
+  /// coarse axes a multiple of 3 nodes) rather than averaged faces.
+  bool galerkin() const { return galerkin_; }
+  void build_galerkin();
+  /// The array whose negative entries mark the held nodes of `level`.
+  const T* held_marker(int level) const;
   void restrict_level(int level, const Buffer<T>& residual);
   void prolong_level(int level, Buffer<T>& e);
   AxisTransferArgs<T> axis_args(int level, int step, bool restrict) const;

@@ -33,7 +33,7 @@ FluxIteration<T>::FluxIteration(FluxCycles<T>& cycles, Backend<T>& backend, cons
   dot_.layout = L;
   dot_.box = box;
   for (int f = 0; f < 2 * g.dims; ++f) dot_.half[f] = g.faces[f] == BoundaryType::Neumann;
-  for (auto* b : {&r_, &z_, &p_, &q_}) {
+  for (auto* b : {&r_, &s_, &z_, &p_, &q_}) {
     *b = backend.allocate(L.size);
     backend.zero(*b);
   }
@@ -55,18 +55,22 @@ SweepStats FluxIteration<T>::probe(Buffer<T>& u, Buffer<T>& /*next*/) {
 
 template <typename T>
 void FluxIteration<T>::finish_cycle(Buffer<T>& u, Buffer<T>& /*next*/) {
-  cycles_.precondition(r_, z_);
   LinearCombinationArgs<T> c;
   c.layout = layout_;
   c.box = box_;
   c.held_face = cycles_.fine_held() > 0 ? cycles_.held_face() : nullptr;
   if (!cg_) {
+    cycles_.precondition(r_, z_);
     c.y = u.data();
     c.x = z_.data();
     backend_.combine(c);  // u += z
     return;
   }
-  dot_.a = r_.data();
+  // CG's own residual, updated by the steps (r -= alpha q), which keeps the search directions
+  // conjugate to rounding; the probe's true residual starts it and decides convergence.
+  if (rz_ == 0) backend_.copy(s_, r_);
+  cycles_.precondition(s_, z_);
+  dot_.a = s_.data();
   dot_.b = z_.data();
   const double rz = backend_.dot(dot_);
   c.y = p_.data();
@@ -98,6 +102,10 @@ void FluxIteration<T>::finish_cycle(Buffer<T>& u, Buffer<T>& /*next*/) {
   c.a = rz / pq;
   c.b = 1.0;
   backend_.combine(c);  // u += alpha p
+  c.y = s_.data();
+  c.x = q_.data();
+  c.a = -rz / pq;
+  backend_.combine(c);  // s -= alpha q
 }
 
 template class FluxIteration<float>;

@@ -57,7 +57,7 @@ class FluxIteration {
   FineHalo fine_halo_;
   HaloFillArgs<T> homogeneous_;
   DotArgs<T> dot_;
-  Buffer<T> r_, z_, p_, q_;
+  Buffer<T> r_, s_, z_, p_, q_;  // true residual, CG's residual, M s, direction, A p
   double rz_ = 0;  // (r, z) of the previous CG step; 0: start a new direction
 };
 
