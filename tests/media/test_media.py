@@ -6,7 +6,7 @@ variable-coefficient scheme beside this file).
 
     test_media.py --fdsolve PATH --work DIR [--group NAME ...]
 
-Groups: constant, order, layered, contrast, fixed, heat, errors (default: all). Exit 0 when
+Groups: constant, order, layered, contrast, fixed, heat, errors, examples (default: all). Exit 0 when
 every check passes, 1 when one fails, 77 (skip) when NumPy, SciPy or h5py is missing.
 
 A check known to fail because of a solver bug is marked with `expected_failure` (a comment there
@@ -497,6 +497,52 @@ def weights(shape):
     return w
 
 
+def flux_apply(u, beta, h, faces):
+    """(A u) of the flux form at every node, NumPy-vectorised: harmonic face means, Neumann
+    (zero gradient) ghosts mirrored with their coefficient, periodic axes wrapped; the rows of
+    Dirichlet faces are meaningless (those nodes are not updated)."""
+    dims = u.ndim
+    total = np.zeros(u.shape)
+    for a in range(dims):
+        axis = dims - 1 - a
+        n = u.shape[axis]
+        ghost = {"neumann": (1, n - 2), "periodic": (n - 1, 0), "dirichlet": (0, n - 1)}
+        lo_index = [ghost[faces[a][0]][0]] + list(range(0, n - 1))
+        hi_index = list(range(1, n)) + [ghost[faces[a][1]][1]]
+        for index in (lo_index, hi_index):
+            u_nb, beta_nb = np.take(u, index, axis=axis), np.take(beta, index, axis=axis)
+            total += flux_scheme.harmonic(beta, beta_nb) * (u - u_nb) / h[a] ** 2
+    return total
+
+
+def dirichlet_mask(shape, faces):
+    mask = np.zeros(shape, dtype=bool)
+    dims = len(shape)
+    for a in range(dims):
+        for side in (0, 1):
+            if faces[a][side] == "dirichlet":
+                index = [slice(None)] * dims
+                index[dims - 1 - a] = 0 if side == 0 else shape[dims - 1 - a] - 1
+                mask[tuple(index)] = True
+    return mask
+
+
+def check_explicit_step(group, name, case, k, q, faces, dt, args=()):
+    """Runs three steps of `dt`, one snapshot each, and compares step 1 -> 2 with
+    u + dt (q - A u) computed here."""
+    _, _, directory = run(group, name, case, args=args)
+    found = snapshots(directory, case.get("name", name))
+    assert [i for i, _ in found][:3] == [1, 2, 3], found
+    u1, u2 = read_u(found[0][1]), read_u(found[1][1])
+    expected = u1 + dt * (q - flux_apply(u1, k, spacing(list(k.shape[::-1])), faces))
+    held = dirichlet_mask(k.shape, faces)
+    expected[held] = u1[held]
+    scale = np.max(np.abs(u2 - u1))
+    assert scale > 0
+    error = np.max(np.abs(u2 - expected)) / scale
+    assert error < 1e-10, f"step 2 differs from u + dt (q - A u) by {error:.3e} of the step"
+
+
 def group_heat():
     points = [33, 33]
     x, y = grid(points)
@@ -550,6 +596,15 @@ def group_heat():
         assert abs(named - limit) <= 1e-4 * limit, f"named limit {named}, Python {limit}"
     expected_failure(f"heat: dt = 1.5 x the limit {limit:.6g} is refused (exit 2) naming it",
                      EXPLICIT_LIMIT_BUG, refused_body)
+
+    def step_body():
+        dt = 0.5 * limit
+        step_case = dict(case, time={"scheme": "explicit", "dt": dt, "end": 3 * dt},
+                         output={"every": 1})
+        step_case["problem"] = dict(case["problem"], source="y > 0.71 ? 3 : 0")
+        check_explicit_step("heat", "step", step_case, k, np.where(y > 0.71, 3.0, 0.0),
+                            [("neumann", "neumann")] * 2, dt)
+    check("heat: one explicit step is u + dt (q - A u) of the flux form (NumPy)", step_body)
 
     def refused_far_body():
         # A dt above the limit fdsolve computes today too: refused, and the limit named.
@@ -617,9 +672,114 @@ def group_errors():
             [r"where"])
 
 
+# ---------------------------------------------------------------------------------------------
+# The examples of heterogeneous media (examples/heat_two_materials.yaml, electrode_box.yaml)
+
+
+def group_examples():
+    examples = os.path.join(HERE, "..", "..", "examples")
+
+    def run_example(label, name, sets, expect=0):
+        """Runs examples/`name` as shipped, with `--set` overrides `sets`, into a fresh
+        WORK/examples/label/out; returns that directory's parent."""
+        directory = os.path.join(WORK, "examples", label)
+        shutil.rmtree(directory, ignore_errors=True)
+        os.makedirs(directory)
+        command = [FDSOLVE, "run", os.path.join(examples, name), "--backend", "cpu", "--output",
+                   "out"]
+        for s in sets:
+            command += ["--set", s]
+        p = subprocess.run(command, cwd=directory, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=120)
+        assert p.returncode == expect, f"{name} {sets}: exit {p.returncode}\n{p.stdout[-3000:]}"
+        return directory
+
+    def heat_body():
+        directory = run_example("heat", "heat_two_materials.yaml", [])
+        found = snapshots(directory, "heat_two_materials")
+        assert len(found) == 5, found
+        x, y = grid([41, 41])
+        last = read_u(found[-1][1])
+        assert np.all(np.isfinite(last)) and np.min(last) >= 0.0
+        assert np.all(last[:, -1] == 0.0), "the sink at x = 1"
+        chip = (np.abs(x - 0.15) < 0.06) & (np.abs(y - 0.5) < 0.06)
+        assert last.max() == last[chip].max(), "the chip is the hottest place"
+        # From the middle to the sink the strip (y = 0.5) is hotter than the plastic at the
+        # same x (y = 0.05).
+        strip, plastic = last[20, 20:-1], last[2, 20:-1]
+        assert np.all(strip > plastic), "the strip carries the heat"
+        for i in range(1, len(found)):
+            assert np.sum(read_u(found[i][1])) > np.sum(read_u(found[i - 1][1])), "warming"
+    check("examples: heat_two_materials runs, five snapshots, strip hotter than plastic",
+          heat_body)
+
+    def heat_step_body():
+        dt = 1.5e-6  # the example's
+        directory = run_example("heat_step", "heat_two_materials.yaml",
+                                [f"time.end={3 * dt!r}", "output.every=1"])
+        found = snapshots(directory, "heat_two_materials")
+        x, y = grid([41, 41])
+        k = np.where(np.abs(y - 0.5) < 0.11, 100.0, 1.0)
+        q = np.where((np.abs(x - 0.15) < 0.06) & (np.abs(y - 0.5) < 0.06), 1000.0, 0.0)
+        faces = [("neumann", "dirichlet"), ("neumann", "neumann")]
+        u1, u2 = read_u(found[0][1]), read_u(found[1][1])
+        expected = u1 + dt * (q - flux_apply(u1, k, spacing([41, 41]), faces))
+        expected[dirichlet_mask(k.shape, faces)] = 0.0
+        error = np.max(np.abs(u2 - expected)) / np.max(np.abs(u2 - u1))
+        assert error < 1e-10, f"step 2 differs from u + dt (q - A u) by {error:.3e}"
+        assert dt < python_limit_faces(k, spacing([41, 41]), faces), "the example's dt is stable"
+    check("examples: heat_two_materials steps are u + dt (q - A u) (NumPy), dt below the limit",
+          heat_step_body)
+
+    def electrode_body():
+        n = 25  # SciPy's direct solve at 33^3 takes 10 s
+        directory = run_example("electrode", "electrode_box.yaml",
+                                [f"grid.points=[{n},{n},{n}]", "solve.tolerance=1e-10"])
+        u = read_u(snapshots(directory, "electrode_box")[-1][1])
+        x, y, z = grid([n, n, n])
+        held = (x - 0.5) ** 2 + (y - 0.5) ** 2 + (z - 0.55) ** 2 < 0.0225
+        eps = np.where(z < 0.3, 5.0, 1.0)
+        reference = flux_scheme.solve(eps, np.zeros(eps.shape), spacing([n] * 3),
+                                      [("dirichlet", "dirichlet")] * 3, held=held,
+                                      boundary=held.astype(float))
+        assert np.all(u[held] == 1.0)
+        error = relative_max(u, reference)
+        assert error < 1e-8, f"relative max difference {error:.3e}"
+    check("examples: electrode_box at 25^3 against flux_scheme.solve", electrode_body)
+
+    def electrode_full_body():
+        directory = run_example("electrode_full", "electrode_box.yaml", [])
+        u = read_u(snapshots(directory, "electrode_box")[-1][1])
+        x, y, z = grid([65] * 3)
+        held = (x - 0.5) ** 2 + (y - 0.5) ** 2 + (z - 0.55) ** 2 < 0.0225
+        assert np.count_nonzero(held) > 1000
+        assert np.all(u[held] == 1.0), "the electrode holds exactly 1"
+        assert u.min() >= -1e-9 and u.max() <= 1.0 + 1e-9, "maximum principle"
+        # The case is symmetric under x <-> y and x -> 1 - x.
+        assert np.max(np.abs(u - np.swapaxes(u, 1, 2))) < 1e-6
+        assert np.max(np.abs(u - u[:, :, ::-1])) < 1e-6
+    check("examples: electrode_box as shipped: electrode at 1, 0 <= u <= 1, symmetric",
+          electrode_full_body)
+
+
+def python_limit_faces(k, h, faces):
+    """python_limit for any faces: Dirichlet nodes out, Neumann ghosts mirrored."""
+    dims = k.ndim
+    diag = np.zeros(k.shape)
+    for a in range(dims):
+        axis = dims - 1 - a
+        n = k.shape[axis]
+        ghost = {"neumann": (1, n - 2), "periodic": (n - 1, 0), "dirichlet": (0, n - 1)}
+        for index in ([ghost[faces[a][0]][0]] + list(range(0, n - 1)),
+                      list(range(1, n)) + [ghost[faces[a][1]][1]]):
+            diag += flux_scheme.harmonic(k, np.take(k, index, axis=axis)) / h[a] ** 2
+    diag[dirichlet_mask(k.shape, faces)] = 0
+    return 1.0 / np.max(diag)
+
+
 GROUPS = {"constant": group_constant, "order": group_order, "layered": group_layered,
           "contrast": group_contrast, "fixed": group_fixed, "heat": group_heat,
-          "errors": group_errors}
+          "errors": group_errors, "examples": group_examples}
 
 
 def main():
