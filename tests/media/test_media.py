@@ -6,8 +6,8 @@ variable-coefficient scheme beside this file).
 
     test_media.py --fdsolve PATH --work DIR [--group NAME ...]
 
-Groups: constant, order, layered, contrast, fixed, heat, errors, examples (default: all). Exit 0 when
-every check passes, 1 when one fails, 77 (skip) when NumPy, SciPy or h5py is missing.
+Groups: constant, order, layered, contrast, fixed, heat, errors, examples (default: all). Exit 0
+when every check passes, 1 when one fails, 77 (skip) when NumPy, SciPy or h5py is missing.
 
 A check known to fail because of a solver bug is marked with `expected_failure` (a comment there
 names the bug): it prints XFAIL while the bug is there and fails (XPASS) once it is fixed, so
@@ -264,11 +264,11 @@ def observed_order(errors):
     return math.log2(errors[-2] / errors[-1])
 
 
-def order_study(label, sizes, make_case, exact):
+def order_study(label, dims, sizes, make_case, exact):
     def body():
         errors = []
         for n in sizes:
-            points = [n] * len(sizes_dims[label])
+            points = [n] * dims
             u = solution("order", f"{label.replace(' ', '_')}_{n}", make_case(points))
             errors.append(float(np.max(np.abs(u - exact(*grid(points))))))
         p = observed_order(errors)
@@ -277,7 +277,8 @@ def order_study(label, sizes, make_case, exact):
     check(f"order: {label}: second order on {sizes}", body)
 
 
-sizes_dims = {}
+NEUMANN_MIRROR_BUG = ("a Neumann face with a non-zero gradient is first order where beta "
+                      "varies across it (the ghost's mirrored coefficient)")
 
 
 def group_order():
@@ -285,23 +286,24 @@ def group_order():
                                        (3, [9, 17, 33], "multigrid", {}),
                                        (2, [17, 33, 65], "jacobi", {"max_iterations": 200000})):
         beta, f, exact, beta_fn = manufactured_sine(dims)
-        check(f"order: {dims}D manufactured source text against finite differences",
-              lambda: check_source_text(beta_fn, exact, f, dims))
+        if method == "multigrid":
+            check(f"order: {dims}D manufactured source text against finite differences",
+                  lambda: check_source_text(beta_fn, exact, f, dims))
         label = f"{dims}D sine beta {method}"
-        sizes_dims[label] = [0] * dims
         tolerance = 1e-10 if method == "multigrid" else 1e-11
 
         def make_case(points, f=f, beta=beta, method=method, tolerance=tolerance, extra=extra):
             return steady(base(points, "poisson", source=f, coefficient=beta), method,
                           tolerance, **extra)
-        order_study(label, sizes, make_case, exact)
+        order_study(label, dims, sizes, make_case, exact)
 
     # Neumann faces x_max and y_max with their exact gradients. beta's normal derivative is 0 on
     # those faces (the mirrored-coefficient ghost of the scheme is then second order there).
     beta = "(1 + 0.5*cos(pi*x)*cos(pi*y))"
     u_text = "sin(2*x + 0.5)*cos(1.5*y + 0.2)"
-    f = (f"-(-0.5*pi*sin(pi*x)*cos(pi*y))*(2*cos(2*x + 0.5)*cos(1.5*y + 0.2))"
-         f" - (-0.5*pi*cos(pi*x)*sin(pi*y))*(-1.5*sin(2*x + 0.5)*sin(1.5*y + 0.2))"
+    # f = -beta_x u_x - beta_y u_y - beta lap u, lap u = -(4 + 2.25) u.
+    f = ("-(-0.5*pi*sin(pi*x)*cos(pi*y))*(2*cos(2*x + 0.5)*cos(1.5*y + 0.2))"
+         " - (-0.5*pi*cos(pi*x)*sin(pi*y))*(-1.5*sin(2*x + 0.5)*sin(1.5*y + 0.2))"
          f" + 6.25*{beta}*{u_text}")
 
     def exact(x, y):
@@ -313,7 +315,6 @@ def group_order():
     check("order: Neumann manufactured source text against finite differences",
           lambda: check_source_text(beta_fn, exact, f, 2))
     label = "2D Neumann x_max y_max multigrid"
-    sizes_dims[label] = [0, 0]
 
     def make_neumann(points):
         case = steady(base(points, "poisson", source=f, coefficient=beta), "multigrid", 1e-10)
@@ -323,7 +324,34 @@ def group_order():
             "x_max": {"type": "neumann", "gradient": "2*cos(2 + 0.5)*cos(1.5*y + 0.2)"},
             "y_max": {"type": "neumann", "gradient": "-1.5*sin(2*x + 0.5)*sin(1.5 + 0.2)"}}
         return case
-    order_study(label, [17, 33, 65], make_neumann, exact)
+    order_study(label, 2, [17, 33, 65], make_neumann, exact)
+
+    # The same with beta = 1 + 0.5 x, whose normal derivative on x_max is not 0: the mirrored
+    # ghost coefficient makes the boundary node's flux through x_max the face mean of beta
+    # times g, not beta(1) g, an O(h) error in the half-cell flux balance. Observed: order
+    # 0.92, 0.96, 0.98 on 17/33/65/129 (errors 3.6e-3, 1.9e-3, 9.9e-4, 5.0e-4).
+    ramp = "(1 + 0.5*x)"
+    f_ramp = f"-0.5*(2*cos(2*x + 0.5)*cos(1.5*y + 0.2)) + 6.25*{ramp}*{u_text}"
+    check("order: ramp-beta Neumann source text against finite differences",
+          lambda: check_source_text(lambda x, y: 1 + 0.5 * x, exact, f_ramp, 2))
+
+    def make_ramp(points):
+        case = steady(base(points, "poisson", source=f_ramp, coefficient=ramp), "multigrid",
+                      1e-10)
+        case["boundary"] = {
+            "default": {"type": "dirichlet", "value": u_text},
+            "x_max": {"type": "neumann", "gradient": "2*cos(2 + 0.5)*cos(1.5*y + 0.2)"}}
+        return case
+
+    def ramp_body():
+        errors = []
+        for n in (17, 33, 65):
+            u = solution("order", f"ramp_neumann_{n}", make_ramp([n, n]))
+            errors.append(float(np.max(np.abs(u - exact(*grid([n, n]))))))
+        p = observed_order(errors)
+        assert abs(p - 2.0) <= 0.1, f"observed order {p:.3f} (errors {errors}), expected 2"
+    expected_failure("order: 2D Neumann x_max with beta varying across it: second order",
+                     NEUMANN_MIRROR_BUG, ramp_body)
 
 
 # ---------------------------------------------------------------------------------------------
