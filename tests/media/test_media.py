@@ -422,6 +422,26 @@ def group_contrast():
         check(f"contrast: {label} (contrast 100), multigrid (krylov {krylov}) against "
               "flux_scheme.solve", body)
 
+    def periodic_body():
+        # The checkerboard periodic in x (64 nodes, spacing 1/64, node 63's right neighbour is
+        # node 0), Dirichlet 0 in y: the wrapped faces against flux_scheme's.
+        nx, ny = 64, 65
+        xs = np.arange(nx) / 64.0
+        ys = np.arange(ny) / 64.0
+        y2, x2 = np.meshgrid(ys, xs, indexing="ij")
+        beta = np.where(np.mod(np.floor(4 * x2) + np.floor(4 * y2), 2) == 0, 100.0, 1.0)
+        case = steady(base([nx, ny], "poisson", source="1 + sin(2*pi*x)",
+                           coefficient=media["checkerboard"][0]), "multigrid", 1e-10)
+        case["boundary"] = {"default": {"type": "dirichlet", "value": 0},
+                            "x_min": {"type": "periodic"}, "x_max": {"type": "periodic"}}
+        u = solution("contrast", "periodic", case)
+        reference = flux_scheme.solve(beta, 1 + np.sin(2 * np.pi * x2), [1 / 64.0, 1 / 64.0],
+                                      [("periodic", "periodic"), ("dirichlet", "dirichlet")])
+        error = relative_max(u, reference)
+        assert error < 1e-8, f"relative max difference {error:.3e}"
+    check("contrast: checkerboard periodic in x, multigrid against flux_scheme.solve",
+          periodic_body)
+
 
 # ---------------------------------------------------------------------------------------------
 # 5. Held nodes
@@ -462,6 +482,23 @@ def group_fixed():
         error = relative_max(u, reference)
         assert error < 1e-8, f"relative max difference {error:.3e}"
     check("fixed: the held disc in a beta 1 | 10 box against flux_scheme.solve", disc_medium_body)
+
+    def jacobi_body():
+        # The held disc on 33^2 by Jacobi sweeps (u' = u + r / D) in the beta 1 | 10 box.
+        points33 = [33, 33]
+        x3, y3 = grid(points33)
+        held = (x3 - 0.5) ** 2 + (y3 - 0.5) ** 2 < 0.04
+        case = steady(base(points33, "laplace", coefficient="x < 0.5 ? 1 : 10",
+                           fixed=[{"where": disc_text, "value": 1}]), "jacobi", 1e-13)
+        u = solution("fixed", "disc_jacobi", case)
+        beta = np.where(x3 < 0.5, 1.0, 10.0)
+        reference = flux_scheme.solve(beta, np.zeros(held.shape), spacing(points33), dirichlet,
+                                      held=held, boundary=held.astype(float))
+        assert np.all(u[held] == 1.0)
+        error = relative_max(u, reference)
+        assert error < 1e-8, f"relative max difference {error:.3e}"
+    check("fixed: the held disc in a beta 1 | 10 box by Jacobi against flux_scheme.solve",
+          jacobi_body)
 
     def edge_body():
         where = "x < 0.2 && y > 0.3 && y < 0.7"
