@@ -687,10 +687,16 @@ def group_heat():
 # 7. Bad input
 
 
-# The node values of a coefficient are checked when the run starts, after `out` is created: the
-# refused run leaves an empty output directory (docs/case-file.md: "nothing is written").
-OUTPUT_DIRECTORY_BUG = ("a coefficient refused at its node values leaves an empty output "
-                        "directory behind")
+# The node values of a coefficient and of held values are checked when the run resolves the
+# medium (solver/solve.cpp, op::resolve_medium), after output/run_output.cpp has created `out`:
+# the refused run leaves an empty output directory (docs/case-file.md: "nothing is written").
+OUTPUT_DIRECTORY_BUG = ("a coefficient or held value refused at its node values leaves an "
+                        "empty output directory behind")
+
+
+CHECK_NONFINITE_BUG = ("fdsolve check does not evaluate the coefficient, diffusivity or held "
+                       "values at the nodes: a non-finite one passes check (exit 0) and is "
+                       "refused only by run")
 
 
 def group_errors():
@@ -735,6 +741,38 @@ def group_errors():
             [r"shape|33"], files={"mask.h5": {"m": np.ones((17, 17))}})
     refused("fixed region without where", base(points, "laplace", fixed=[{"value": 1}]),
             [r"where"])
+    refused("non-finite held value",
+            base(points, "laplace", fixed=[{"where": "x < 0.2", "value": "1/(y-0.5)"}]),
+            [r"problem\.fixed\[0\]\.value"], makes_directory=True)
+
+    # docs/case-file.md, Conventions: "A value that is NaN or Inf at some node is an error,
+    # found by `check` and `run` at t = 0". `fdsolve check` finds it in a source (exit 2, the
+    # node named) but not in a coefficient, a diffusivity or a held value (exit 0).
+    def check_refuses(label, case, needle):
+        def body():
+            directory = os.path.join(WORK, "errors", "check_" + label.replace(" ", "_"))
+            os.makedirs(directory, exist_ok=True)
+            with open(os.path.join(directory, "case.yaml"), "w") as f:
+                f.write(yaml_text(case))
+            p = subprocess.run([FDSOLVE, "check", "case.yaml"], cwd=directory,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               timeout=60)
+            assert p.returncode == 2, f"fdsolve check: exit {p.returncode}, expected 2"
+            assert LOCATION.search(p.stdout) and re.search(needle, p.stdout), p.stdout[-2000:]
+        return body
+    check("errors: fdsolve check refuses a non-finite source (exit 2)",
+          check_refuses("source", base(points, "poisson", source="1/(x-0.5)"),
+                        r"problem\.source"))
+    expected_failure("errors: fdsolve check refuses a non-finite coefficient (exit 2)",
+                     CHECK_NONFINITE_BUG,
+                     check_refuses("coefficient", base(points, "poisson", source=1,
+                                                       coefficient="1/(x-0.5)"),
+                                   r"problem\.coefficient"))
+    expected_failure("errors: fdsolve check refuses a non-finite held value (exit 2)",
+                     CHECK_NONFINITE_BUG,
+                     check_refuses("fixed", base(points, "laplace", fixed=[
+                         {"where": "x < 0.2", "value": "1/(y-0.5)"}]),
+                                   r"problem\.fixed\[0\]\.value"))
 
 
 # ---------------------------------------------------------------------------------------------
