@@ -422,6 +422,21 @@ def group_contrast():
         check(f"contrast: {label} (contrast 100), multigrid (krylov {krylov}) against "
               "flux_scheme.solve", body)
 
+    def dataset_body():
+        # The checkerboard's beta as a dataset: the same /u as the expression, bit for bit.
+        text, beta = media["checkerboard"]
+        runs = {}
+        for label, value, files in (
+                ("expression", text, None),
+                ("dataset", {"file": "beta.h5", "dataset": "/beta"}, {"beta.h5": {"beta": beta}})):
+            runs[label] = solution("contrast", f"beta_{label}",
+                                   steady(base(points, "poisson", source=1, coefficient=value),
+                                          "multigrid", 1e-10), files=files)
+        differ = int(np.count_nonzero(runs["expression"] != runs["dataset"]))
+        assert differ == 0, f"{differ} nodes differ"
+    check("contrast: the checkerboard's beta from a dataset gives the expression's /u",
+          dataset_body)
+
     def periodic_body():
         # The checkerboard periodic in x (64 nodes, spacing 1/64, node 63's right neighbour is
         # node 0), Dirichlet 0 in y: the wrapped faces against flux_scheme's.
