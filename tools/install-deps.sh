@@ -8,6 +8,7 @@ packages=(cmake ninja-build g++ pkg-config
           doctest-dev hdf5-tools
           libopenmpi-dev openmpi-bin  # mpirun -n N fdsolve run (tests labelled mpi)
           libhdf5-openmpi-dev  # parallel HDF5: every rank writes its part of a snapshot
-          python3-matplotlib python3-h5py)  # tools/plot_*.py and their test
+          python3-matplotlib python3-h5py  # tools/plot_*.py and their test
+          python3-numpy python3-scipy)  # tests/media (SciPy's direct solve as the reference)
 
 exec "$(dirname "$0")/install-packages.sh" install-deps "${packages[@]}"
