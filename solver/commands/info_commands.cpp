@@ -17,6 +17,7 @@
 #include "loop/jacobi.hpp"
 #include "loop/stability.hpp"
 #include "loop/stop_rules.hpp"
+#include "operator/medium.hpp"
 #include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
@@ -45,6 +46,7 @@ int check_command(const std::string& case_path, const std::vector<std::string>& 
     Case read = read_case_file(case_path, overrides);
     resolve_method_defaults(read);
     check_finite_inputs(read);
+    if (op::may_need_flux(read)) (void)op::resolve_medium(read);
     return read;
   });
   // Everything is built before anything is printed: a check that fails late (e.g. heat's

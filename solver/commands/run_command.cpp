@@ -24,6 +24,7 @@
 #include "problem/memory_estimate.hpp"
 #include "problem/problem_setup.hpp"
 #include "resume_case.hpp"
+#include "operator/medium.hpp"
 #include "solve.hpp"
 #include "tuning/case_kernel.hpp"
 
@@ -183,6 +184,8 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
       check_memory("host", required_host_memory(c, d.sub, comm.root()),
                    make_cpu_backend<T>()->free_memory());
     check_finite_inputs(c);  // NaN or Inf inputs are bad input: found before anything is written
+    // So are a coefficient that is not finite and > 0 at some node and bad held regions.
+    if (op::may_need_flux(c)) (void)op::resolve_medium(c);
     // A resumed run must find its checkpoint valid before anything in the directory changes.
     if (options.resume) resume = read_checkpoint(c, d.sub);
     if (!options.resume && comm.root()) warn_about_earlier_snapshots(c);

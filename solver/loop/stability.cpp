@@ -7,6 +7,8 @@
 #include <limits>
 
 #include "case_reader.hpp"
+#include "multigrid/hierarchy.hpp"
+#include "operator/flux_levels.hpp"
 #include "problem/weights.hpp"
 
 namespace fdsolve {
@@ -23,7 +25,23 @@ double stencil_symbol(const StencilWeights& w, int dims, const double theta[3]) 
   return s;
 }
 
+namespace {
+
+/// The limit of the explicit step with the flux operator: 1 / max_i D_i, D_i the sum over the
+/// node's faces of k_f / h^2 (Gershgorin: the largest eigenvalue of A is at most 2 max D_i,
+/// and that bound is reached by the constant case's highest mode). 0 when the case has no
+/// diffusivity field.
+double flux_stability_limit(const Case& c) {
+  if (c.problem.coefficient.is_constant()) return 0.0;
+  const op::Medium m = op::resolve_medium(c);
+  if (!m.varies()) return 0.0;
+  return 1.0 / op::largest_flux_diagonal(multigrid::fine_level(c), m);
+}
+
+}  // namespace
+
 double heat_stability_limit(const Case& c) {
+  if (const double flux = flux_stability_limit(c); flux > 0) return flux;
   // The Jacobi weights of -lap u = f are u' = sum w u_nb + s f, so L u = (sum w u_nb - u) / s:
   // the Laplacian's symbol is (symbol of the neighbour weights - 1) / s.
   const EquationWeights e = equation_weights(c);
@@ -56,9 +74,12 @@ TimePlan heat_time_plan(const Case& c, bool allow_unstable) {
   if (explicit_step && !c.time.dt_auto && p.dt > p.limit && !allow_unstable)
     throw InputError(c.where("time.dt") +
                      fmt::format("time.dt: {:g} is above the stability limit {:.6g} of the "
-                                 "explicit step (k = {:g}, {}); use dt <= {:.6g} or dt: auto",
-                                 p.dt, p.limit, c.problem.diffusivity, describe_stencil(c),
-                                 p.limit));
+                                 "explicit step ({}, {}); use dt <= {:.6g} or dt: auto",
+                                 p.dt, p.limit,
+                                 c.problem.coefficient.is_constant()
+                                     ? fmt::format("k = {:g}", c.problem.diffusivity)
+                                     : std::string("the largest sum of k_f / h^2 over a node's faces"),
+                                 describe_stencil(c), p.limit));
   // Steps of dt up to end; a remainder of less than a millionth of dt is rounding, not a step.
   const double whole = c.time.end / p.dt;
   p.steps = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(whole - 1e-6)));

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "case_reader.hpp"
+#include "problem/finite_inputs.hpp"
 #include "problem/problem_setup.hpp"
 
 namespace fdsolve::op {
@@ -32,6 +33,9 @@ std::vector<double> evaluate(const Case& c, const Value& v, const std::string& k
     return box_values<double>(c, v, all, 0.0);
   } catch (const InputError&) {
     throw;
+  } catch (const NonFiniteValue& e) {
+    throw InputError(c.where(key) + fmt::format("{}: evaluates to {} {}; it must be finite", key,
+                                                e.value, at_node(c, e.node)));
   } catch (const std::exception& e) {
     throw InputError(c.where(key) + key + ": " + e.what());
   }

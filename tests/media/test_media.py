@@ -407,8 +407,6 @@ def group_layered():
 # CG preconditioned by multigrid has no stall test: below the rounding floor it keeps
 # iterating, the residual grows from 4.6e-12 (iteration 12) to 1.4e6 x the first norm, and the
 # run ends diverged (exit 4) with u destroyed; multigrid alone stops as stalled (exit 3).
-CG_FLOOR_BUG = ("CG + multigrid below its rounding floor diverges (exit 4) instead of "
-                "stopping as stalled")
 
 
 def group_contrast():
@@ -448,8 +446,8 @@ def group_contrast():
         assert error < 1e-8, f"relative max difference {error:.3e}"
     check("contrast: inclusion, tolerance 1e-12 below the floor, multigrid alone stops "
           "(exit 0 or 3) with the answer", lambda: floor_body("none"))
-    expected_failure("contrast: inclusion, tolerance 1e-12 below the floor, CG + multigrid "
-                     "stops (exit 0 or 3) with the answer", CG_FLOOR_BUG,
+    check("contrast: inclusion, tolerance 1e-12 below the floor, CG + multigrid "
+                     "stops (exit 0 or 3) with the answer",
                      lambda: floor_body("auto"))
 
     def dataset_body():
@@ -577,9 +575,6 @@ def group_fixed():
 # 6. Explicit heat in a two-material plate
 
 
-EXPLICIT_LIMIT_BUG = ("explicit heat's stability limit ignores a diffusivity field: "
-                      "heat_stability_limit (solver/loop/stability.cpp) uses the scalar "
-                      "problem.diffusivity, op::largest_flux_diagonal is never called")
 
 
 def python_limit(k, h):
@@ -691,8 +686,7 @@ def group_heat():
         u = read_u(snapshots(directory, "auto")[-1][1])
         assert np.all(u >= -1e-12) and np.all(u <= 1.0 + 1e-12), (
             f"u in [{u.min():.3e}, {u.max():.3e}], outside the initial [0, 1]")
-    expected_failure("heat: dt: auto with a diffusivity field is stable (maximum principle)",
-                     EXPLICIT_LIMIT_BUG, auto_body)
+    check("heat: dt: auto with a diffusivity field is stable (maximum principle)", auto_body)
 
     def refused_body():
         dt = 1.5 * limit
@@ -704,8 +698,7 @@ def group_heat():
         assert m, f"no limit named in {log!r}"
         named = float(m.group(1))
         assert abs(named - limit) <= 1e-4 * limit, f"named limit {named}, Python {limit}"
-    expected_failure(f"heat: dt = 1.5 x the limit {limit:.6g} is refused (exit 2) naming it",
-                     EXPLICIT_LIMIT_BUG, refused_body)
+    check(f"heat: dt = 1.5 x the limit {limit:.6g} is refused (exit 2) naming it", refused_body)
 
     def step_body():
         dt = 0.5 * limit
@@ -735,13 +728,8 @@ def group_heat():
 # The node values of a coefficient and of held values are checked when the run resolves the
 # medium (solver/solve.cpp, op::resolve_medium), after output/run_output.cpp has created `out`:
 # the refused run leaves an empty output directory (docs/case-file.md: "nothing is written").
-OUTPUT_DIRECTORY_BUG = ("a coefficient or held value refused at its node values leaves an "
-                        "empty output directory behind")
 
 
-CHECK_NONFINITE_BUG = ("fdsolve check does not evaluate the coefficient, diffusivity or held "
-                       "values at the nodes: a non-finite one passes check (exit 0) and is "
-                       "refused only by run")
 
 
 def group_errors():
@@ -762,11 +750,7 @@ def group_errors():
             out = os.path.join(directories[0], "out")
             assert not os.path.exists(out), (
                 f"an output directory {out} was created (empty: {not os.listdir(out)})")
-        if makes_directory:
-            expected_failure(f"errors: {label}: no output directory", OUTPUT_DIRECTORY_BUG,
-                             no_directory)
-        else:
-            check(f"errors: {label}: no output directory", no_directory)
+        check(f"errors: {label}: no output directory", no_directory)
 
     points = [33, 33]
     refused("negative coefficient", base(points, "poisson", source=1, coefficient="x - 0.25"),
@@ -808,13 +792,11 @@ def group_errors():
     check("errors: fdsolve check refuses a non-finite source (exit 2)",
           check_refuses("source", base(points, "poisson", source="1/(x-0.5)"),
                         r"problem\.source"))
-    expected_failure("errors: fdsolve check refuses a non-finite coefficient (exit 2)",
-                     CHECK_NONFINITE_BUG,
+    check("errors: fdsolve check refuses a non-finite coefficient (exit 2)",
                      check_refuses("coefficient", base(points, "poisson", source=1,
                                                        coefficient="1/(x-0.5)"),
                                    r"problem\.coefficient"))
-    expected_failure("errors: fdsolve check refuses a non-finite held value (exit 2)",
-                     CHECK_NONFINITE_BUG,
+    check("errors: fdsolve check refuses a non-finite held value (exit 2)",
                      check_refuses("fixed", base(points, "laplace", fixed=[
                          {"where": "x < 0.2", "value": "1/(y-0.5)"}]),
                                    r"problem\.fixed\[0\]\.value"))
