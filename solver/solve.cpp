@@ -96,9 +96,18 @@ std::vector<std::string> describe_split(const Case& c, std::array<int, 3> ranks)
 
 std::string method_name(const Case& c) {
   if (implicit_heat(c)) return multigrid::describe_implicit_heat(c);
-  if (c.problem.equation == Equation::Heat) return "explicit heat steps";
-  if (multigrid::choose_method(c).multigrid) return multigrid::describe_cycles(c.solve.multigrid);
-  return "jacobi";
+  // A coefficient that varies or held nodes: the flux operator (evaluated to know).
+  const bool flux = op::may_need_flux(c) && op::resolve_medium(c).needs_flux();
+  if (c.problem.equation == Equation::Heat)
+    return flux ? "explicit heat steps (variable-coefficient flux form)" : "explicit heat steps";
+  if (multigrid::choose_method(c).multigrid) {
+    if (!flux) return multigrid::describe_cycles(c.solve.multigrid);
+    MultigridSpec spec = c.solve.multigrid;
+    spec.fmg = false;
+    return (multigrid::flux_uses_cg(c) ? "conjugate gradients preconditioned by " : "") +
+           multigrid::describe_cycles(spec) + " (Galerkin coarse operators where the levels nest)";
+  }
+  return flux ? "jacobi (variable-coefficient flux form)" : "jacobi";
 }
 
 std::vector<std::string> describe_method(const Case& c) {

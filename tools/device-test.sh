@@ -13,6 +13,8 @@
 #   SKIP_ANY_SIZE=1      skip multigrid at sizes off 2^k + 1 (tools/mg_sizes.py) and the SIGTERM
 #                        latencies (tools/interrupt_latency.py)
 #   MG_BENCH_ARGS        extra `fdsolve bench --multigrid` arguments
+#   SKIP_MEDIA=1         skip the heterogeneous-media timings (tools/media_timings.sh)
+#   MEDIA_SIZES          "N2D N3D" for them (default "4097 257")
 # The comparison runs use examples/poisson_multigrid.yaml and tools/compare/ (CuPy, when the
 # device's Python has it).
 #   SANITIZER_TIMEOUT    seconds per sanitizer run (default 200)
@@ -174,6 +176,14 @@ if [[ "${SKIP_ANY_SIZE:-0}" != 1 ]]; then
   set -e
 fi
 
+# --- heterogeneous media: CG + multigrid on checkerboards and an inclusion -----------------------
+if [[ "${SKIP_MEDIA:-0}" != 1 ]]; then
+  # shellcheck disable=SC2086
+  tools/media_timings.sh "$PWD/$BUILD/solver/fdsolve" cuda "$OUT/media" ${MEDIA_SIZES:-4097 257} \
+    2>&1 | tee "$OUT/media.log"
+  find "$OUT/media" -name '*.h5' -delete 2>/dev/null || true
+fi
+
 # --- sanitizers ------------------------------------------------------------------------------
 gpu_tests="$BUILD/tests/fdsolve_gpu_tests"
 if [[ "${SKIP_SANITIZERS:-0}" != 1 ]]; then
@@ -246,6 +256,7 @@ grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases" "$OUT/sanitizer.log" 2>/dev
 [[ -f "$OUT/bench_mg.log" ]] && cat "$OUT/bench_mg.log"
 [[ -f "$OUT/compare.log" ]] && cat "$OUT/compare.log"
 [[ -f "$OUT/any_size.log" ]] && cat "$OUT/any_size.log"
+[[ -f "$OUT/media.log" ]] && cat "$OUT/media.log"
 [[ -f "$OUT/run_timings.log" ]] && cat "$OUT/run_timings.log"
 if ((${#failures[@]})); then
   printf 'FAILED: %s\n' "${failures[@]}"

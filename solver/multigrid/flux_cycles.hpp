@@ -45,6 +45,9 @@ class FluxCycles {
   const T* held_face() const { return face_[0][0].data(); }
   index_t fine_held() const { return held_[0]; }
   const std::vector<LevelGeometry>& levels() const { return levels_; }
+  /// Whether the coarse levels hold Galerkin operators R A P (every level nested, periodic
+  /// coarse axes a multiple of 3 nodes) rather than averaged faces.
+  bool galerkin() const { return galerkin_; }
   /// The relaxation weight of the fine smoother.
   double omega() const { return omega_[0]; }
 
@@ -83,9 +86,6 @@ class FluxCycles {
   std::vector<AxisPlan> plan_;
   bool galerkin_ = false;
   std::vector<Buffer<T>> stencil_;  // level l >= 1: 3^dims arrays of layout_[l] (Galerkin)
-  /// Whether the coarse levels hold Galerkin operators R A P (every level nested, periodic
-  /// coarse axes a multiple of 3 nodes) rather than averaged faces.
-  bool galerkin() const { return galerkin_; }
   void build_galerkin();
   /// The array whose negative entries mark the held nodes of `level`.
   const T* held_marker(int level) const;

@@ -141,10 +141,12 @@ SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>&
   const bool cg = flux_uses_cg(c);
   FluxIteration<T> iteration(cycles, backend, L, box, f.size() ? f.data() : nullptr, f_constant,
                              cg, [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0, halo); });
-  spdlog::info("{}{}: {} levels (averaged face coefficients), coarsest {} solved exactly; {} "
-               "held nodes",
-               cg ? "conjugate gradients preconditioned by " : "",
-               describe_cycles(c.solve.multigrid), levels.size(),
+  MultigridSpec spec = c.solve.multigrid;
+  spec.fmg = false;  // the flux path starts from the initial field
+  spdlog::info("{}{}: {} levels ({}), coarsest {} solved exactly; {} held nodes",
+               cg ? "conjugate gradients preconditioned by " : "", describe_cycles(spec),
+               levels.size(),
+               cycles.galerkin() ? "Galerkin coarse operators" : "averaged face coefficients",
                fmt::join(levels.back().n.begin(), levels.back().n.begin() + c.grid.dims, "x"),
                m.held_count);
   return cycle_loop(c, backend, out, options, iteration, cur, next, done, earlier_seconds, L, d,
