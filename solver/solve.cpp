@@ -5,9 +5,10 @@
 
 #include "case_reader.hpp"
 #include "multigrid/cycle_work.hpp"
+#include "heat/flux_implicit_heat.hpp"
+#include "heat/implicit_heat.hpp"
 #include "multigrid/flux_solve.hpp"
 #include "multigrid/hierarchy.hpp"
-#include "multigrid/implicit_heat.hpp"
 #include "multigrid/multigrid_solve.hpp"
 #include "operator/medium.hpp"
 #include "parallel/level_split.hpp"
@@ -24,7 +25,7 @@ bool implicit_heat(const Case& c) {
 template <typename T>
 SolveResult solve_constant(const Case& c, Backend<T>& backend, output::RunOutput& out,
                            const SolveOptions& options) {
-  if (implicit_heat(c)) return multigrid::solve_implicit_heat<T>(c, backend, out, options);
+  if (implicit_heat(c)) return heat::solve_implicit_heat<T>(c, backend, out, options);
   if (multigrid::choose_method(c).multigrid)
     return multigrid::solve_multigrid<T>(c, backend, out, options);
   return solve_jacobi<T>(c, backend, out, options);
@@ -35,7 +36,7 @@ template <typename T>
 SolveResult solve_medium(const Case& c, const op::Medium& m, Backend<T>& backend,
                          output::RunOutput& out, const SolveOptions& options) {
   if (implicit_heat(c))
-    return multigrid::solve_flux_implicit_heat<T>(c, m, backend, out, options);
+    return heat::solve_flux_implicit_heat<T>(c, m, backend, out, options);
   if (c.problem.equation != Equation::Heat && multigrid::choose_method(c).multigrid) {
     if (options.comm.several())
       throw InputError(c.where("solve.method") +
@@ -77,7 +78,7 @@ parallel::Decomposition case_decomposition(const Case& c, std::array<int, 3> ran
 std::size_t case_memory(const Case& c) { return case_memory(c, {1, 1, 1}, 0); }
 
 std::size_t case_memory(const Case& c, std::array<int, 3> ranks, int rank) {
-  if (implicit_heat(c)) return multigrid::implicit_heat_memory(c, ranks, rank);
+  if (implicit_heat(c)) return heat::implicit_heat_memory(c, ranks, rank);
   if (multigrid::choose_method(c).multigrid) return multigrid::multigrid_memory(c, ranks, rank);
   return required_memory(c, parallel::decompose(c, ranks, rank).sub);
 }
@@ -95,9 +96,10 @@ std::vector<std::string> describe_split(const Case& c, std::array<int, 3> ranks)
 }
 
 std::string method_name(const Case& c) {
-  if (implicit_heat(c)) return multigrid::describe_implicit_heat(c);
   // A coefficient that varies or held nodes: the flux operator (evaluated to know).
   const bool flux = op::may_need_flux(c) && op::resolve_medium(c).needs_flux();
+  if (implicit_heat(c))
+    return flux ? heat::describe_flux_implicit_heat(c) : heat::describe_implicit_heat(c);
   if (c.problem.equation == Equation::Heat)
     return flux ? "explicit heat steps (variable-coefficient flux form)" : "explicit heat steps";
   if (multigrid::choose_method(c).multigrid) {
@@ -111,7 +113,7 @@ std::string method_name(const Case& c) {
 }
 
 std::vector<std::string> describe_method(const Case& c) {
-  if (implicit_heat(c)) return multigrid::describe_implicit_plan(c);
+  if (implicit_heat(c)) return heat::describe_implicit_plan(c);
   const multigrid::MethodChoice choice = multigrid::choose_method(c);
   std::vector<std::string> lines{fmt::format("method: {} ({})", method_name(c), choice.reason)};
   if (!choice.multigrid) return lines;

@@ -14,6 +14,7 @@
 
 #include "backend.hpp"
 #include "checkpoint.hpp"
+#include "operator/medium_fields.hpp"
 #include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
@@ -40,9 +41,17 @@ class FieldWriter {
         collective_(comm.several() && output::parallel_hdf5()),
         mine_(hyperslab_of(d.sub)),
         host_(static_cast<std::size_t>(L.size)) {
-    for (const auto& name : c.output.fields)
+    bool medium_fields = false;
+    for (const auto& name : c.output.fields) {
       if (name == "source")
         source_ = gather(owned_dense(source_values<T>(c, L, d.sub, 1.0, 0.0), L));
+      medium_fields = medium_fields || name == "coefficient" || name == "fixed";
+    }
+    if (medium_fields) {  // fields that never change: evaluated once, written with each snapshot
+      const op::Medium m = op::resolve_medium(c);
+      coefficient_ = gather(op::coefficient_field<T>(m, d.sub));
+      fixed_ = gather(op::fixed_field<T>(m, d.sub));
+    }
   }
 
   /// Downloads `cur` (and `prev` for the update field) and writes snapshot `iteration`, with
@@ -61,6 +70,10 @@ class FieldWriter {
         fields.push_back({"update", update.data()});  // gathered: empty but for rank 0
       } else if (name == "source") {
         fields.push_back({"source", source_.data()});
+      } else if (name == "coefficient") {
+        fields.push_back({"coefficient", coefficient_.data()});
+      } else if (name == "fixed") {
+        fields.push_back({"fixed", fixed_.data()});
       }
     }
     if (!collective_) {
@@ -123,7 +136,9 @@ class FieldWriter {
   bool collective_ = false;
   output::Hyperslab mine_;  // this rank's nodes in the global grid
   std::vector<T> host_;    // staging buffer for downloads, allocated once
-  std::vector<T> source_;  // dense source, when the case writes it
+  std::vector<T> source_;       // dense source, when the case writes it
+  std::vector<T> coefficient_;  // dense coefficient and held-node mask, likewise
+  std::vector<T> fixed_;
 };
 
 }  // namespace fdsolve

@@ -79,10 +79,17 @@ FluxCycles<T>::FluxCycles(std::vector<LevelGeometry> levels,
       galerkin_ = galerkin_ && (!levels_[l + 1].periodic[a] || levels_[l + 1].n[a] % 3 == 0);
   }
   stencil_.resize(levels_.size());
+  held_copy_.resize(levels_.size());
   if (galerkin_) {
     const index_t points = levels_[0].dims == 2 ? 9 : 27;
-    for (std::size_t l = 1; l < levels_.size(); ++l)
+    for (std::size_t l = 1; l < levels_.size(); ++l) {
       stencil_[l] = backend.allocate(points * layout_[l].size);
+      // Collapse writes the coarse faces over their held marker: each rebuild (set_shift)
+      // reads the marker from this copy.
+      if (held_[l] == 0) continue;
+      held_copy_[l] = backend.allocate(layout_[l].size);
+      backend.copy(held_copy_[l], face_[l][0]);
+    }
   }
   set_shift(alpha, scale);
 }
@@ -110,7 +117,7 @@ void FluxCycles<T>::build_galerkin() {
     GalerkinArgs<T> g;
     g.layout = layout_[c];
     g.box = box_[c];
-    g.held = held_[c] > 0 ? face_[c][0].data() : nullptr;  // flux_levels' held nodes
+    g.held = held_[c] > 0 ? held_copy_[c].data() : nullptr;  // flux_levels' held nodes
     g.stencil = stencil_[c].data();
     g.stride = layout_[c].size;
     for (int a = 0; a < 3; ++a) g.periodic[a] = levels_[c].periodic[a];
@@ -141,11 +148,6 @@ void FluxCycles<T>::build_galerkin() {
       g.op = GalerkinOp::Extract;
       g.in = rhs_[c].data();
       backend_.galerkin(g);
-    }
-    // The faces are written over the held marker: collapse from a copy of it.
-    if (g.held) {
-      backend_.copy(x_[c], face_[c][0]);
-      g.held = x_[c].data();
     }
     g.op = GalerkinOp::Collapse;
     for (int a = 0; a < 3; ++a) g.faces[a] = face_[c][a].data();

@@ -86,6 +86,7 @@ class FluxCycles {
   std::vector<AxisPlan> plan_;
   bool galerkin_ = false;
   std::vector<Buffer<T>> stencil_;  // level l >= 1: 3^dims arrays of layout_[l] (Galerkin)
+  std::vector<Buffer<T>> held_copy_;  // level l >= 1 with held nodes: the +x faces as uploaded
   void build_galerkin();
   /// The array whose negative entries mark the held nodes of `level`.
   const T* held_marker(int level) const;

@@ -153,21 +153,6 @@ SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>&
                     box, levels[0].box.cells(), r, false);
 }
 
-template <typename T>
-SolveResult solve_flux_implicit_heat(const Case& c, const op::Medium&, Backend<T>&,
-                                     output::RunOutput&, const SolveOptions&) {
-  throw InputError(c.where("time.scheme") +
-                   "time.scheme: implicit steps with a varying diffusivity or held nodes are "
-                   "not available yet; use time.scheme: explicit");
-}
-
-template SolveResult solve_flux_implicit_heat<float>(const Case&, const op::Medium&,
-                                                     Backend<float>&, output::RunOutput&,
-                                                     const SolveOptions&);
-template SolveResult solve_flux_implicit_heat<double>(const Case&, const op::Medium&,
-                                                      Backend<double>&, output::RunOutput&,
-                                                      const SolveOptions&);
-
 template SolveResult solve_flux_multigrid<float>(const Case&, const op::Medium&, Backend<float>&,
                                                  output::RunOutput&, const SolveOptions&);
 template SolveResult solve_flux_multigrid<double>(const Case&, const op::Medium&,

@@ -76,11 +76,6 @@ template <typename T>
 SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>& backend,
                                  output::RunOutput& out, const SolveOptions& options);
 
-/// Implicit heat (backward Euler, Crank-Nicolson) with a diffusivity field or held nodes.
-template <typename T>
-SolveResult solve_flux_implicit_heat(const Case& c, const op::Medium& m, Backend<T>& backend,
-                                     output::RunOutput& out, const SolveOptions& options);
-
 /// Whether solve.krylov resolves to conjugate gradients for a case that needs the flux
 /// operator (auto: yes, the coefficient varies or nodes are held).
 inline bool flux_uses_cg(const Case& c) { return c.solve.krylov != KrylovChoice::None; }

@@ -570,6 +570,20 @@ def group_fixed():
         assert differ == 0, f"{differ} nodes differ, largest {np.max(np.abs(u - expression)):.3e}"
     check("fixed: a mask dataset gives the same /u as the equivalent expression", mask_body)
 
+    def fields_body():
+        # output.fields coefficient and fixed: the medium as ParaView sees it.
+        case = dict(disc_case, problem=dict(disc_case["problem"],
+                                            coefficient="x < 0.5 ? 1 : 10"),
+                    output={"fields": ["u", "coefficient", "fixed"]})
+        _, _, directory = run("fixed", "fields", case)
+        with h5py.File(snapshots(directory, "fields")[-1][1], "r") as h5:
+            coefficient = np.array(h5["/coefficient"])
+            fixed = np.array(h5["/fixed"])
+        assert coefficient.shape == disc.shape and fixed.shape == disc.shape
+        assert np.array_equal(coefficient, np.where(x < 0.5, 1.0, 10.0)), "coefficient"
+        assert np.array_equal(fixed, disc.astype(float)), "fixed: 1 on the held disc, else 0"
+    check("fixed: output fields coefficient and fixed hold beta and the held mask", fields_body)
+
 
 # ---------------------------------------------------------------------------------------------
 # 6. Explicit heat in a two-material plate
@@ -719,6 +733,77 @@ def group_heat():
         assert not os.path.exists(os.path.join(directory, "out")), "an output directory"
     check("heat: dt = 20 x the limit is refused with exit 2 and a located message",
           refused_far_body)
+
+    # Implicit steps with the diffusivity field: one step against the SciPy solve of the same
+    # system, the total heat kept with insulated faces, and agreement with explicit steps.
+    faces = [("neumann", "neumann")] * 2
+    q = np.where(y > 0.71, 3.0, 0.0)
+
+    def implicit_case(scheme, dt, steps, every=1, **extra):
+        run_case = dict(case, time={"scheme": scheme, "dt": dt, "end": steps * dt},
+                        output={"every": every},
+                        solve={"tolerance": 1e-13, "absolute_tolerance": 0})
+        run_case["problem"] = dict(case["problem"], source="y > 0.71 ? 3 : 0", **extra)
+        return run_case
+
+    def implicit_step_body(scheme):
+        dt = 20 * limit  # far beyond the explicit limit
+        _, _, directory = run("heat", "step_" + scheme, implicit_case(scheme, dt, 3))
+        found = snapshots(directory, "step_" + scheme)
+        u1, u2 = read_u(found[0][1]), read_u(found[1][1])
+        if scheme == "implicit":
+            rhs, scale = u1 + dt * q, dt
+        else:
+            rhs, scale = u1 - 0.5 * dt * flux_apply(u1, k, h, faces) + dt * q, 0.5 * dt
+        expected = flux_scheme.solve(k, rhs, h, faces, alpha=1.0, scale=scale)
+        error = np.max(np.abs(u2 - expected)) / np.max(np.abs(u2 - u1))
+        assert error < 1e-8, f"step 2 differs from the SciPy solve by {error:.3e} of the step"
+    check("heat: a backward-Euler step with k 1 | 10 at 20 x the explicit limit against SciPy",
+          lambda: implicit_step_body("implicit"))
+    check("heat: a Crank-Nicolson step with k 1 | 10 against SciPy",
+          lambda: implicit_step_body("crank-nicolson"))
+
+    def implicit_conserved_body():
+        dt = 50 * limit
+        run_case = dict(case, time={"scheme": "crank-nicolson", "dt": dt, "end": 20 * dt},
+                        output={"every": 4}, solve={"tolerance": 1e-12})
+        _, _, directory = run("heat", "implicit_conserved", run_case)
+        found = snapshots(directory, "implicit_conserved")
+        total0 = float(np.sum(w * initial))
+        for iteration, path in found:
+            drift = abs(float(np.sum(w * read_u(path))) - total0) / abs(total0)
+            assert drift < 1e-9, f"step {iteration}: sum w u drifted by {drift:.3e}"
+        assert len(found) >= 5, found
+    check("heat: Crank-Nicolson with k 1 | 10, Neumann 0: sum w u constant",
+          implicit_conserved_body)
+
+    def agree_body():
+        # The same heating to t = 200 x limit, explicit (dt = limit / 2) and Crank-Nicolson
+        # (dt = 2 x limit): the schemes agree to their truncation error.
+        end = 200 * limit
+        explicit = dict(case, time={"scheme": "explicit", "dt": 0.5 * limit, "end": end},
+                        output={"every": 0})
+        explicit["problem"] = dict(case["problem"], source="y > 0.71 ? 3 : 0")
+        implicit = dict(implicit_case("crank-nicolson", 2 * limit, 100, every=0))
+        u_explicit = solution("heat", "agree_explicit", explicit)
+        u_implicit = solution("heat", "agree_implicit", implicit)
+        difference = relative_max(u_implicit, u_explicit)
+        assert difference < 2e-3, f"relative max difference {difference:.3e}"
+    check("heat: explicit and Crank-Nicolson steps agree with k 1 | 10", agree_body)
+
+    def held_body():
+        dt = 20 * limit
+        run_case = implicit_case("implicit", dt, 4, fixed=[{"where": "x > 0.8", "value": 2}])
+        _, _, directory = run("heat", "held", run_case)
+        held = x > 0.8
+        previous = None
+        for _, path in snapshots(directory, "held"):
+            u = read_u(path)
+            assert np.all(u[held] == 2.0), "held nodes hold exactly 2"
+            if previous is not None:
+                assert not np.array_equal(u, previous), "the free nodes move"
+            previous = u
+    check("heat: backward-Euler steps keep the held nodes exactly", held_body)
 
 
 # ---------------------------------------------------------------------------------------------

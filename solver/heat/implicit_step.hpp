@@ -1,6 +1,6 @@
 // One implicit heat step by multigrid: backward Euler (I - dt k L) u' = u + dt q(t') or
 // Crank-Nicolson (I - dt/2 k L) u' = (I + dt/2 k L) u + dt (q(t) + q(t'))/2, i.e. the shifted
-// operator A = I - beta L of cycles.hpp with beta = dt k (BE) or dt k / 2 (CN). The right-hand
+// operator A = I - beta L of multigrid/cycles.hpp with beta = dt k (BE) or dt k / 2 (CN). The right-hand
 // side is built on the backend by one stencil sweep of the old u; the cycles then run on u
 // itself (warm start: the old u is the first guess) until the step's residual is small enough.
 #pragma once
@@ -9,20 +9,11 @@
 #include <memory>
 #include <vector>
 
-#include "cycles.hpp"
+#include "multigrid/cycles.hpp"
 #include "problem/boundary_conditions.hpp"
+#include "step_solve.hpp"
 
-namespace fdsolve::multigrid {
-
-/// How a step's cycles ended. norms: of the final residual f - A u' (the history row's).
-struct StepSolve {
-  SweepStats residual;      // the final residual's statistics (norms of f - A u')
-  double first_norm = 0;    // the chosen norm of the residual of the old u (the warm start)
-  double target = 0;        // max(absolute_tolerance, tolerance * first_norm)
-  std::int64_t cycles = 0;  // cycles taken (a full multigrid start counts as one)
-  bool converged = false;   // final norm <= target
-  bool stalled = false;     // stopped because a cycle reduced the residual by less than 10%
-};
+namespace fdsolve::heat {
 
 template <typename T>
 class ImplicitStep {
@@ -32,8 +23,8 @@ class ImplicitStep {
   /// Over several ranks, `ranks` splits the levels (its split's level 0 is the box of `cur`)
   /// and `halo` exchanges the fine faces; the residual norms are merged over the ranks.
   ImplicitStep(const Case& c, Backend<T>& backend, KernelId kernel,
-               std::vector<LevelGeometry> levels, Boundaries<T>& boundaries, Buffer<T>& cur,
-               Buffer<T>& next, const LevelRanks& ranks, HaloExchange<T>& halo);
+               std::vector<multigrid::LevelGeometry> levels, Boundaries<T>& boundaries, Buffer<T>& cur,
+               Buffer<T>& next, const multigrid::LevelRanks& ranks, HaloExchange<T>& halo);
 
   /// Sets the operator of a step of `dt` (a no-op when dt is the current one).
   void set_dt(double dt);
@@ -44,7 +35,7 @@ class ImplicitStep {
   /// max_iterations cycles.
   StepSolve step(double t, double t_next);
 
-  const Cycles<T>& cycles() const { return cycles_; }
+  const multigrid::Cycles<T>& cycles() const { return cycles_; }
 
  private:
   /// The source term of the right-hand side, rhs_scale * dt * (q(t) + q(t_next)) / 2 (CN) or
@@ -67,7 +58,7 @@ class ImplicitStep {
   Box box_;
   KernelId kernel_;
   bool crank_nicolson_;
-  Cycles<T> cycles_;
+  multigrid::Cycles<T> cycles_;
   double dt_ = -1;
   double rhs_scale_ = 0;
   StencilWeights rhs_weights_;  // of the sweep that builds g from the old u
@@ -81,4 +72,4 @@ class ImplicitStep {
   std::unique_ptr<Replay> fmg_;  // full multigrid, recorded likewise
 };
 
-}  // namespace fdsolve::multigrid
+}  // namespace fdsolve::heat

@@ -8,7 +8,10 @@
 #include "problem/problem_setup.hpp"
 #include "problem/weights.hpp"
 
-namespace fdsolve::multigrid {
+namespace fdsolve::heat {
+
+using namespace multigrid;
+
 namespace {
 
 /// A cycle that reduces the residual by less than this factor has reached the rounding level
@@ -185,4 +188,4 @@ StepSolve ImplicitStep<T>::step(double t, double t_next) {
 template class ImplicitStep<float>;
 template class ImplicitStep<double>;
 
-}  // namespace fdsolve::multigrid
+}  // namespace fdsolve::heat

@@ -9,7 +9,7 @@
 
 #include "loop/jacobi.hpp"
 
-namespace fdsolve::multigrid {
+namespace fdsolve::heat {
 
 /// Steps the heat case `c` (time.scheme implicit or crank-nicolson) to time.end on `backend`.
 template <typename T>
@@ -30,4 +30,4 @@ std::size_t implicit_heat_memory(const Case& c, std::array<int, 3> ranks, int ra
 /// with the shifted operator's relaxation weight and bottom solve.
 std::vector<std::string> describe_implicit_plan(const Case& c);
 
-}  // namespace fdsolve::multigrid
+}  // namespace fdsolve::heat

@@ -1,0 +1,47 @@
+// The implicit heat schemes with a diffusivity field or held nodes: FluxImplicitStep in the
+// shared implicit loop.
+#include "flux_implicit_heat.hpp"
+
+#include <fmt/format.h>
+
+#include "case_reader.hpp"
+#include "flux_step.hpp"
+#include "implicit_heat.hpp"
+#include "implicit_loop.hpp"
+
+namespace fdsolve::heat {
+
+std::string describe_flux_implicit_heat(const Case& c) {
+  MultigridSpec spec = c.solve.multigrid;
+  spec.fmg = false;  // each step starts from the old u
+  return fmt::format("{} steps, each by {}{} (Galerkin coarse operators where the levels nest)",
+                     c.time.scheme == TimeScheme::CrankNicolson ? "Crank-Nicolson"
+                                                                : "backward Euler",
+                     multigrid::flux_uses_cg(c) ? "conjugate gradients preconditioned by " : "",
+                     multigrid::describe_cycles(spec));
+}
+
+template <typename T>
+SolveResult solve_flux_implicit_heat(const Case& c, const op::Medium& m, Backend<T>& backend,
+                                     output::RunOutput& out, const SolveOptions& options) {
+  if (options.comm.several())
+    throw InputError(c.where("time.scheme") +
+                     "time.scheme: implicit steps with a varying diffusivity or held nodes run "
+                     "on one rank; over several ranks use time.scheme: explicit");
+  const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
+  return implicit_loop<T>(
+      c, backend, out, options, "flux", describe_flux_implicit_heat(c),
+      [&](Boundaries<T>& boundaries, HaloExchange<T>& halo, Buffer<T>& cur, Buffer<T>& next,
+          const parallel::LevelSplit&) {
+        return FluxImplicitStep<T>(c, m, backend, levels, boundaries, halo, cur, next);
+      });
+}
+
+template SolveResult solve_flux_implicit_heat<float>(const Case&, const op::Medium&,
+                                                     Backend<float>&, output::RunOutput&,
+                                                     const SolveOptions&);
+template SolveResult solve_flux_implicit_heat<double>(const Case&, const op::Medium&,
+                                                      Backend<double>&, output::RunOutput&,
+                                                      const SolveOptions&);
+
+}  // namespace fdsolve::heat

@@ -1,0 +1,143 @@
+// See flux_step.hpp.
+#include "flux_step.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "operator/flux_levels.hpp"
+#include "problem/problem_setup.hpp"
+
+namespace fdsolve::heat {
+namespace {
+
+/// The iteration counts as stalled when the residual has not reached a new best (by 10 %) for
+/// this many iterations: one for stationary cycles (each must reduce it), ten for conjugate
+/// gradients, whose residual may rise for a while.
+int stall_window(bool cg) { return cg ? 10 : 1; }
+
+/// Whether the case's source is zero everywhere (nothing to add to the right-hand side).
+bool no_source(const Case& c) {
+  return c.problem.source.is_constant() && c.problem.source.constant == 0.0;
+}
+
+}  // namespace
+
+template <typename T>
+FluxImplicitStep<T>::FluxImplicitStep(const Case& c, const op::Medium& m, Backend<T>& backend,
+                                      const std::vector<multigrid::LevelGeometry>& levels,
+                                      Boundaries<T>& boundaries, HaloExchange<T>& halo,
+                                      Buffer<T>& cur, Buffer<T>& next)
+    : c_(c),
+      backend_(backend),
+      boundaries_(boundaries),
+      halo_(halo),
+      cur_(cur),
+      next_(next),
+      L_(field_layout(c, sizeof(T), Subdomain::whole(c))),
+      box_(update_box(c, Subdomain::whole(c))),
+      sub_(Subdomain::whole(c)),
+      crank_nicolson_(c.time.scheme == TimeScheme::CrankNicolson),
+      // A first shift; set_dt gives the step's.
+      cycles_(levels, op::flux_levels<T>(levels, m), c.solve.multigrid, backend, 1.0, 1.0),
+      g_(backend.allocate(L_.size)),
+      source_(no_source(c) ? Buffer<T>{} : backend.allocate(L_.size)),
+      iteration_(cycles_, backend, L_, box_, g_.data(), 0.0, multigrid::flux_uses_cg(c),
+                 [this](Buffer<T>& x) { boundaries_.fill_ghosts(x, halo_); }) {
+  backend.zero(g_);
+}
+
+template <typename T>
+void FluxImplicitStep<T>::set_dt(double dt) {
+  if (dt == dt_) return;
+  dt_ = dt;
+  cycles_.set_shift(1.0, (crank_nicolson_ ? 0.5 : 1.0) * dt);
+}
+
+template <typename T>
+const T* FluxImplicitStep<T>::source_term(double t, double t_next) {
+  if (source_.size() == 0) return nullptr;
+  const bool in_time = c_.problem.source.uses_time;
+  if (source_dt_ == dt_ && (!in_time || (t == source_t_ && t_next == source_t_next_)))
+    return source_.data();
+  // A source constant in time is evaluated at t = 0 (once per dt).
+  std::vector<double> q = source_values<double>(c_, L_, sub_, 1.0, in_time ? t_next : 0.0);
+  if (crank_nicolson_ && in_time) {
+    const std::vector<double> q0 = source_values<double>(c_, L_, sub_, 1.0, t);
+    for (std::size_t i = 0; i < q.size(); ++i) q[i] = 0.5 * (q0[i] + q[i]);
+  }
+  std::vector<T> values(q.size());
+  for (std::size_t i = 0; i < q.size(); ++i) values[i] = static_cast<T>(dt_ * q[i]);
+  backend_.upload(source_, values.data(), L_.size);
+  source_dt_ = dt_;
+  source_t_ = t;
+  source_t_next_ = t_next;
+  return source_.data();
+}
+
+template <typename T>
+StepSolve FluxImplicitStep<T>::step(double t, double t_next) {
+  // The right-hand side from the old u, its ghosts holding the gradients at t.
+  boundaries_.gradients_at(t);
+  boundaries_.fill_ghosts(cur_, halo_);
+  const T* source = source_term(t, t_next);
+  if (crank_nicolson_) {
+    // g = u + (s - dt/2 A u) by one flux sweep: keep 1, step 1, no relaxation, and the
+    // operator without its identity shift (c = dt/2 / h^2 from the cycles' shift).
+    SweepArgs<T> a;
+    a.in = cur_.data();
+    a.out = g_.data();
+    a.source_field = source;
+    a.layout = L_;
+    a.box = box_;
+    a.flux = cycles_.fine_operator(1.0, 1.0, 0.0);
+    a.flux.alpha = 0.0;
+    backend_.sweep(a, KernelId{L_.dims, 0});
+  } else {
+    backend_.copy(g_, cur_);  // g = u + s
+    if (source) {
+      LinearCombinationArgs<T> add;
+      add.y = g_.data();
+      add.x = source;
+      add.layout = L_;
+      add.box = box_;
+      add.held_face = cycles_.fine_held() > 0 ? cycles_.held_face() : nullptr;
+      backend_.combine(add);
+    }
+  }
+  // The new level: Dirichlet values at t_next in both buffers, ghosts from the gradients at
+  // t_next (the iteration fills them before each residual).
+  boundaries_.write_dirichlet(cur_, t_next);
+  boundaries_.write_dirichlet(next_, t_next);
+  boundaries_.gradients_at(t_next);
+  const auto norm_of = [&](const SweepStats& s) {
+    return c_.solve.norm == NormKind::L2 ? s.l2() : s.linf();
+  };
+  iteration_.restart();  // a new system: conjugate gradients start a new direction
+  StepSolve r;
+  r.residual = iteration_.probe(cur_, next_);
+  r.first_norm = norm_of(r.residual);
+  r.target = std::max(c_.solve.absolute_tolerance, c_.solve.tolerance * r.first_norm);
+  double norm = r.first_norm, best = norm;
+  std::int64_t best_at = 0;
+  while (norm > r.target && std::isfinite(norm) && r.cycles < c_.solve.max_iterations) {
+    iteration_.finish_cycle(cur_, next_);
+    ++r.cycles;
+    r.residual = iteration_.probe(cur_, next_);
+    norm = norm_of(r.residual);
+    if (norm < 0.9 * best) {
+      best = norm;
+      best_at = r.cycles;
+    } else if (norm > r.target &&
+               r.cycles - best_at >= stall_window(iteration_.conjugate_gradients())) {
+      r.stalled = true;
+      break;
+    }
+  }
+  r.converged = norm <= r.target;
+  return r;
+}
+
+template class FluxImplicitStep<float>;
+template class FluxImplicitStep<double>;
+
+}  // namespace fdsolve::heat

@@ -1,0 +1,62 @@
+// One implicit heat step with the variable-coefficient operator A = -div(k grad) of
+// kernels/flux_operator.hpp (a diffusivity field, held nodes):
+//   backward Euler   (I + dt A) u' = u + dt q(t')
+//   Crank-Nicolson   (I + dt/2 A) u' = (I - dt/2 A) u + dt (q(t) + q(t')) / 2
+// The shifted operator is solved by multigrid (FluxCycles, Galerkin coarse operators of the
+// shifted operator), as a stationary iteration or as the preconditioner of conjugate gradients
+// (solve.krylov), warm-started from the old u. Held nodes keep their values; Dirichlet faces
+// take their values at t'.
+#pragma once
+
+#include <vector>
+
+#include "multigrid/flux_cycles.hpp"
+#include "multigrid/flux_solve.hpp"
+#include "operator/medium.hpp"
+#include "parallel/halo_exchange.hpp"
+#include "problem/boundary_conditions.hpp"
+#include "step_solve.hpp"
+
+namespace fdsolve::heat {
+
+template <typename T>
+class FluxImplicitStep {
+ public:
+  /// `cur` and `next` (the loop's fields) and `boundaries`, `halo` must outlive this object.
+  FluxImplicitStep(const Case& c, const op::Medium& m, Backend<T>& backend,
+                   const std::vector<multigrid::LevelGeometry>& levels,
+                   Boundaries<T>& boundaries, HaloExchange<T>& halo, Buffer<T>& cur,
+                   Buffer<T>& next);
+
+  /// Sets the operator of a step of `dt` (a no-op when dt is the current one).
+  void set_dt(double dt);
+  /// The step from t to t_next (see the top of this file), to max(absolute_tolerance,
+  /// tolerance * residual of the old u), a stall, or solve.max_iterations iterations.
+  StepSolve step(double t, double t_next);
+
+  const multigrid::FluxCycles<T>& cycles() const { return cycles_; }
+
+ private:
+  /// The source term dt q(t') (BE) or dt (q(t) + q(t')) / 2 (CN) in backend memory; null when
+  /// the case has no source.
+  const T* source_term(double t, double t_next);
+
+  const Case& c_;
+  Backend<T>& backend_;
+  Boundaries<T>& boundaries_;
+  HaloExchange<T>& halo_;
+  Buffer<T>& cur_;
+  Buffer<T>& next_;
+  Layout L_;
+  Box box_;
+  Subdomain sub_;
+  bool crank_nicolson_;
+  double dt_ = -1;
+  multigrid::FluxCycles<T> cycles_;
+  Buffer<T> g_;       // the right-hand side
+  Buffer<T> source_;  // the source term (when the case has a source)
+  double source_dt_ = -1, source_t_ = -1, source_t_next_ = -1;
+  multigrid::FluxIteration<T> iteration_;
+};
+
+}  // namespace fdsolve::heat

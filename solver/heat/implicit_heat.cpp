@@ -1,0 +1,110 @@
+// The constant-coefficient implicit heat schemes: ImplicitStep in the shared implicit loop, and
+// what `check` and the memory estimate say about them.
+#include "implicit_heat.hpp"
+
+#include <fmt/format.h>
+
+#include "flux_implicit_heat.hpp"
+#include "implicit_loop.hpp"
+#include "implicit_step.hpp"
+#include "multigrid/cycle_work.hpp"
+#include "multigrid/multigrid_solve.hpp"
+#include "loop/stability.hpp"
+#include "operator/medium.hpp"
+#include "problem/problem_setup.hpp"
+#include "tuning/case_kernel.hpp"
+
+namespace fdsolve::heat {
+
+using namespace multigrid;
+
+std::string step_detail(const StepSolve& s, double norm, const output::HistoryRow& row) {
+  std::string text =
+      fmt::format("{} cycles, residual {:.3e} from {:.3e}", s.cycles, norm, s.first_norm);
+  text += fmt::format("  u in [{:.4g}, {:.4g}]", row.min, row.max);
+  if (row.diagnosed) text += fmt::format(" mean {:.4g}", row.mean);
+  if (row.diagnosed && row.nonfinite > 0) text += fmt::format("  {} non-finite", row.nonfinite);
+  return text;
+}
+
+namespace {
+
+const char* scheme_name(const Case& c) {
+  return c.time.scheme == TimeScheme::CrankNicolson ? "Crank-Nicolson" : "backward Euler";
+}
+
+}  // namespace
+
+std::string describe_implicit_heat(const Case& c) {
+  return fmt::format("{} steps, each by {}", scheme_name(c), describe_cycles(c.solve.multigrid));
+}
+
+std::size_t implicit_heat_memory(const Case& c) { return implicit_heat_memory(c, {1, 1, 1}, 0); }
+
+std::size_t implicit_heat_memory(const Case& c, std::array<int, 3> ranks, int rank) {
+  const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
+  const auto levels = build_hierarchy(fine_level(c));
+  const Subdomain sub = parallel::split_levels(c, level_points(levels), ranks, rank).level[0].sub;
+  const std::size_t source =
+      has_source_field(c) ? static_cast<std::size_t>(field_layout(c, value, sub).size) * value : 0;
+  return multigrid_memory(c, ranks, rank) + source;
+}
+
+std::vector<std::string> describe_implicit_plan(const Case& c) {
+  const TimePlan p = heat_time_plan(c);
+  std::vector<std::string> lines;
+  const bool field = op::may_need_flux(c);  // a diffusivity field or held nodes
+  const std::string k = field ? std::string("k from problem.diffusivity, the largest k_f/h^2 sum")
+                              : fmt::format("k = {:g}", c.problem.diffusivity);
+  lines.push_back(fmt::format("stability limit of the explicit step: dt <= {:.6g} ({}, {})",
+                              p.limit, k, describe_stencil(c)));
+  lines.push_back(fmt::format("dt: {:.6g} (given) = {:.4g} x the explicit limit ({} has none), "
+                              "{} steps to t = {:g}",
+                              p.dt, p.dt / p.limit, scheme_name(c), p.steps, c.time.end));
+  if (c.time.scheme == TimeScheme::CrankNicolson) {
+    const CrankNicolsonRinging g = crank_nicolson_ringing(c, p);
+    lines.push_back(fmt::format("Crank-Nicolson amplification of the highest mode: {:.4f} per step",
+                                g.amplification));
+    if (g.rings)
+      lines.push_back(fmt::format(
+          "warning: dt is {:.3g} x the explicit limit (above 3x, the highest mode's "
+          "amplification is below -0.5): sharp initial data (a jump, a boundary value switched "
+          "on at t = 0) rings node to node for about {:.0f} steps (to 1/1000) of the {} steps; "
+          "use time.scheme implicit for the first steps, or dt <= {:.6g}",
+          p.dt / p.limit, g.steps_to_damp, p.steps, 3.0 * p.limit));
+  }
+  if (field) {
+    lines.push_back(fmt::format("method: {}", describe_flux_implicit_heat(c)));
+    return lines;
+  }
+  lines.push_back(fmt::format("method: {}", describe_implicit_heat(c)));
+  const double beta = (c.time.scheme == TimeScheme::CrankNicolson ? 0.5 : 1.0) * p.dt *
+                      c.problem.diffusivity;
+  for (std::string& l : describe_hierarchy(c, 1.0, beta)) lines.push_back(std::move(l));
+  const auto levels = build_hierarchy(fine_level(c));
+  if (const std::string w = cycle_work_warning(c, levels); !w.empty())
+    lines.push_back("warning: " + w);
+  return lines;
+}
+
+template <typename T>
+SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunOutput& out,
+                                const SolveOptions& options) {
+  const KernelId kernel = choose_kernel(c, backend);
+  const auto levels = build_hierarchy(fine_level(c));
+  return implicit_loop<T>(
+      c, backend, out, options, backend.kernels(c.grid.dims)[kernel.index],
+      describe_implicit_heat(c),
+      [&](Boundaries<T>& boundaries, HaloExchange<T>& halo, Buffer<T>& cur, Buffer<T>& next,
+          const parallel::LevelSplit& split) {
+        return ImplicitStep<T>(c, backend, kernel, levels, boundaries, cur, next,
+                               LevelRanks{options.comm, &split}, halo);
+      });
+}
+
+template SolveResult solve_implicit_heat<float>(const Case&, Backend<float>&, output::RunOutput&,
+                                                const SolveOptions&);
+template SolveResult solve_implicit_heat<double>(const Case&, Backend<double>&,
+                                                 output::RunOutput&, const SolveOptions&);
+
+}  // namespace fdsolve::heat

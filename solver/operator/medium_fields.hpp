@@ -1,0 +1,38 @@
+// The medium as output fields (output.fields `coefficient` and `fixed`): a rank's own nodes of
+// the coefficient and of the held-node mask, dense in C order, for snapshots.
+#pragma once
+
+#include <vector>
+
+#include "medium.hpp"
+#include "parallel/subdomain.hpp"
+
+namespace fdsolve::op {
+
+/// value(node) over the nodes `sub` owns, node the index of the whole grid.
+template <typename T, typename Value>
+std::vector<T> owned_values(const Medium& m, const Subdomain& sub, Value value) {
+  std::vector<T> out;
+  out.reserve(static_cast<std::size_t>(sub.n[0] * sub.n[1] * sub.n[2]));
+  for (index_t k = 0; k < sub.n[2]; ++k)
+    for (index_t j = 0; j < sub.n[1]; ++j)
+      for (index_t i = 0; i < sub.n[0]; ++i)
+        out.push_back(static_cast<T>(
+            value(m.index(sub.offset[0] + i, sub.offset[1] + j, sub.offset[2] + k))));
+  return out;
+}
+
+/// The coefficient (beta, or heat's k) at the nodes `sub` owns.
+template <typename T>
+std::vector<T> coefficient_field(const Medium& m, const Subdomain& sub) {
+  return owned_values<T>(m, sub, [&](index_t node) { return m.beta_at(node); });
+}
+
+/// 1 where a node is held by problem.fixed, else 0, at the nodes `sub` owns.
+template <typename T>
+std::vector<T> fixed_field(const Medium& m, const Subdomain& sub) {
+  return owned_values<T>(m, sub,
+                         [&](index_t node) { return m.holds() && m.held[node] ? 1.0 : 0.0; });
+}
+
+}  // namespace fdsolve::op
