@@ -124,4 +124,36 @@ TEST_CASE("media: CG + multigrid iterations on a checkerboard stay bounded as th
   }
 }
 
+
+TEST_CASE("media: backward-Euler steps with a layered diffusivity reach the exact steady state") {
+  // Steps of dt = 100 damp every mode by at least 1 / (1 + 100 pi^2) per step: five of them from
+  // u = 0 leave the steady layered solution to rounding (and a held slab x >= 0.75 at 1 the
+  // same, with that node as the end of the layers).
+  const auto k = [](double x) { return x < 0.5 ? 1.0 : 10.0; };
+  const int n = 33;
+  const auto exact = layered_exact(n, k);
+  const auto exact_held = layered_exact(n, k, 24, 1.0);  // node 24 is x = 0.75
+  for (const int dims : {2, 3}) {
+    CAPTURE(dims);
+    std::string text = layered_case(n, dims, "x < 0.5 ? 1 : 10");
+    const auto replace = [&](const std::string& from, const std::string& to) {
+      text.replace(text.find(from), from.size(), to);
+    };
+    replace("equation: laplace, coefficient:", "equation: heat, diffusivity:");
+    replace("solve: {method: multigrid, tolerance: 1.0e-10",
+            "time: {scheme: implicit, dt: 100, end: 500}\nsolve: {tolerance: 1.0e-12");
+    const Solved d = solve_text<double>(text, {}, true);
+    CHECK(d.result.status == SolveStatus::Completed);
+    CHECK(layered_error(d, exact) < 1e-9);
+    const std::string held = text.substr(0, text.find("}\nboundary")) +
+                             ", fixed: [{where: \"x >= 0.75\", value: 1}]" +
+                             text.substr(text.find("}\nboundary"));
+    const Solved h = solve_text<double>(held, {}, true);
+    CHECK(h.result.status == SolveStatus::Completed);
+    CHECK(layered_error(h, exact_held) < 1e-9);
+    const Solved f = solve_text<float>(text + "precision: float\n", {}, true);
+    CHECK(layered_error(f, exact) < 1e-4);
+  }
+}
+
 }  // namespace fdsolve::test
