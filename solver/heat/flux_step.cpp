@@ -128,7 +128,8 @@ StepSolve FluxImplicitStep<T>::step(double t, double t_next) {
       best = norm;
       best_at = r.cycles;
     } else if (norm > r.target &&
-               r.cycles - best_at >= stall_window(iteration_.conjugate_gradients())) {
+               (r.cycles - best_at >= stall_window(iteration_.conjugate_gradients()) ||
+                (r.cycles - best_at >= 2 && iteration_.at_rounding_floor()))) {
       r.stalled = true;
       break;
     }

@@ -42,6 +42,16 @@ inline std::string check_detail(const output::HistoryRow& row) {
 /// `done` until the case's stop rules end it; `fmg_start`: a fresh solve begins with
 /// cycles.full_multigrid.
 
+/// Whether an iteration reports that its true residual is held up by rounding
+/// (FluxIteration::at_rounding_floor); iterations without that test never do.
+template <typename Iteration>
+bool at_rounding_floor(Iteration& iteration) {
+  if constexpr (requires { iteration.at_rounding_floor(); })
+    return iteration.at_rounding_floor();
+  else
+    return false;
+}
+
 template <typename T, typename C>
 SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& out,
                        const SolveOptions& options, C& cycles, Buffer<T>& cur, Buffer<T>& next,
@@ -162,7 +172,8 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
         if (norm < 0.9 * krylov_best) {
           krylov_best = norm;
           krylov_since = 0;
-        } else if (++krylov_since >= kKrylovStallIterations) {
+        } else if (++krylov_since >= kKrylovStallIterations ||
+                   (krylov_since >= 2 && at_rounding_floor(cycles))) {
           r.status = SolveStatus::Stalled;
           r.stop_message = fmt::format(
               "conjugate gradients stalled at iteration {}: the residual ({} norm) {:.3e} has not "
@@ -171,7 +182,7 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
               "coefficient's contrast; use a larger solve.tolerance (or solve.absolute_tolerance "
               "above that floor){}",
               it, c.solve.norm == NormKind::L2 ? "l2" : "linf", norm, krylov_best,
-              kKrylovStallIterations, target,
+              krylov_since, target,
               c.precision == Precision::Float ? ", or precision: double" : "");
           break;
         }

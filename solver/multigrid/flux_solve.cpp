@@ -108,6 +108,16 @@ void FluxIteration<T>::finish_cycle(Buffer<T>& u, Buffer<T>& /*next*/) {
   backend_.combine(c);  // s -= alpha q
 }
 
+template <typename T>
+bool FluxIteration<T>::at_rounding_floor() {
+  if (!cg_ || rz_ == 0) return false;
+  dot_.a = dot_.b = s_.data();
+  const double updated = backend_.dot(dot_);
+  dot_.a = dot_.b = r_.data();
+  const double true_residual = backend_.dot(dot_);
+  return updated < 0.01 * true_residual;  // squares: a tenth of the norm
+}
+
 template class FluxIteration<float>;
 template class FluxIteration<double>;
 

@@ -45,6 +45,12 @@ class FluxIteration {
   bool monotone() const { return !cg_; }
   double residual_scale() const { return 1.0; }
   bool conjugate_gradients() const { return cg_; }
+  /// Conjugate gradients: whether the true residual f - A u of the last probe is held up by
+  /// rounding. In exact arithmetic CG's updated residual equals it; once the true one reaches
+  /// the floor eps |A| |u| it stops falling while the updated one goes on, so an updated
+  /// residual below a tenth of the true one means more iterations cannot lower the true one.
+  /// Two inner products (on demand: the loop asks only once the residual has stopped falling).
+  bool at_rounding_floor();
 
  private:
   FluxCycles<T>& cycles_;
