@@ -122,20 +122,57 @@ FDSOLVE_HOST_DEVICE FluxResidual<T> stencil_residual(const T* u, const FluxPlain
   return {f - (diag * u[at] + sum), diag, l1 + diag};
 }
 
+/// A node's face coefficients (magnitudes) and neighbour values, already loaded: the face form's
+/// formula on registers, shared by every kernel shape so that they compute the same bits.
+template <typename T>
+struct FluxStencilValues {
+  T u, f;
+  T bw, be, uw, ue;  // x: the -x and +x faces and neighbours
+  T bs, bn, us, un;  // y
+  T bd{}, bu{}, ud{}, uu{};  // z (3D only)
+};
+
+template <typename T>
+FDSOLVE_HOST_DEVICE FluxResidual<T> flux_face_residual(const FluxStencilValues<T>& v,
+                                                       const FluxPlain<T>& p) {
+  T diag = p.alpha + p.cx * (v.bw + v.be) + p.cy * (v.bs + v.bn);
+  T nb = p.cx * (v.bw * v.uw + v.be * v.ue) + p.cy * (v.bs * v.us + v.bn * v.un);
+  if (p.dims == 3) {
+    diag += p.cz * (v.bd + v.bu);
+    nb += p.cz * (v.bd * v.ud + v.bu * v.uu);
+  }
+  return {v.f - (diag * v.u - nb), diag};
+}
+
 template <typename T>
 FDSOLVE_HOST_DEVICE FluxResidual<T> flux_residual(const T* u, const FluxPlain<T>& p, index_t at,
                                                   T f) {
   if (p.st) return stencil_residual(u, p, at, f);
-  const T bw = flux_magnitude(p.fx[at - 1]), be = flux_magnitude(p.fx[at]);
-  const T bs = flux_magnitude(p.fy[at - p.pitch]), bn = flux_magnitude(p.fy[at]);
-  T diag = p.alpha + p.cx * (bw + be) + p.cy * (bs + bn);
-  T nb = p.cx * (bw * u[at - 1] + be * u[at + 1]) + p.cy * (bs * u[at - p.pitch] + bn * u[at + p.pitch]);
+  FluxStencilValues<T> v;
+  v.u = u[at];
+  v.f = f;
+  v.bw = flux_magnitude(p.fx[at - 1]);
+  v.be = flux_magnitude(p.fx[at]);
+  v.uw = u[at - 1];
+  v.ue = u[at + 1];
+  v.bs = flux_magnitude(p.fy[at - p.pitch]);
+  v.bn = flux_magnitude(p.fy[at]);
+  v.us = u[at - p.pitch];
+  v.un = u[at + p.pitch];
   if (p.dims == 3) {
-    const T bd = flux_magnitude(p.fz[at - p.plane]), bu = flux_magnitude(p.fz[at]);
-    diag += p.cz * (bd + bu);
-    nb += p.cz * (bd * u[at - p.plane] + bu * u[at + p.plane]);
+    v.bd = flux_magnitude(p.fz[at - p.plane]);
+    v.bu = flux_magnitude(p.fz[at]);
+    v.ud = u[at - p.plane];
+    v.uu = u[at + p.plane];
   }
-  return {f - (diag * u[at] - nb), diag};
+  return flux_face_residual(v, p);
+}
+
+/// The face form's update of a node that is not held, from its loaded values.
+template <typename T>
+FDSOLVE_HOST_DEVICE T flux_face_update(const FluxStencilValues<T>& v, const FluxPlain<T>& p) {
+  const FluxResidual<T> res = flux_face_residual(v, p);
+  return p.keep * v.u + (p.step + p.relax / res.diag) * res.r;
 }
 
 /// The value a sweep writes at node `at` (see the top of this file).

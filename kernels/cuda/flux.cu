@@ -10,6 +10,7 @@
 
 #include "cuda_check.cuh"
 #include "flux.cuh"
+#include "flux_march.cuh"
 
 namespace fdsolve::cuda {
 
@@ -269,7 +270,10 @@ FluxWorkspace::~FluxWorkspace() {
 template <typename T>
 void FluxWorkspace::sweep(const SweepArgs<T>& args, cudaStream_t stream) {
   if (args.box.empty()) return;
-  launch_sweep(args, sm_count_, nullptr, stream);
+  if (flux_march_applies(args))
+    launch_flux_march(args, stream);
+  else
+    launch_sweep(args, sm_count_, nullptr, stream);
 }
 
 template <typename T>

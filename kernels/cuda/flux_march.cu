@@ -1,0 +1,145 @@
+// See flux_march.cuh. Why marching: one thread per node (flux.cu) reached 43 % of the copy
+// bandwidth in float and 67-69 % in double on the H200 (2026-11-24): with 16 bytes per node in
+// float a thread issues too few loads to cover the latency, and a million short-lived blocks
+// spend their time in index arithmetic and block turnover. A thread that walks a column reuses
+// three of the five u values and one face of the previous node, and keeps loads of the next
+// node in flight while it computes the current one.
+#include <algorithm>
+
+#include "flux_operator.hpp"
+
+#include "cuda_check.cuh"
+#include "flux_march.cuh"
+
+namespace fdsolve::cuda {
+namespace {
+
+constexpr int kMarchRun = 16;     // nodes along the marching axis per thread
+constexpr int kBX2 = 128;         // 2D: threads along x per block
+constexpr int kBX3 = 32, kBY3 = 4;  // 3D: threads along x and y per block
+constexpr long long kMaxGridYZ = 65535;
+
+__host__ __device__ long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+/// The box as plain arrays for device code.
+struct Range {
+  index_t lo[3], hi[3];
+};
+
+Range range_of(const Box& b) {
+  return {{b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]}};
+}
+
+__device__ __forceinline__ int run_length(index_t start, index_t end) {
+  return static_cast<int>(end - start < kMarchRun ? end - start : kMarchRun);
+}
+
+/// Marches one column: `at` the node at `first`, `stride` the step along the marching axis
+/// (pitch in 2D, plane in 3D), `across` the other axis's stride in 3D (pitch), `count` nodes.
+template <typename T, int Dims>
+__device__ __forceinline__ void march_column(const T* __restrict__ in, T* __restrict__ out,
+                                             const T* __restrict__ src, T f_const,
+                                             const FluxPlain<T>& p, index_t at, index_t stride,
+                                             int count) {
+  // The marching axis's coefficient array and the other axes'.
+  const T* __restrict__ fm = Dims == 2 ? p.fy : p.fz;
+  T below = in[at - stride], centre = in[at];
+  T face_below = flux_magnitude(fm[at - stride]);
+  for (int n = 0; n < count; ++n, at += stride) {
+    const T above = in[at + stride];
+    const T face_above_raw = fm[at];
+    const T east_raw = p.fx[at];
+    FluxStencilValues<T> v;
+    v.u = centre;
+    v.f = src ? src[at] : f_const;
+    v.bw = flux_magnitude(p.fx[at - 1]);
+    v.be = flux_magnitude(east_raw);
+    v.uw = in[at - 1];
+    v.ue = in[at + 1];
+    if constexpr (Dims == 2) {
+      v.bs = face_below;
+      v.bn = flux_magnitude(face_above_raw);
+      v.us = below;
+      v.un = above;
+    } else {
+      v.bs = flux_magnitude(p.fy[at - p.pitch]);
+      v.bn = flux_magnitude(p.fy[at]);
+      v.us = in[at - p.pitch];
+      v.un = in[at + p.pitch];
+      v.bd = face_below;
+      v.bu = flux_magnitude(face_above_raw);
+      v.ud = below;
+      v.uu = above;
+    }
+    // A held node (negative +x face) keeps keep * u, as flux_update.
+    out[at] = east_raw < T(0) ? p.keep * centre : flux_face_update(v, p);
+    below = centre;
+    centre = above;
+    face_below = flux_magnitude(face_above_raw);
+  }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kBX2) flux_march2d(const T* __restrict__ in, T* __restrict__ out,
+                                                     const T* __restrict__ src, const T f_const,
+                                                     const FluxPlain<T> p, Range b,
+                                                     index_t origin) {
+  const index_t i = b.lo[0] + static_cast<index_t>(blockIdx.x) * kBX2 + threadIdx.x;
+  if (i >= b.hi[0]) return;
+  const long long runs = ceil_div(b.hi[1] - b.lo[1], kMarchRun);
+  for (long long r = blockIdx.y; r < runs; r += gridDim.y) {
+    const index_t j0 = b.lo[1] + static_cast<index_t>(r) * kMarchRun;
+    march_column<T, 2>(in, out, src, f_const, p, origin + b.lo[2] * p.plane + j0 * p.pitch + i,
+                       p.pitch, run_length(j0, b.hi[1]));
+  }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kBX3 * kBY3) flux_march3d(const T* __restrict__ in,
+                                                            T* __restrict__ out,
+                                                            const T* __restrict__ src,
+                                                            const T f_const, const FluxPlain<T> p,
+                                                            Range b, index_t origin) {
+  const index_t i = b.lo[0] + static_cast<index_t>(blockIdx.x) * kBX3 + threadIdx.x;
+  const long long rows = ceil_div(b.hi[1] - b.lo[1], kBY3);
+  const long long runs = ceil_div(b.hi[2] - b.lo[2], kMarchRun);
+  if (i >= b.hi[0]) return;
+  for (long long y = blockIdx.y; y < rows; y += gridDim.y) {
+    const index_t j = b.lo[1] + static_cast<index_t>(y) * kBY3 + threadIdx.y;
+    if (j >= b.hi[1]) continue;
+    for (long long r = blockIdx.z; r < runs; r += gridDim.z) {
+      const index_t k0 = b.lo[2] + static_cast<index_t>(r) * kMarchRun;
+      march_column<T, 3>(in, out, src, f_const, p, origin + k0 * p.plane + j * p.pitch + i,
+                         p.plane, run_length(k0, b.hi[2]));
+    }
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void launch_flux_march(const SweepArgs<T>& args, cudaStream_t stream) {
+  const Box& b = args.box;
+  if (b.empty()) return;
+  const FluxPlain<T> p = flux_plain(args.flux, args.layout);
+  const T f = T(args.weights.source);
+  const Range r = range_of(b);
+  if (args.layout.dims == 2) {
+    const dim3 grid(static_cast<unsigned>(ceil_div(b.extent(0), kBX2)),
+                    static_cast<unsigned>(std::min(ceil_div(b.extent(1), kMarchRun), kMaxGridYZ)));
+    flux_march2d<T><<<grid, kBX2, 0, stream>>>(args.in, args.out, args.source_field, f, p, r,
+                                               args.layout.origin);
+  } else {
+    const dim3 grid(static_cast<unsigned>(ceil_div(b.extent(0), kBX3)),
+                    static_cast<unsigned>(std::min(ceil_div(b.extent(1), kBY3), kMaxGridYZ)),
+                    static_cast<unsigned>(std::min(ceil_div(b.extent(2), kMarchRun), kMaxGridYZ)));
+    flux_march3d<T><<<grid, dim3(kBX3, kBY3), 0, stream>>>(args.in, args.out, args.source_field,
+                                                          f, p, r, args.layout.origin);
+  }
+  FDSOLVE_CUDA_CHECK_LAUNCH();
+}
+
+template void launch_flux_march<float>(const SweepArgs<float>&, cudaStream_t);
+template void launch_flux_march<double>(const SweepArgs<double>&, cudaStream_t);
+
+}  // namespace fdsolve::cuda
