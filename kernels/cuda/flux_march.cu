@@ -72,7 +72,7 @@ __device__ __forceinline__ void march_column(const T* __restrict__ in, T* __rest
       v.uu = above;
     }
     // A held node (negative +x face) keeps keep * u, as flux_update.
-    out[at] = east_raw < T(0) ? p.keep * centre : flux_face_update(v, p);
+    out[at] = east_raw < T(0) ? p.keep * centre : flux_face_update<Dims>(v, p);
     below = centre;
     centre = above;
     face_below = flux_magnitude(face_above_raw);
