@@ -195,20 +195,25 @@ FDSOLVE_HOST_DEVICE T flux_face_update(const FluxStencilValues<T>& v, const Flux
   return p.keep * v.u + (p.step + p.relax / res.diag) * res.r;
 }
 
-/// The value a sweep writes at node `at` (see the top of this file).
+/// The value a sweep writes at a node that is not held, value u, from its residual.
 template <typename T>
-FDSOLVE_HOST_DEVICE T flux_update(const T* u, const FluxPlain<T>& p, index_t at, T f) {
-  if (flux_held(p, at)) return p.keep * u[at];
-  const FluxResidual<T> res = flux_residual(u, p, at, f);
+FDSOLVE_HOST_DEVICE T flux_apply(const FluxResidual<T>& res, T u, const FluxPlain<T>& p) {
   if (p.st && p.relax != T(0)) {
     // A Galerkin row may have positive couplings and lose diagonal dominance: relaxing by
     // max(D / omega, sum |S_o| / 2) keeps 2 D_eff - A positive definite (the l1-Jacobi bound),
     // so the smoother converges and the cycle stays a positive definite preconditioner; where
     // the row is dominant this is D / omega, plain weighted Jacobi.
     const T scaled = res.diag / p.relax, half_l1 = T(0.5) * res.l1;
-    return p.keep * u[at] + (p.step + T(1) / (scaled > half_l1 ? scaled : half_l1)) * res.r;
+    return p.keep * u + (p.step + T(1) / (scaled > half_l1 ? scaled : half_l1)) * res.r;
   }
-  return p.keep * u[at] + (p.step + p.relax / res.diag) * res.r;
+  return p.keep * u + (p.step + p.relax / res.diag) * res.r;
+}
+
+/// The value a sweep writes at node `at` (see the top of this file).
+template <typename T>
+FDSOLVE_HOST_DEVICE T flux_update(const T* u, const FluxPlain<T>& p, index_t at, T f) {
+  if (flux_held(p, at)) return p.keep * u[at];
+  return flux_apply(flux_residual(u, p, at, f), u[at], p);
 }
 
 /// y = a x + b y on the nodes of a box that are not held (`held_face`: the +x face array whose

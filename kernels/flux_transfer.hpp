@@ -61,8 +61,7 @@ AxisTransferPlain<T> axis_transfer_plain(const AxisTransferArgs<T>& a) {
 /// back across a mirrored face or around a periodic axis; `base` is the face array's element of
 /// the transverse position with index 0 along the axis.
 template <typename T>
-FDSOLVE_HOST_DEVICE T axis_face(const AxisTransferPlain<T>& p, index_t base, index_t step,
-                                index_t m) {
+FDSOLVE_HOST_DEVICE index_t axis_face_index(const AxisTransferPlain<T>& p, index_t m) {
   // Only faces 0..n-2 (and n-1, the wrap of a periodic axis) are read: the others are folded,
   // so that face arrays need no halo and no last face (collapsed Galerkin operators have none).
   const index_t n = p.n_fine;
@@ -70,7 +69,13 @@ FDSOLVE_HOST_DEVICE T axis_face(const AxisTransferPlain<T>& p, index_t base, ind
     m = p.lo == 2 ? m + n : p.lo == 1 ? -1 - m : 0;
   else if (p.hi == 2 ? m > n - 1 : m > n - 2)
     m = p.hi == 2 ? m - n : p.hi == 1 ? 2 * n - 3 - m : n - 2;
-  return flux_magnitude(p.face[base + m * step]);
+  return m;
+}
+
+template <typename T>
+FDSOLVE_HOST_DEVICE T axis_face(const AxisTransferPlain<T>& p, index_t base, index_t step,
+                                index_t m) {
+  return flux_magnitude(p.face[base + axis_face_index(p, m) * step]);
 }
 
 /// One node of `to` at (i, j, k).

@@ -57,11 +57,41 @@ void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index
   }
 }
 
+/// The general (Galerkin) form's update of one row: stencil_residual with the offsets computed
+/// once, then flux_apply, the same operations in the same order.
+template <typename T, int Dims>
+void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
+  constexpr int points = Dims == 2 ? 9 : 27;
+  constexpr int centre = Dims == 2 ? 4 : 13;
+  index_t offset[points];
+  for (int o = 0; o < points; ++o)
+    offset[o] = (o % 3 - 1) + (o / 3 % 3 - 1) * p.pitch + (Dims == 3 ? o / 9 - 1 : 0) * p.plane;
+  const T* __restrict__ u = a.in;
+  T* __restrict__ out = a.out;
+  const T* __restrict__ st = p.st;
+  const index_t stride = p.st_stride;
+  for (index_t c = first; c < last; ++c) {
+    const T f = a.source_field ? a.source_field[c] : T(a.weights.source);
+    T sum = T(0), l1 = T(0);
+    for (int o = 0; o < points; ++o) {
+      if (o == centre) continue;
+      const T s = st[o * stride + c];
+      sum += s * u[c + offset[o]];
+      l1 += flux_magnitude(s);
+    }
+    const T diag = st[centre * stride + c];
+    if (diag < T(0)) {  // a held row
+      out[c] = p.keep * u[c];
+      continue;
+    }
+    out[c] = flux_apply(FluxResidual<T>{f - (diag * u[c] + sum), diag, l1 + diag}, u[c], p);
+  }
+}
+
 template <typename T>
 void update_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
   if (p.st) {
-    for (index_t c = first; c < last; ++c)
-      a.out[c] = flux_update(a.in, p, c, a.source_field ? a.source_field[c] : T(a.weights.source));
+    p.dims == 2 ? general_row<T, 2>(a, p, first, last) : general_row<T, 3>(a, p, first, last);
     return;
   }
   const bool field = a.source_field != nullptr;
@@ -176,10 +206,59 @@ double dot(const DotArgs<T>& a) {
   return total;
 }
 
+/// axis_transfer_node for a whole row (j, k) of a transfer along y or z: every node of the row
+/// has the same index along the axis, so the faces to read and the branch are the row's, and
+/// the loop over x has none (the same operations in the same order, vectorised).
+template <typename T>
+void transfer_row_across(const AxisTransferArgs<T>& a, const AxisTransferPlain<T>& p, index_t j,
+                         index_t k) {
+  const int axis = p.axis;
+  const index_t c = axis == 1 ? j : k;
+  const index_t step = axis == 1 ? p.face_s.pitch : p.face_s.plane;
+  const index_t from_step = axis == 1 ? p.from_s.pitch : p.from_s.plane;
+  // The face array at x = 0 of this row, index 0 along the axis; x advances by fx.
+  const index_t face_row = p.face_s.at(0, axis == 1 ? 0 : j * p.fy, axis == 2 ? 0 : k * p.fz);
+  const index_t fx = p.fx, i0 = a.box.lo[0], count = a.box.extent(0);
+  T* __restrict__ to = a.to + a.to_layout.at(i0, j, k);
+  const T* __restrict__ face = a.face + face_row + i0 * fx;
+  const auto face_at = [&](index_t m) { return face + axis_face_index(p, m) * step; };
+  if (!a.restrict) {
+    const T* from = a.from + p.from_s.at(i0, axis == 1 ? c >> 1 : j, axis == 2 ? c >> 1 : k);
+    if ((c & 1) == 0) {
+#pragma omp simd
+      for (index_t n = 0; n < count; ++n) to[n] = from[n];
+      return;
+    }
+    const T* lo = face_at(c - 1);
+    const T* hi = face_at(c);
+#pragma omp simd
+    for (index_t n = 0; n < count; ++n) {
+      const T l = flux_magnitude(lo[n * fx]), h = flux_magnitude(hi[n * fx]);
+      to[n] = (l * from[n] + h * from[n + from_step]) / (l + h);
+    }
+    return;
+  }
+  const index_t m = 2 * c;
+  const T* mid = a.from + p.from_s.at(i0, axis == 1 ? m : j, axis == 2 ? m : k);
+  const T *below_lo = face_at(m - 2), *below_hi = face_at(m - 1);
+  const T *above_lo = face_at(m), *above_hi = face_at(m + 1);
+#pragma omp simd
+  for (index_t n = 0; n < count; ++n) {
+    const T bl = flux_magnitude(below_lo[n * fx]), bh = flux_magnitude(below_hi[n * fx]);
+    const T al = flux_magnitude(above_lo[n * fx]), ah = flux_magnitude(above_hi[n * fx]);
+    const T sum = mid[n] + bh / (bl + bh) * mid[n - from_step] + al / (al + ah) * mid[n + from_step];
+    to[n] = p.scale * sum;
+  }
+}
+
 template <typename T>
 void transfer_axis(const AxisTransferArgs<T>& a) {
   const AxisTransferPlain<T> p = axis_transfer_plain(a);
   for_rows(a.box, [&](index_t, index_t j, index_t k) {
+    if (p.axis != 0) {
+      transfer_row_across(a, p, j, k);
+      return;
+    }
     for (index_t i = a.box.lo[0]; i < a.box.hi[0]; ++i)
       a.to[a.to_layout.at(i, j, k)] = axis_transfer_node(p, i, j, k, a.restrict);
   });
