@@ -195,18 +195,26 @@ FDSOLVE_HOST_DEVICE T flux_face_update(const FluxStencilValues<T>& v, const Flux
   return p.keep * v.u + (p.step + p.relax / res.diag) * res.r;
 }
 
-/// The value a sweep writes at a node that is not held, value u, from its residual.
-template <typename T>
-FDSOLVE_HOST_DEVICE T flux_apply(const FluxResidual<T>& res, T u, const FluxPlain<T>& p) {
-  if (p.st && p.relax != T(0)) {
+/// The update of a node that is not held from its residual, `Bounded` when the relaxation of a
+/// general-form row takes the l1 bound (relax != 0), else the plain form (faces, or relax 0).
+template <bool Bounded, typename T>
+FDSOLVE_HOST_DEVICE T flux_apply_as(const FluxResidual<T>& res, T u, const FluxPlain<T>& p) {
+  if constexpr (Bounded) {
     // A Galerkin row may have positive couplings and lose diagonal dominance: relaxing by
     // max(D / omega, sum |S_o| / 2) keeps 2 D_eff - A positive definite (the l1-Jacobi bound),
     // so the smoother converges and the cycle stays a positive definite preconditioner; where
     // the row is dominant this is D / omega, plain weighted Jacobi.
     const T scaled = res.diag / p.relax, half_l1 = T(0.5) * res.l1;
     return p.keep * u + (p.step + T(1) / (scaled > half_l1 ? scaled : half_l1)) * res.r;
+  } else {
+    return p.keep * u + (p.step + p.relax / res.diag) * res.r;
   }
-  return p.keep * u + (p.step + p.relax / res.diag) * res.r;
+}
+
+/// The value a sweep writes at a node that is not held, value u, from its residual.
+template <typename T>
+FDSOLVE_HOST_DEVICE T flux_apply(const FluxResidual<T>& res, T u, const FluxPlain<T>& p) {
+  return p.st && p.relax != T(0) ? flux_apply_as<true>(res, u, p) : flux_apply_as<false>(res, u, p);
 }
 
 /// The value a sweep writes at node `at` (see the top of this file).

@@ -58,8 +58,9 @@ void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index
 }
 
 /// The general (Galerkin) form's update of one row: stencil_residual with the offsets computed
-/// once, then flux_apply, the same operations in the same order.
-template <typename T, int Dims>
+/// once, then flux_apply, the same operations in the same order, branch-free so that the row
+/// vectorises (a held row's value is selected after its update is computed).
+template <typename T, int Dims, bool Bounded, bool SourceField>
 void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
   constexpr int points = Dims == 2 ? 9 : 27;
   constexpr int centre = Dims == 2 ? 4 : 13;
@@ -69,10 +70,13 @@ void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, in
   const T* __restrict__ u = a.in;
   T* __restrict__ out = a.out;
   const T* __restrict__ st = p.st;
+  const T* __restrict__ src = a.source_field;
+  const T f_const = T(a.weights.source);
   const index_t stride = p.st_stride;
+#pragma omp simd
   for (index_t c = first; c < last; ++c) {
-    const T f = a.source_field ? a.source_field[c] : T(a.weights.source);
     T sum = T(0), l1 = T(0);
+#pragma GCC unroll 27
     for (int o = 0; o < points; ++o) {
       if (o == centre) continue;
       const T s = st[o * stride + c];
@@ -80,12 +84,22 @@ void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, in
       l1 += flux_magnitude(s);
     }
     const T diag = st[centre * stride + c];
-    if (diag < T(0)) {  // a held row
-      out[c] = p.keep * u[c];
-      continue;
-    }
-    out[c] = flux_apply(FluxResidual<T>{f - (diag * u[c] + sum), diag, l1 + diag}, u[c], p);
+    const T f = SourceField ? src[c] : f_const;
+    const T updated =
+        flux_apply_as<Bounded>(FluxResidual<T>{f - (diag * u[c] + sum), diag, l1 + diag}, u[c], p);
+    out[c] = diag < T(0) ? p.keep * u[c] : updated;  // a held row keeps keep * u
   }
+}
+
+template <typename T, int Dims>
+void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
+  const bool bounded = p.relax != T(0), field = a.source_field != nullptr;
+  if (bounded)
+    field ? general_row<T, Dims, true, true>(a, p, first, last)
+          : general_row<T, Dims, true, false>(a, p, first, last);
+  else
+    field ? general_row<T, Dims, false, true>(a, p, first, last)
+          : general_row<T, Dims, false, false>(a, p, first, last);
 }
 
 template <typename T>
