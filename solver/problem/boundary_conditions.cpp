@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "expression.hpp"
+#include "field_programs.hpp"
 #include "finite_inputs.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "problem_setup.hpp"
@@ -169,16 +170,14 @@ void Boundaries<T>::write_dirichlet(Buffer<T>& next, double t_next) {
   // Every physical Dirichlet face, in face order, so the later face still wins on shared nodes.
   for (int face = 0; face < 2 * c_.grid.dims; ++face) {
     if (!is_dirichlet(c_, face) || !sub_.physical(face)) continue;
-    const Box box = face_box(L_, face);
-    std::vector<T> values;
-    try {
-      values = box_values<T>(c_, c_.boundary[face].value, box, t_next, sub_);
+    try {  // evaluated on the backend, straight onto the face's nodes
+      evaluate_value(c_, backend_, c_.boundary[face].value, L_, face_box(L_, face), sub_, 1.0,
+                     t_next, next);
     } catch (const NonFiniteValue& e) {
       throw NonFiniteInput(describe_nonfinite(c_, face_key(c_, face, "value"), e.value, e.node,
                                               false) +
                            fmt::format(" at t = {}", t_next));
     }
-    backend_.write_box(next, L_, box, values.data());
   }
 }
 
