@@ -4,10 +4,12 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "expression.hpp"
 #include "expression_translate.hpp"
+#include "case_reader.hpp"
 #include "finite_inputs.hpp"
 #include "problem_setup.hpp"
 
@@ -91,6 +93,39 @@ void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, cons
 }
 
 template <typename T>
+void check_finite_inputs(const Case& c, Backend<T>& backend) {
+  constexpr index_t kSlabCells = index_t{1} << 24;  // the scratch buffer: 128 MiB of doubles
+  Buffer<T> scratch;
+  for (const CheckedInput& input : checked_inputs(c)) {
+    if (!input.value->is_expression()) {
+      check_finite(c, input, Coverage::Every);
+      continue;
+    }
+    // Slabs along the slowest axis in order, so the first node found is the first in C order.
+    const Box& b = input.box;
+    const int slow = c.grid.dims - 1;
+    const index_t across = b.cells() / std::max<index_t>(b.extent(slow), 1);
+    const index_t thick = std::max<index_t>(1, kSlabCells / std::max<index_t>(across, 1));
+    const FieldProgram program = field_program(*input.value);
+    for (index_t lo = b.lo[slow]; lo < b.hi[slow]; lo += thick) {
+      std::array<index_t, 3> n{b.extent(0), b.extent(1), b.extent(2)};
+      n[slow] = std::min(thick, b.hi[slow] - lo);
+      FieldEvalArgs a = field_args(c, Layout::make(c.grid.dims, n, 128 / sizeof(T)),
+                                   Box{{0, 0, 0}, n}, Subdomain::whole(c), 0.0);
+      for (int d = 0; d < 3; ++d) a.offset[d] = d == slow ? lo : b.lo[d];
+      if (scratch.size() < a.layout.size) scratch = backend.allocate(a.layout.size);
+      const NonFiniteNode bad = backend.evaluate_field(program, a, scratch);
+      if (bad.found) {
+        const std::array<index_t, 3> node{bad.node[0] + a.offset[0], bad.node[1] + a.offset[1],
+                                          bad.node[2] + a.offset[2]};
+        throw InputError(c.where(input.key) +
+                         describe_nonfinite(c, input.key, bad.value, node, false));
+      }
+    }
+  }
+}
+
+template <typename T>
 void load_source(const Case& c, Backend<T>& backend, const Layout& L, const Subdomain& sub,
                  double scale, double t, Buffer<T>& out) {
   const Value& q = c.problem.source;
@@ -117,6 +152,7 @@ bool load_initial_on_backend(const Case& c, Backend<T>& backend, const Layout& L
 }
 
 #define FDSOLVE_FIELD_PROGRAMS(T)                                                                 \
+  template void check_finite_inputs<T>(const Case&, Backend<T>&);                                 \
   template void evaluate_value<T>(const Case&, Backend<T>&, const Value&, const Layout&,          \
                                   const Box&, const Subdomain&, double, double, Buffer<T>&);      \
   template void load_source<T>(const Case&, Backend<T>&, const Layout&, const Subdomain&, double, \

@@ -28,6 +28,12 @@ template <typename T>
 void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, const Layout& L,
                     const Box& box, const Subdomain& sub, double scale, double t, Buffer<T>& out);
 
+/// check_finite_inputs (every node) with the expressions evaluated on the backend (on CUDA:
+/// compiled and run on the device, slab by slab into a scratch buffer; only the first
+/// non-finite node comes back); numbers and data files are checked on the host as before.
+template <typename T>
+void check_finite_inputs(const Case& c, Backend<T>& backend);
+
 /// The source (as source_values) written into `out` on the backend: an expression is
 /// evaluated there, anything else is built on the host and uploaded.
 template <typename T>

@@ -129,18 +129,27 @@ std::vector<std::array<index_t, 3>> sample_nodes(const Box& box) {
   return nodes;
 }
 
-void check_finite_inputs(const Case& c, Coverage coverage) {
+std::vector<CheckedInput> checked_inputs(const Case& c) {
   const Layout L = field_layout(c, sizeof(double));
-  check(c, "initial", c.initial, L.owned_box(), coverage);
+  std::vector<CheckedInput> all{{"initial", &c.initial, L.owned_box()}};
   if (c.problem.equation == Equation::Poisson || c.problem.equation == Equation::Heat)
-    check(c, "problem.source", c.problem.source, L.owned_box(), coverage);
+    all.push_back({"problem.source", &c.problem.source, L.owned_box()});
   for (int face = 0; face < 2 * c.grid.dims; ++face) {
     const BoundaryCondition& bc = c.boundary[face];
     if (bc.type == BoundaryType::Dirichlet)
-      check(c, face_key(c, face, "value"), bc.value, face_box(L, face), coverage);
+      all.push_back({face_key(c, face, "value"), &bc.value, face_box(L, face)});
     else if (bc.type == BoundaryType::Neumann)
-      check(c, face_key(c, face, "gradient"), bc.gradient, face_box(L, face), coverage);
+      all.push_back({face_key(c, face, "gradient"), &bc.gradient, face_box(L, face)});
   }
+  return all;
+}
+
+void check_finite(const Case& c, const CheckedInput& input, Coverage coverage) {
+  check(c, input.key, *input.value, input.box, coverage);
+}
+
+void check_finite_inputs(const Case& c, Coverage coverage) {
+  for (const CheckedInput& input : checked_inputs(c)) check_finite(c, input, coverage);
 }
 
 }  // namespace fdsolve

@@ -52,4 +52,15 @@ std::vector<std::array<index_t, 3>> sample_nodes(const Box& box);
 /// files; evaluates each expression at the nodes `coverage` says.
 void check_finite_inputs(const Case& c, Coverage coverage = Coverage::Every);
 
+/// The inputs check_finite_inputs checks: key, value and the box of nodes it covers (the
+/// owned box of the whole grid, or a face).
+struct CheckedInput {
+  std::string key;
+  const Value* value;
+  Box box;
+};
+std::vector<CheckedInput> checked_inputs(const Case& c);
+/// check_finite_inputs for one of them.
+void check_finite(const Case& c, const CheckedInput& input, Coverage coverage);
+
 }  // namespace fdsolve
