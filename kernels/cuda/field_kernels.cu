@@ -32,8 +32,12 @@ const FieldKernels::Module& FieldKernels::module(const FieldProgram& p) {
         cudaLibraryLoadData(&m.library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
     FDSOLVE_CUDA_CHECK(cudaLibraryGetKernel(&m.f32, m.library, "fdx_eval_f32"));
     FDSOLVE_CUDA_CHECK(cudaLibraryGetKernel(&m.f64, m.library, "fdx_eval_f64"));
-  } catch (const ExpressionCompileError& e) {
-    // A function the translator knows but this NVRTC does not: the host evaluates it.
+  } catch (const std::exception& e) {
+    // NVRTC refused the text (a function the translator knows but this NVRTC does not), or
+    // the driver refused the cubin: the host evaluates the formula instead, never a wrong
+    // answer. A failed load is not a sticky error; clear it so later checks do not see it.
+    (void)cudaGetLastError();
+    if (m.library) cudaLibraryUnload(m.library);
     if (p.on_fallback)
       p.on_fallback("'" + p.text + "' not compiled for the GPU (" + e.what() +
                     "): evaluated on the host");
