@@ -7,13 +7,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
 #include <fstream>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "expression.hpp"
+#include "problem/boundary_conditions.hpp"
 #include "problem/field_programs.hpp"
 #include "problem/problem_setup.hpp"
 #include "solve_support.hpp"
@@ -234,15 +235,15 @@ PROBLEM_TEST("field expressions: a non-finite value is found at the host's first
   }
 }
 
-PROBLEM_TEST("field expressions: time-dependent Dirichlet values and source over many steps") {
-  // Explicit heat, 400 steps: the boundary values and the source are evaluated every step on
-  // the backend under test; the final field must match the CPU backend's run.
+PROBLEM_TEST("field expressions: time-dependent boundary values, gradient and source, many steps") {
+  // Explicit heat, 400 steps: the boundary values, a gradient and the source are evaluated every
+  // step on the backend under test; the final field must match the CPU backend's run.
   const std::string yaml = R"(
 grid: {points: [33, 25], extent: [1.0, 0.75]}
 problem: {equation: heat, diffusivity: 0.5, source: "exp(-t)*sin(pi*x)*cos(2*y) + t*x"}
 boundary:
   default: {type: dirichlet, value: "sin(3*t)*x + y*t^2"}
-  x_max: {type: neumann, gradient: 0}
+  x_max: {type: neumann, gradient: "cos(5*t)*y"}
 time: {end: 0.02, dt: 0.00005}
 )";
   const test::Solved s = test::solve_text<double>(yaml);
@@ -284,6 +285,64 @@ time: {end: 0.5, dt: 0.1}
   INFO(what);
   CHECK(what.find("problem.source") != std::string::npos);
   CHECK(what.find("(i, j) = (17, 0)") != std::string::npos);
+}
+
+PROBLEM_TEST("field expressions: Neumann gradients land at their face_index, halo ring included") {
+  // Boundaries writes 2 h g onto each Neumann face's offset array through evaluate_field with
+  // a layout whose at() is HaloAxis::face_index; checked node by node against the formula,
+  // on every face axis, the whole grid and a rank's sub-box (offset on x and y).
+  const Case c = parse_case(R"(
+grid: {points: [9, 8, 7], extent: [1.0, 0.875, 0.75]}
+problem: {equation: heat}
+boundary:
+  default: {type: dirichlet, value: 0}
+  x_min: {type: neumann, gradient: "x + 2*y + 3*z + t"}
+  x_max: {type: neumann, gradient: "exp(x*y) - t"}
+  y_max: {type: neumann, gradient: "sin(x*y) + t*z"}
+  z_min: {type: neumann, gradient: "cos(t)*x*y + z"}
+time: {end: 0.001}
+)",
+                            "t.yaml");
+  auto backend = test::backend_for_test<double>();
+  Subdomain part = Subdomain::whole(c);
+  part.offset = {0, 3, 0};  // the upper part in y: x faces, y_max and z_min are physical
+  part.n = {9, 5, 7};
+  Subdomain high = Subdomain::whole(c);
+  high.offset = {4, 0, 0};  // the upper part in x: x_max physical, x_min between ranks
+  high.n = {5, 8, 7};
+  high.exchanged[0] = true;
+  for (const Subdomain& sub : {Subdomain::whole(c), part, high}) {
+    const Layout L = field_layout(c, sizeof(double), sub);
+    Boundaries<double> b(c, *backend, L, sub);
+    const double t = 0.37;
+    b.gradients_at(t);
+    int faces = 0;
+    for (int face = 0; face < 6; ++face) {
+      if (!sub.physical(face) || c.boundary[face].type != BoundaryType::Neumann) continue;
+      ++faces;
+      const HaloAxis h = halo_axis(L, face / 2);
+      std::vector<double> got(static_cast<std::size_t>(h.face_size()));
+      Buffer<double> view(const_cast<double*>(b.ghost_rules().faces[face].offsets), h.face_size(),
+                          nullptr);
+      backend->download(got.data(), view, h.face_size());
+      const Expression g(c.boundary[face].gradient.expression);
+      const index_t boundary = face % 2 == 0 ? 0 : L.n[face / 2] - 1;
+      for (index_t q = -1; q <= h.n_q; ++q)
+        for (index_t p = -1; p <= h.n_p; ++p) {
+          std::array<index_t, 3> node{};
+          node[h.axis] = boundary + sub.offset[h.axis];
+          node[h.p_axis] = p + sub.offset[h.p_axis];
+          node[h.q_axis] = q + sub.offset[h.q_axis];
+          const double want = 2.0 * c.grid.spacing(face / 2) *
+                              g(node_coordinate(c, 0, node[0]), node_coordinate(c, 1, node[1]),
+                                node_coordinate(c, 2, node[2]), t);
+          INFO("face ", face, " p ", p, " q ", q);
+          CHECK(ulps(got[static_cast<std::size_t>(h.face_index(p, q))], want) <=
+                (FDSOLVE_TEST_CUDA ? 4 : 0));
+        }
+    }
+    CHECK(faces >= 3);
+  }
 }
 
 TEST_SUITE_END();
