@@ -94,7 +94,7 @@ void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, cons
 
 template <typename T>
 void check_finite_inputs(const Case& c, Backend<T>& backend) {
-  constexpr index_t kSlabCells = index_t{1} << 24;  // the scratch buffer: 128 MiB of doubles
+  constexpr index_t kSlabCells = index_t{1} << 22;  // the scratch buffer: 32 MiB of doubles
   Buffer<T> scratch;
   for (const CheckedInput& input : checked_inputs(c)) {
     if (!input.value->is_expression()) {
