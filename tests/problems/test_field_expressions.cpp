@@ -30,6 +30,8 @@ std::vector<std::string> formulas() {
   std::vector<std::string> all;
   for (std::string line; std::getline(in, line);)
     if (!line.empty() && line[0] != '#') all.push_back(line);
+  REQUIRE_MESSAGE(all.size() > 60, "tests/expressions/cases.txt not found under ",
+                  FDSOLVE_SOURCE_DIR, ": build where the sources are");
   return all;
 }
 
@@ -263,7 +265,9 @@ time: {end: 0.02, dt: 0.00005}
   }
   MESSAGE(std::string(test::backend_under_test()),
           " against the CPU after 400 steps: max difference ", worst, " (max |u| ", scale, ")");
-  CHECK(worst <= 1e-13 * scale);
+  // The sweeps themselves may round differently on the device (FMA): 1e-12 per sweep in the
+  // parity tests; evaluation mistakes would show at O(1).
+  CHECK(worst <= 1e-11 * scale);
   // The Dirichlet face y_min at t_end holds the formula's value.
   const Expression g("sin(3*t)*x + y*t^2");
   const double t_end = s.final.info.time;

@@ -3,6 +3,7 @@
 // and, in a CUDA build, every translation compiled by NVRTC (which needs no GPU).
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
