@@ -13,6 +13,7 @@
 
 #include "bottom_cg.hpp"
 #include "diagnostics.hpp"
+#include "field_expression.hpp"
 #include "flux_transfer.hpp"
 #include "galerkin.hpp"
 #include "halo_fill.hpp"
@@ -164,6 +165,12 @@ class Backend {
   /// reused.
   virtual void write_box(Buffer<T>& field, const Layout& layout, const Box& box,
                          const T* values) = 0;
+
+  /// Writes scale * f (a formula, field_expression.hpp) onto the nodes of args.box of `out`,
+  /// in this backend's memory: CUDA compiles the formula at run time and evaluates it on the
+  /// device. Returns the first non-finite node, found in the same pass.
+  virtual NonFiniteNode evaluate_field(const FieldProgram& program, const FieldEvalArgs& args,
+                                       Buffer<T>& out) = 0;
 
   /// Multigrid's grid transfers (transfer.hpp), enqueued and ordered before later work:
   /// full-weighting restriction onto the coarse nodes of args.box, and the interpolated

@@ -94,6 +94,9 @@ int main(int argc, char** argv) {
   auto* check_cmd = app.add_subcommand("check", "Validate a case and print it resolved");
   check_cmd->add_option("case", check_path, "Case file (YAML)")->required();
   check_cmd->add_option("--set", check_sets, "Override a key: KEY=VALUE (YAML value)");
+  bool check_full = false;
+  check_cmd->add_flag("--full", check_full,
+                      "Evaluate expressions at every node (default: at samples on a large grid)");
   std::string check_backend;
   check_cmd->add_option("--backend", check_backend, "auto, cuda or cpu (as for run)")
       ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
@@ -166,7 +169,7 @@ int main(int argc, char** argv) {
     }
     if (*check_cmd) {
       if (!check_backend.empty()) check_sets.push_back("backend=" + check_backend);  // as run
-      return check_command(check_path, check_sets, std::cout);
+      return check_command(check_path, check_sets, std::cout, check_full);
     }
     if (*bench_cmd) {
       if (bench.multigrid)

@@ -108,6 +108,11 @@ class CpuBackend final : public Backend<T> {
     cpu::write_box(field.data(), layout, box, values);
   }
 
+  NonFiniteNode evaluate_field(const FieldProgram& program, const FieldEvalArgs& args,
+                               Buffer<T>& out) override {
+    return evaluate_field_host(program, args, out.data());
+  }
+
   void restrict_to_coarse(const TransferArgs<T>& args) override { cpu::restrict_to_coarse(args); }
   void prolong_add(const TransferArgs<T>& args) override { cpu::prolong_add(args); }
   void prolong_cubic_add(const TransferArgs<T>& args) override { cpu::prolong_cubic_add(args); }

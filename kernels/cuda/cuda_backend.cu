@@ -11,6 +11,7 @@
 #include "cuda_check.cuh"
 #include "cuda_device.cuh"
 #include "diagnostics.cuh"
+#include "field_kernels.cuh"
 #include "flux.cuh"
 #include "graph_replay.cuh"
 #include "sweep_launch.cuh"
@@ -270,6 +271,11 @@ class CudaBackend final : public Backend<T> {
     cuda::unpack_box(field.data(), layout, box, packed.data(), stream_);
   }
   bool host_memory() const override { return false; }
+  NonFiniteNode evaluate_field(const FieldProgram& program, const FieldEvalArgs& args,
+                               Buffer<T>& out) override {
+    if (!fields_) fields_ = std::make_unique<FieldKernels>(device_, props_);  // at first use
+    return fields_->evaluate(program, args, out.data(), stream_);
+  }
   void write_box(Buffer<T>& field, const Layout& layout, const Box& box, const T* values) override {
     cuda::write_box(field.data(), layout, box, values, stream_);
   }
@@ -425,6 +431,7 @@ class CudaBackend final : public Backend<T> {
   std::vector<StepVariant<T>> steps_[2];
   std::unique_ptr<DiagnosticsWorkspace> diagnostics_;  // made by the first diagnose
   std::unique_ptr<FluxWorkspace> flux_;                // the variable-coefficient operator
+  std::unique_ptr<FieldKernels> fields_;               // formulas compiled at run time
 };
 
 }  // namespace

@@ -23,9 +23,10 @@ struct RunOptions {
 int run_command(const RunOptions& options);
 
 /// Validates the case and prints the resolved case, the memory it needs, and for heat the
-/// stability limit and dt, for Jacobi the estimated iterations, to `out`.
+/// stability limit and dt, for Jacobi the estimated iterations, to `out`. Expressions are
+/// checked at sample nodes on a large grid (the output says so); `full` evaluates every node.
 int check_command(const std::string& case_path, const std::vector<std::string>& overrides,
-                  std::ostream& out);
+                  std::ostream& out, bool full = false);
 
 int compare_command(const std::string& a, const std::string& b, double rtol, double atol,
                     std::ostream& out);

@@ -18,6 +18,7 @@
 #include "loop/stability.hpp"
 #include "loop/stop_rules.hpp"
 #include "operator/medium.hpp"
+#include "operator/medium_sample.hpp"
 #include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
@@ -37,27 +38,59 @@ namespace {
 /// Everything `check` prints, built before anything is printed.
 void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text);
 
+/// "# expressions: ..." : how much of the grid check evaluated them at; empty without any.
+std::string coverage_line(const Case& c, bool full);
+
 }  // namespace
 
 int check_command(const std::string& case_path, const std::vector<std::string>& overrides,
-                  std::ostream& out) {
+                  std::ostream& out, bool full) {
   const parallel::Comm comm = parallel::Comm::world();
   const Case c = parallel::agree(comm, [&] {
     Case read = read_case_file(case_path, overrides);
     resolve_method_defaults(read);
-    check_finite_inputs(read);
-    if (op::may_need_flux(read)) (void)op::resolve_medium(read);
+    // Cheap at any size: formulas are evaluated at samples unless --full asks for every node.
+    check_finite_inputs(read, full ? Coverage::Every : Coverage::Sampled);
+    if (op::may_need_flux(read)) {
+      if (!full && op::medium_can_be_sampled(read))
+        op::check_medium_sampled(read);
+      else
+        (void)op::resolve_medium(read);
+    }
     return read;
   });
   // Everything is built before anything is printed: a check that fails late (e.g. heat's
   // stability limit) must leave stdout empty, as for any other invalid case.
   std::ostringstream text;
-  parallel::agree(comm, [&] { check_text(c, comm, text); });
+  parallel::agree(comm, [&] {
+    check_text(c, comm, text);
+    text << coverage_line(c, full);
+  });
   if (comm.root()) out << text.str();  // under mpirun, once
   return kExitOk;
 }
 
 namespace {
+
+std::string coverage_line(const Case& c, bool full) {
+  bool any = c.initial.is_expression() || c.problem.source.is_expression() ||
+             c.problem.coefficient.is_expression();
+  for (const FixedRegion& r : c.problem.fixed)
+    any = any || r.where.is_expression() || r.value.is_expression();
+  for (int face = 0; face < 2 * c.grid.dims; ++face)
+    any = any || c.boundary[face].value.is_expression() ||
+          c.boundary[face].gradient.is_expression();
+  if (!any) return {};
+  index_t cells = 1;
+  for (int a = 0; a < c.grid.dims; ++a) cells *= c.grid.points[a];
+  if (full || cells <= kSampleEveryNode)
+    return "# expressions: evaluated at every node (t = 0)\n";
+  const Box all{{0, 0, 0}, {c.grid.points[0], c.grid.points[1],
+                            c.grid.dims == 3 ? c.grid.points[2] : 1}};
+  return fmt::format("# expressions: sampled at {} of {} nodes (corners, face centres and a "
+                     "lattice, t = 0); `fdsolve check --full` evaluates every node\n",
+                     sample_nodes(all).size(), cells);
+}
 
 /// "# kernel: NAME (why)" for the backend this machine would run the case on.
 template <typename T>

@@ -20,6 +20,7 @@
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
 #include "parallel/halo_exchange.hpp"
+#include "problem/field_programs.hpp"
 #include "problem/finite_inputs.hpp"
 #include "problem/memory_estimate.hpp"
 #include "problem/problem_setup.hpp"
@@ -183,7 +184,9 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     if (backend->name() != "cpu")
       check_memory("host", required_host_memory(c, d.sub, comm.root()),
                    make_cpu_backend<T>()->free_memory());
-    check_finite_inputs(c);  // NaN or Inf inputs are bad input: found before anything is written
+    // NaN or Inf inputs are bad input, found before anything is written; formulas are
+    // evaluated on the backend (on CUDA: compiled, on the device).
+    check_finite_inputs(c, *backend);
     // So are a coefficient that is not finite and > 0 at some node and bad held regions.
     if (op::may_need_flux(c)) (void)op::resolve_medium(c);
     // A resumed run must find its checkpoint valid before anything in the directory changes.

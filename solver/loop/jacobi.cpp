@@ -19,6 +19,7 @@
 #include "parallel/reduce.hpp"
 #include "parallel/split_sweep.hpp"
 #include "problem/boundary_conditions.hpp"
+#include "problem/field_programs.hpp"
 #include "problem/finite_inputs.hpp"
 #include "problem/problem_setup.hpp"
 #include "problem/weights.hpp"
@@ -78,14 +79,12 @@ class SourceField {
     if (field_.size() == 0) return nullptr;
     const bool stale = !loaded_ || scale != scale_ || (c_.problem.source.uses_time && t != t_);
     if (stale) {
-      std::vector<T> values;
-      try {
-        values = source_values<T>(c_, L_, sub_, scale, t);
+      try {  // an expression is evaluated on the backend, into the buffer
+        load_source(c_, backend_, L_, sub_, scale, t, field_);
       } catch (const NonFiniteValue& e) {
         throw NonFiniteInput(describe_nonfinite(c_, "problem.source", e.value, e.node, false) +
                              fmt::format(" at t = {}", t));
       }
-      backend_.upload(field_, values.data(), L_.size);
       loaded_ = true;
       scale_ = scale;
       t_ = t;

@@ -12,6 +12,7 @@
 #include "backend.hpp"
 #include "loop/checkpoint.hpp"
 #include "loop/loop_support.hpp"
+#include "problem/field_programs.hpp"
 #include "problem/problem_setup.hpp"
 #include "run_output.hpp"
 
@@ -36,9 +37,15 @@ StartState<T> start_state(const Case& c, Backend<T>& backend, const Layout& L,
                           const Subdomain& sub, const Checkpoint* resume, output::RunOutput& out,
                           const std::string& kernel) {
   StartState<T> s;
-  std::vector<T> initial = initial_field<T>(c, L, sub);
   s.cur = backend.allocate(L.size);
   s.next = backend.allocate(L.size);
+  // A fresh start from formulas and numbers is evaluated where the field lives: no host copy
+  // of the grid (on CUDA, no host evaluation and no upload).
+  if (!resume && load_initial_on_backend(c, backend, L, sub, s.next)) {
+    backend.copy(s.cur, s.next);
+    return s;
+  }
+  std::vector<T> initial = initial_field<T>(c, L, sub);
   backend.upload(s.next, initial.data(), L.size);
   if (resume) {
     if (resume->u.size() != static_cast<std::size_t>(L.owned_cells()))

@@ -13,6 +13,7 @@
 #include "parallel/decomposition.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "problem/boundary_conditions.hpp"
+#include "problem/field_programs.hpp"
 
 namespace fdsolve::multigrid {
 
@@ -142,7 +143,7 @@ SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>&
   Buffer<T> f;
   if (has_source_field(c)) {
     f = backend.allocate(L.size);
-    backend.upload(f, source_values<T>(c, L, sub, 1.0, 0.0).data(), L.size);
+    load_source(c, backend, L, sub, 1.0, 0.0, f);  // evaluated on the backend
   }
   const double f_constant =
       c.problem.equation == Equation::Poisson && c.problem.source.is_constant()

@@ -24,6 +24,7 @@
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reduce.hpp"
 #include "problem/boundary_conditions.hpp"
+#include "problem/field_programs.hpp"
 #include "problem/problem_setup.hpp"
 #include "tuning/case_kernel.hpp"
 
@@ -146,7 +147,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   Buffer<T> g_field;
   if (has_source_field(c)) {
     g_field = backend.allocate(L.size);
-    backend.upload(g_field, source_values<T>(c, L, sub, g_scale, 0.0).data(), L.size);
+    load_source(c, backend, L, sub, g_scale, 0.0, g_field);  // evaluated on the backend
   }
   const double f_constant =
       c.problem.equation == Equation::Poisson && c.problem.source.is_constant()

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "expression.hpp"
+#include "field_programs.hpp"
 #include "finite_inputs.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "problem_setup.hpp"
@@ -15,6 +16,33 @@ namespace {
 
 bool is_dirichlet(const Case& c, int face) {
   return c.boundary[face].type == BoundaryType::Dirichlet;
+}
+
+/// The nodes of a face's offset array as a box of node indices (the face's own axis at its
+/// boundary node, the in-face axes with their halo), and a layout whose at() is face_index:
+/// what evaluate_field needs to write the gradients straight into the offsets.
+std::pair<Box, Layout> offsets_box(const Layout& L, const HaloAxis& h, index_t boundary) {
+  const index_t q_halo = h.q_axis < L.dims ? 1 : 0;
+  Box b;
+  b.lo[h.axis] = boundary;
+  b.hi[h.axis] = boundary + 1;
+  b.lo[h.p_axis] = -1;
+  b.hi[h.p_axis] = h.n_p + 1;
+  b.lo[h.q_axis] = -q_halo;
+  b.hi[h.q_axis] = h.n_q + q_halo;
+  Layout f;
+  f.dims = L.dims;
+  const index_t row = h.n_p + 2;  // face_index(p, q) = (q + q_halo) * row + p + 1
+  index_t stride[3] = {1, 0, 0};
+  stride[h.p_axis] = 1;
+  if (h.q_axis < 3) stride[h.q_axis] = row;
+  f.pitch = stride[1];
+  f.plane = stride[2];
+  // at(i, j, k) = origin + k * plane + j * pitch + i: the face's own axis (x on x faces, whose
+  // stride is fixed at 1) is taken back out by the origin.
+  f.origin = q_halo * row + 1 - (h.axis == 0 ? boundary : 0);
+  f.size = h.face_size();
+  return {b, f};
 }
 
 }  // namespace
@@ -61,6 +89,17 @@ void Boundaries<T>::set_gradients(double t) {
     // whole offset array, halo included (face_index's layout).
     const index_t boundary = face % 2 == 0 ? 0 : L_.n[axis] - 1;
     const index_t q_halo = h.q_axis < c_.grid.dims ? 1 : 0;
+    {  // on the backend, straight into the offsets (on CUDA: compiled, no upload)
+      const auto [box, layout] = offsets_box(L_, h, boundary);
+      FieldEvalArgs a = field_args(c_, L_, box, sub_, t, two_h);
+      a.layout = layout;
+      const NonFiniteNode bad =
+          backend_.evaluate_field(field_program(c_.boundary[face].gradient), a, offsets_[face]);
+      fill_.faces[face].offsets = offsets_[face].data();
+      // A non-finite value may lie in the halo ring, which no sweep reads: the host loop
+      // below finds the first owned one, if any, and names it.
+      if (!bad.found) continue;
+    }
     std::vector<T> values(static_cast<std::size_t>(h.face_size()));
     const Expression g(c_.boundary[face].gradient.expression);
     for (index_t q = -q_halo; q < h.n_q + q_halo; ++q)
@@ -169,16 +208,14 @@ void Boundaries<T>::write_dirichlet(Buffer<T>& next, double t_next) {
   // Every physical Dirichlet face, in face order, so the later face still wins on shared nodes.
   for (int face = 0; face < 2 * c_.grid.dims; ++face) {
     if (!is_dirichlet(c_, face) || !sub_.physical(face)) continue;
-    const Box box = face_box(L_, face);
-    std::vector<T> values;
-    try {
-      values = box_values<T>(c_, c_.boundary[face].value, box, t_next, sub_);
+    try {  // evaluated on the backend, straight onto the face's nodes
+      evaluate_value(c_, backend_, c_.boundary[face].value, L_, face_box(L_, face), sub_, 1.0,
+                     t_next, next);
     } catch (const NonFiniteValue& e) {
       throw NonFiniteInput(describe_nonfinite(c_, face_key(c_, face, "value"), e.value, e.node,
                                               false) +
                            fmt::format(" at t = {}", t_next));
     }
-    backend_.write_box(next, L_, box, values.data());
   }
 }
 

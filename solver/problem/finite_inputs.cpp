@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
 #include <limits>
 
 #include "case_reader.hpp"
@@ -20,7 +21,7 @@ namespace {
 /// compiled copy per thread (muparser objects are not thread-safe), keeping the smallest bad
 /// linear index so the answer does not depend on the thread count.
 std::pair<std::array<index_t, 3>, double> first_nonfinite(const Case& c, const Value& value,
-                                                          const Box& box) {
+                                                          const Box& box, Coverage coverage) {
   const index_t nx = box.extent(0), ny = box.extent(1), nz = box.extent(2);
   const auto node = [&](index_t linear) {
     return std::array<index_t, 3>{box.lo[0] + linear % nx, box.lo[1] + (linear / nx) % ny,
@@ -39,6 +40,15 @@ std::pair<std::array<index_t, 3>, double> first_nonfinite(const Case& c, const V
           const double v = data[static_cast<std::size_t>((k * gy + j) * gx + i)];
           if (!std::isfinite(v)) return {{i, j, k}, v};
         }
+    return none;
+  }
+  if (coverage == Coverage::Sampled && box.cells() > kSampleEveryNode) {
+    const Expression expr(value.expression);
+    for (const auto& at : sample_nodes(box)) {  // in C order: the first found is the first
+      const double v = expr(node_coordinate(c, 0, at[0]), node_coordinate(c, 1, at[1]),
+                            c.grid.dims == 3 ? node_coordinate(c, 2, at[2]) : 0.0, 0.0);
+      if (!std::isfinite(v)) return {at, v};
+    }
     return none;
   }
   index_t first = std::numeric_limits<index_t>::max();
@@ -66,8 +76,9 @@ std::pair<std::array<index_t, 3>, double> first_nonfinite(const Case& c, const V
   return {at, v};
 }
 
-void check(const Case& c, const std::string& key, const Value& value, const Box& box) {
-  const auto [at, v] = first_nonfinite(c, value, box);
+void check(const Case& c, const std::string& key, const Value& value, const Box& box,
+           Coverage coverage) {
+  const auto [at, v] = first_nonfinite(c, value, box, coverage);
   if (at[0] >= 0)
     throw InputError(c.where(key) + describe_nonfinite(c, key, v, at, value.is_file()));
 }
@@ -92,18 +103,53 @@ std::string face_key(const Case& c, int face, const char* what) {
   return c.locations.count(own) || !c.locations.count(fallback) ? own : fallback;
 }
 
-void check_finite_inputs(const Case& c) {
+std::vector<std::array<index_t, 3>> sample_nodes(const Box& box) {
+  std::vector<std::array<index_t, 3>> nodes;
+  if (box.empty()) return nodes;
+  int axes = 0;
+  for (int a = 0; a < 3; ++a) axes += box.extent(a) > 1;
+  // About 4096 nodes: 64 per axis in 2D, 16 in 3D.
+  const index_t per_axis = box.cells() <= kSampleEveryNode ? index_t{1} << 16
+                           : axes <= 1                     ? 4096
+                           : axes == 2                     ? 64
+                                                           : 16;
+  std::array<std::vector<index_t>, 3> at;
+  for (int a = 0; a < 3; ++a) {
+    const index_t n = box.extent(a);
+    const index_t m = std::min(n, per_axis);
+    for (index_t q = 0; q < m; ++q)
+      at[a].push_back(box.lo[a] + (m == 1 ? 0 : (q * (n - 1) + (m - 1) / 2) / (m - 1)));
+    at[a].push_back(box.lo[a] + (n - 1) / 2);  // the middle: face centres and the centre
+    std::sort(at[a].begin(), at[a].end());
+    at[a].erase(std::unique(at[a].begin(), at[a].end()), at[a].end());
+  }
+  for (index_t k : at[2])
+    for (index_t j : at[1])
+      for (index_t i : at[0]) nodes.push_back({i, j, k});
+  return nodes;
+}
+
+std::vector<CheckedInput> checked_inputs(const Case& c) {
   const Layout L = field_layout(c, sizeof(double));
-  check(c, "initial", c.initial, L.owned_box());
+  std::vector<CheckedInput> all{{"initial", &c.initial, L.owned_box()}};
   if (c.problem.equation == Equation::Poisson || c.problem.equation == Equation::Heat)
-    check(c, "problem.source", c.problem.source, L.owned_box());
+    all.push_back({"problem.source", &c.problem.source, L.owned_box()});
   for (int face = 0; face < 2 * c.grid.dims; ++face) {
     const BoundaryCondition& bc = c.boundary[face];
     if (bc.type == BoundaryType::Dirichlet)
-      check(c, face_key(c, face, "value"), bc.value, face_box(L, face));
+      all.push_back({face_key(c, face, "value"), &bc.value, face_box(L, face)});
     else if (bc.type == BoundaryType::Neumann)
-      check(c, face_key(c, face, "gradient"), bc.gradient, face_box(L, face));
+      all.push_back({face_key(c, face, "gradient"), &bc.gradient, face_box(L, face)});
   }
+  return all;
+}
+
+void check_finite(const Case& c, const CheckedInput& input, Coverage coverage) {
+  check(c, input.key, *input.value, input.box, coverage);
+}
+
+void check_finite_inputs(const Case& c, Coverage coverage) {
+  for (const CheckedInput& input : checked_inputs(c)) check_finite(c, input, coverage);
 }
 
 }  // namespace fdsolve

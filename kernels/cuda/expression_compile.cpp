@@ -1,0 +1,86 @@
+// See expression_compile.hpp.
+#include "expression_compile.hpp"
+
+#include <nvrtc.h>
+
+#include <memory>
+#include <vector>
+
+namespace fdsolve::cuda {
+namespace {
+
+constexpr const char* kExpressionArgs = R"(
+struct ExpressionArgs {
+  long long origin, pitch, plane;
+  long long lo[3], n[3], offset[3];
+  double x0[3], h[3];
+  double t, scale;
+  long long cells;
+  int dims;
+};
+)";
+
+// One thread per node (grid-stride), the coordinate computed as on the host, the first
+// non-finite node (smallest linear index in the box) kept by atomicMin.
+constexpr const char* kKernels = R"(
+template <typename T>
+__device__ void fdx_eval(T* out, const ExpressionArgs a, unsigned long long* bad) {
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x; q < a.cells; q += stride) {
+    const long long i = a.lo[0] + q % a.n[0];
+    const long long j = a.lo[1] + q / a.n[0] % a.n[1];
+    const long long k = a.lo[2] + q / (a.n[0] * a.n[1]);
+    const double x = a.x0[0] + (double)(i + a.offset[0]) * a.h[0];
+    const double y = a.x0[1] + (double)(j + a.offset[1]) * a.h[1];
+    const double z = a.dims == 3 ? a.x0[2] + (double)(k + a.offset[2]) * a.h[2] : 0.0;
+    const double v = fdx_formula(x, y, z, a.t);
+    if (!isfinite(v)) atomicMin(bad, (unsigned long long)q);
+    out[a.origin + k * a.plane + j * a.pitch + i] = (T)(a.scale * v);
+  }
+}
+extern "C" __global__ void fdx_eval_f32(float* out, const ExpressionArgs a,
+                                        unsigned long long* bad) { fdx_eval(out, a, bad); }
+extern "C" __global__ void fdx_eval_f64(double* out, const ExpressionArgs a,
+                                        unsigned long long* bad) { fdx_eval(out, a, bad); }
+)";
+
+void check(nvrtcResult r, const char* what) {
+  if (r != NVRTC_SUCCESS)
+    throw ExpressionCompileError(std::string(what) + ": " + nvrtcGetErrorString(r));
+}
+
+}  // namespace
+
+std::string expression_source(const FieldProgram& p) {
+  return std::string("#define FDX_FN __device__ __forceinline__\n") + p.cuda_helpers +
+         "\nFDX_FN double fdx_formula(double x, double y, double z, double t) {\n"
+         "  (void)x; (void)y; (void)z; (void)t;\n  return " +
+         p.cuda_body + ";\n}\n" + kExpressionArgs + kKernels;
+}
+
+std::string compile_expression(const std::string& source, int arch) {
+  nvrtcProgram prog = nullptr;
+  check(nvrtcCreateProgram(&prog, source.c_str(), "fdsolve_expression.cu", 0, nullptr, nullptr),
+        "nvrtcCreateProgram");
+  const std::unique_ptr<nvrtcProgram, void (*)(nvrtcProgram*)> owner(
+      &prog, [](nvrtcProgram* q) { nvrtcDestroyProgram(q); });
+  const std::string gpu = "--gpu-architecture=sm_" + std::to_string(arch);
+  // --fmad=false: a*b + c must round twice, as muparser's does on the host.
+  const char* options[] = {gpu.c_str(), "--fmad=false", "--std=c++17"};
+  const nvrtcResult compiled = nvrtcCompileProgram(prog, 3, options);
+  if (compiled != NVRTC_SUCCESS) {
+    std::size_t size = 0;
+    nvrtcGetProgramLogSize(prog, &size);
+    std::string log(size, '\0');
+    if (size > 0) nvrtcGetProgramLog(prog, log.data());
+    throw ExpressionCompileError(std::string("NVRTC: ") + nvrtcGetErrorString(compiled) + "\n" +
+                                 log);
+  }
+  std::size_t size = 0;
+  check(nvrtcGetCUBINSize(prog, &size), "nvrtcGetCUBINSize");
+  std::string cubin(size, '\0');
+  check(nvrtcGetCUBIN(prog, cubin.data()), "nvrtcGetCUBIN");
+  return cubin;
+}
+
+}  // namespace fdsolve::cuda

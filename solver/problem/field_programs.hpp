@@ -1,0 +1,50 @@
+// The case's values as backend field programs: an expression translated for the GPU (with
+// host evaluators of the same text for the CPU and for fallback), evaluated straight into a
+// backend buffer with its non-finite check in the same pass.
+#pragma once
+
+#include "backend.hpp"
+#include "case.hpp"
+#include "field_expression.hpp"
+#include "parallel/subdomain.hpp"
+
+namespace fdsolve {
+
+/// The program of expression `text`; the GPU translation is left empty where the translator
+/// cannot write one (a debug line says why), and the backend then evaluates on the host.
+FieldProgram field_program(const std::string& text);
+/// A program that is the number `v` everywhere.
+FieldProgram constant_program(double v);
+/// The program of `value` (an expression or a number; not a data file).
+FieldProgram field_program(const Value& value);
+
+/// Where to evaluate: `box` of layout L of the nodes `sub` owns, at time t, times `scale`.
+FieldEvalArgs field_args(const Case& c, const Layout& L, const Box& box, const Subdomain& sub,
+                         double t, double scale = 1.0);
+
+/// Writes scale * value(t) onto the nodes of `box` of `out` on the backend. `value` must not
+/// be a data file. Throws NonFiniteValue (node in global indices) where it is not finite.
+template <typename T>
+void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, const Layout& L,
+                    const Box& box, const Subdomain& sub, double scale, double t, Buffer<T>& out);
+
+/// check_finite_inputs (every node) with the expressions evaluated on the backend (on CUDA:
+/// compiled and run on the device, slab by slab into a scratch buffer; only the first
+/// non-finite node comes back); numbers and data files are checked on the host as before.
+template <typename T>
+void check_finite_inputs(const Case& c, Backend<T>& backend);
+
+/// The source (as source_values) written into `out` on the backend: an expression is
+/// evaluated there, anything else is built on the host and uploaded.
+template <typename T>
+void load_source(const Case& c, Backend<T>& backend, const Layout& L, const Subdomain& sub,
+                 double scale, double t, Buffer<T>& out);
+
+/// The initial field (as initial_field) written into `out` on the backend without a host copy
+/// of the grid when it can be (no data file, no problem.fixed); returns false, writing
+/// nothing, when it cannot.
+template <typename T>
+bool load_initial_on_backend(const Case& c, Backend<T>& backend, const Layout& L,
+                             const Subdomain& sub, Buffer<T>& out);
+
+}  // namespace fdsolve
