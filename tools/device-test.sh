@@ -15,6 +15,7 @@
 #   MG_BENCH_ARGS        extra `fdsolve bench --multigrid` arguments
 #   SKIP_MEDIA=1         skip the heterogeneous-media timings (tools/media_timings.sh)
 #   MEDIA_SIZES          "N2D N3D" for them (default "4097 257")
+#   SKIP_SETUP=1         skip the whole-process timings of large runs (tools/setup_timings.sh)
 # The comparison runs use examples/poisson_multigrid.yaml and tools/compare/ (CuPy, when the
 # device's Python has it).
 #   SANITIZER_TIMEOUT    seconds per sanitizer run (default 200)
@@ -182,6 +183,10 @@ if [[ "${SKIP_MEDIA:-0}" != 1 ]]; then
   tools/media_timings.sh "$PWD/$BUILD/solver/fdsolve" cuda "$OUT/media" ${MEDIA_SIZES:-4097 257} \
     2>&1 | tee "$OUT/media.log"
   find "$OUT/media" -name '*.h5' -delete 2>/dev/null || true
+fi
+
+if [[ "${SKIP_SETUP:-0}" != 1 ]]; then
+  tools/setup_timings.sh "$PWD/$BUILD/solver/fdsolve" cuda "$OUT/setup" 2>&1 | tee "$OUT/setup.log"
 fi
 
 # --- sanitizers ------------------------------------------------------------------------------

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Where a large run's time goes: the whole process beside the solve (summary.json) for the
+# set-up issue's cases, and `fdsolve check` alone. One line per run. Usage:
+#   tools/setup_timings.sh FDSOLVE BACKEND WORKDIR
+set -uo pipefail
+fdsolve=$1 backend=$2 work=$3
+here=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$work"
+row() {  # label, then fdsolve arguments (run or check ...)
+  local label=$1 dir="$work/$1"
+  shift
+  mkdir -p "$dir"
+  local t0 t1 rc
+  t0=$(date +%s.%N)
+  (cd "$dir" && "$fdsolve" "$@" > run.log 2>&1)
+  rc=$?
+  t1=$(date +%s.%N)
+  python3 - "$dir" "$label" "$rc" "$t0" "$t1" <<'PY'
+import glob, json, sys
+d, label, rc, t0, t1 = sys.argv[1:]
+solve = "-"
+for f in glob.glob(f"{d}/out/summary.json"):
+    s = json.load(open(f))
+    solve = f"{s.get('wall_seconds', float('nan')):.4f} s"
+    timings = s.get("timings")
+    if timings:
+        solve += "  timings " + " ".join(f"{k} {v:.3f}" for k, v in timings.items())
+print(f"{label:34s} exit {rc}  process {float(t1) - float(t0):6.2f} s  solve {solve}")
+PY
+  find "$dir" -name '*.h5' -delete 2>/dev/null || true
+}
+cat > "$work/poisson3d.yaml" <<YAML
+name: poisson3d
+grid: {points: [513, 513, 513], extent: [1, 1, 1]}
+stencil: 7
+problem: {equation: poisson, source: "exp(-((x-0.5)^2+(y-0.5)^2+(z-0.5)^2)/0.01)*sin(pi*x)"}
+solve: {method: multigrid, tolerance: 1.0e-8}
+output: {directory: out}
+YAML
+mg2d="$here/examples/poisson_multigrid.yaml"
+big=(--set "grid.points=[8193,8193]" --output out)
+row 2d-8193-expression   run "$mg2d" --backend "$backend" "${big[@]}"
+row 2d-8193-source-1     run "$mg2d" --backend "$backend" "${big[@]}" --set problem.source=1
+row 2d-8193-check        check "$mg2d" --set "grid.points=[8193,8193]"
+row 3d-513-expression    run "$work/poisson3d.yaml" --backend "$backend"
+row 3d-513-check         check "$work/poisson3d.yaml"
+row 3d-513-check-full    check --full "$work/poisson3d.yaml"
