@@ -179,7 +179,7 @@ PROBLEM_TEST("field expressions: each function and operator on exact arguments, 
     INFO("formula: ", text);
     const Compared r = compare_both(*backend, text);
     if (!FDSOLVE_TEST_CUDA) CHECK(r.worst_ulps == 0);
-    if (r.worst_ulps > 0) MESSAGE(text, ": ", r.worst_ulps, " ulps");
+    if (r.worst_ulps > 0) MESSAGE(std::string(text), ": ", r.worst_ulps, " ulps");
     CHECK(r.worst_ulps <= 4);
     CHECK(r.worst_small <= 1e-16);
     worst = std::max(worst, r.worst_ulps);
