@@ -3,6 +3,7 @@
 #include "run_output.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
@@ -156,8 +157,11 @@ void RunOutput::add_history(const HistoryRow& row) { history_.push_back(row); }
 
 void RunOutput::flush_history() const {
   if (!writes_) return;
+  const auto start = std::chrono::steady_clock::now();
   write_text_atomic(std::filesystem::path(directory_) / "history.csv",
                     format_history_csv(history_));
+  if (time_sink_)
+    time_sink_(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
 void RunOutput::write_summary(const Summary& summary) const {

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <string>
@@ -87,6 +88,19 @@ struct ParallelSummary {
   LoopTimes max;         // each figure's largest over the ranks
 };
 
+/// Where the whole run's time went, in seconds: from the process's start to the first iteration
+/// (the case, expressions and data files, allocation, the multigrid hierarchy), the loop less
+/// the output it waited for, the output (snapshots, checkpoints, history), how long the loop
+/// waited for output, and the whole process up to the summary.
+struct RunTimings {
+  double setup = 0;
+  double solve = 0;
+  double output = 0;
+  double output_wait = 0;
+  double total = 0;
+  bool measured = false;
+};
+
 struct Summary {
   std::string name;
   std::string case_file;
@@ -119,6 +133,7 @@ struct Summary {
   std::string config_yaml;
   bool distributed = false;  // parallel is set (a run over several ranks)
   ParallelSummary parallel;
+  RunTimings timings;
 };
 
 class RunOutput {
@@ -150,6 +165,8 @@ class RunOutput {
   /// Appends a row in memory; flush_history() rewrites history.csv with all rows.
   void add_history(const HistoryRow& row);
   void flush_history() const;
+  /// Called with the seconds of each history write (the run's output time, summary.json).
+  void set_time_sink(std::function<void(double)> sink) { time_sink_ = std::move(sink); }
 
   void write_summary(const Summary& summary) const;
 
@@ -180,6 +197,7 @@ class RunOutput {
   std::vector<std::string> snapshots_;  // paths, in the order of index_
   std::vector<XdmfEntry> index_;
   std::vector<HistoryRow> history_;
+  std::function<void(double)> time_sink_;
 };
 
 }  // namespace fdsolve::output

@@ -156,6 +156,16 @@ std::string format_summary_json(const Summary& summary) {
   else
     json.null_value("divergence");
   if (summary.distributed) write_parallel(json, summary.parallel, summary.grid.dims);
+  if (summary.timings.measured) {
+    const RunTimings& t = summary.timings;
+    json.begin_object("timings", true);
+    json.value("setup", t.setup);
+    json.value("solve", t.solve);
+    json.value("output", t.output);
+    json.value("output_wait", t.output_wait);
+    json.value("total", t.total);
+    json.end_object();
+  }
   json.begin_array("history");
   for (const HistoryRow& row : summary.history) write_row(json, {}, row, summary.grid, true);
   json.end_array();

@@ -18,6 +18,7 @@
 #include "commands/wait_policy.hpp"
 #include "compare.hpp"
 #include "exit_codes.hpp"
+#include "loop/run_clock.hpp"
 #include "multigrid/multigrid_bench.hpp"
 #include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
@@ -54,6 +55,7 @@ int fail(const fdsolve::parallel::Comm& comm, int code, const std::string& messa
 
 int main(int argc, char** argv) {
   using namespace fdsolve;
+  RunClock::get().start_process();  // summary.json's timings count from here
   default_spin_count(argv);  // before any OpenMP thread exists (wait_policy.hpp)
   parallel::MpiSession mpi(argc, argv);
   const parallel::Comm comm = parallel::Comm::world();

@@ -24,6 +24,7 @@
 #include "problem/finite_inputs.hpp"
 #include "problem/memory_estimate.hpp"
 #include "problem/problem_setup.hpp"
+#include "loop/run_clock.hpp"
 #include "resume_case.hpp"
 #include "operator/medium.hpp"
 #include "solve.hpp"
@@ -197,6 +198,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
                                                  to_yaml(c), comm.root());
   });
   output::RunOutput& out = *output;
+  out.set_time_sink([](double seconds) { RunClock::get().add_output(seconds); });
   warn_if_sharing_devices(cuda, comm);  // a collective: after agree, which every rank passed
   // The sweeps' team: smaller than the policy's limit on a small grid (thread_policy.hpp).
   const int threads =
@@ -271,6 +273,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     s.distributed = true;
     s.parallel = *r.parallel;
   }
+  s.timings = RunClock::get().timings();
   out.write_summary(s);
 
   spdlog::info(
@@ -278,6 +281,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
       to_string(r.status), r.iterations, counted(c), r.norm_l2, r.norm_linf,
       r.seconds, r.cells_per_second, c.output.directory);
   if (r.parallel) log_loop_times(*r.parallel);
+  spdlog::info("time: {}", describe_timings(s.timings));
   if (!s.history.empty() && s.history.back().diagnosed && !r.divergence) {
     const output::HistoryRow& last = s.history.back();
     spdlog::info(

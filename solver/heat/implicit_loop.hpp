@@ -75,6 +75,7 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
   std::int64_t last_snapshot = -1, short_steps = 0, total_cycles = 0;
   std::int64_t it = done;
   const auto start = std::chrono::steady_clock::now();
+  RunClock::get().loop_started();
   const auto state_now = [&] {
     return LoopState{it, plan.time_after(it), r.first_norm,
                      earlier_seconds + seconds_since(start), backend.name(), r.kernel};
@@ -147,6 +148,7 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
   if (short_steps > 0)
     spdlog::warn("{} of {} steps stopped above their residual target", short_steps, it - done);
   const double session = seconds_since(start);
+  RunClock::get().loop_ended();
   spdlog::info("{} steps, {} cycles ({:.2f} per step)", it - done, total_cycles,
                it > done ? static_cast<double>(total_cycles) / static_cast<double>(it - done) : 0.0);
   r.iterations = it;

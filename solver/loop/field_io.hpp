@@ -14,6 +14,7 @@
 
 #include "backend.hpp"
 #include "checkpoint.hpp"
+#include "run_clock.hpp"
 #include "operator/medium_fields.hpp"
 #include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
@@ -58,6 +59,7 @@ class FieldWriter {
   /// further text datasets `texts`.
   void snapshot(const Buffer<T>& cur, const Buffer<T>& prev, std::int64_t iteration, double time,
                 const std::map<std::string, std::string>& texts = {}) {
+    const OutputTimer timer;
     const std::vector<T> u = download_dense(cur);
     std::vector<T> update;
     std::vector<output::FieldRef<T>> fields;
@@ -90,6 +92,7 @@ class FieldWriter {
   /// Writes the checkpoint of `cur` unless it holds a non-finite value, in which case the
   /// previous checkpoint stays and false is returned.
   bool checkpoint(const Buffer<T>& cur, const LoopState& state) {
+    const OutputTimer timer;
     // The moment the loop hands over (tools/interrupt_latency.py times a signal's stop by it).
     spdlog::debug("checkpoint at iteration {}: copying the field", state.iteration);
     backend_.download(host_.data(), cur, L_.size);

@@ -222,6 +222,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   std::int64_t last_snapshot = -1;
   std::int64_t it = done;
   const auto start = std::chrono::steady_clock::now();
+  RunClock::get().loop_started();
   const auto state_now = [&] {
     return LoopState{it,
                      sched.time_after(it),
@@ -358,6 +359,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   backend.synchronize();
   progress.finish();
   const double session = seconds_since(start);
+  RunClock::get().loop_ended();
   r.iterations = it;
   r.time = sched.time_after(it);
   r.seconds = earlier_seconds + session;

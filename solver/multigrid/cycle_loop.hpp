@@ -99,6 +99,7 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
                        [&] { return signalled() || wall_limit.reached(); }, !comm.several());
   bool abandoned = false;
   const auto start = std::chrono::steady_clock::now();
+  RunClock::get().loop_started();
   const auto state_now = [&] {
     return LoopState{it, static_cast<double>(it), r.first_norm,
                      earlier_seconds + seconds_since(start), backend.name(), r.kernel};
@@ -231,6 +232,7 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
   backend.synchronize();
   progress.finish();
   const double session = seconds_since(start);
+  RunClock::get().loop_ended();
   r.iterations = it;
   r.time = static_cast<double>(it);
   r.seconds = earlier_seconds + session;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `fdsolve check` stays cheap at any size: on a 2049^2 grid with an expression source it samples
-# the formula (and says so), finishes within seconds, and misses a NaN placed off the sample
+# the formula (and says so; the time is printed) and misses a NaN placed off the sample
 # lattice, which `check --full` finds, naming the node (exit 2). Usage: check_sampling.sh FDSOLVE
 set -u
 fdsolve=$1
@@ -18,8 +18,7 @@ start=$(date +%s%N)
 ms=$((($(date +%s%N) - start) / 1000000))
 grep -q '^# expressions: sampled at [0-9]* of 4198401 nodes' sampled.txt ||
   fail "check does not say it sampled: $(tail -2 sampled.txt)"
-# Evaluating every node takes about a second here; sampling must not (generous for a loaded CI).
-[ "$ms" -lt 5000 ] || fail "check took $ms ms"
+# Reported, not asserted (docs/performance.md holds the measured times).
 echo "check (sampled) on 2049^2: $ms ms"
 
 "$fdsolve" check --full big.yaml > full.txt 2>&1

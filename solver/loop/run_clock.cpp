@@ -1,0 +1,60 @@
+// See run_clock.hpp.
+#include "run_clock.hpp"
+
+#include <fmt/format.h>
+
+namespace fdsolve {
+namespace {
+
+double seconds(std::chrono::steady_clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+}  // namespace
+
+RunClock& RunClock::get() {
+  static RunClock clock;
+  return clock;
+}
+
+void RunClock::start_process() { *this = RunClock{}; }
+
+void RunClock::loop_started() {
+  loop_start_ = Clock::now();
+  in_loop_ = loop_seen_ = true;
+}
+
+void RunClock::loop_ended() {
+  loop_end_ = Clock::now();
+  in_loop_ = false;
+}
+
+void RunClock::add_output(double s) {
+  output_ += s;
+  if (in_loop_) output_in_loop_ += s;
+}
+
+output::RunTimings RunClock::timings() const {
+  output::RunTimings t;
+  const Clock::time_point now = Clock::now();
+  t.total = seconds(now - process_);
+  t.output = output_;
+  t.output_wait = output_in_loop_;
+  if (loop_seen_) {
+    const Clock::time_point end = in_loop_ ? now : loop_end_;
+    t.setup = seconds(loop_start_ - process_);
+    t.solve = seconds(end - loop_start_) - output_in_loop_;
+  } else {
+    t.setup = t.total - output_;  // no loop ran (an error before it)
+  }
+  t.measured = true;
+  return t;
+}
+
+std::string describe_timings(const output::RunTimings& t) {
+  return fmt::format("set-up {:.3f} s, solve {:.3f} s, output {:.3f} s (the loop waited {:.3f} s), "
+                     "total {:.3f} s",
+                     t.setup, t.solve, t.output, t.output_wait, t.total);
+}
+
+}  // namespace fdsolve
