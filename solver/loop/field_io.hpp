@@ -60,14 +60,13 @@ class FieldWriter {
   void snapshot(const Buffer<T>& cur, const Buffer<T>& prev, std::int64_t iteration, double time,
                 const std::map<std::string, std::string>& texts = {}) {
     const OutputTimer timer;
-    const std::vector<T> u = download_dense(cur);
-    std::vector<T> update;
+    const std::vector<T>& u = download_dense(cur, dense_u_);
     std::vector<output::FieldRef<T>> fields;
     for (const auto& name : c_.output.fields) {
       if (name == "u") {
         fields.push_back({"u", u.data()});
       } else if (name == "update") {
-        update = download_dense(prev);
+        std::vector<T>& update = download_dense(prev, dense_update_);
         for (std::size_t i = 0; i < update.size(); ++i) update[i] = u[i] - update[i];
         fields.push_back({"update", update.data()});  // gathered: empty but for rank 0
       } else if (name == "source") {
@@ -96,7 +95,8 @@ class FieldWriter {
     // The moment the loop hands over (tools/interrupt_latency.py times a signal's stop by it).
     spdlog::debug("checkpoint at iteration {}: copying the field", state.iteration);
     backend_.download(host_.data(), cur, L_.size);
-    std::vector<T> u = owned_dense(host_, L_);
+    std::vector<T>& u = dense_u_;
+    copy_owned(host_, L_, u);
     bool finite = true;
     for (const T v : u) finite = finite && std::isfinite(v);
     // Every rank must skip alike: the gather below is collective.
@@ -114,7 +114,7 @@ class FieldWriter {
       });
       return true;
     }
-    u = gather(u);
+    if (comm_.several()) u = parallel::gather_field(comm_, d_, u);
     if (comm_.root()) write_checkpoint(c_, state, u, out_);
     return true;
   }
@@ -122,9 +122,13 @@ class FieldWriter {
  private:
   /// The dense field this rank writes: its own nodes (collective), or the whole grid's on
   /// rank 0 (empty on the others).
-  std::vector<T> download_dense(const Buffer<T>& field) {
+  /// Into `dense`, a buffer kept from snapshot to snapshot: a fresh 67 MB vector costs its
+  /// pages' first touch on every snapshot, as much as writing it.
+  std::vector<T>& download_dense(const Buffer<T>& field, std::vector<T>& dense) {
     backend_.download(host_.data(), field, L_.size);
-    return gather(owned_dense(host_, L_));
+    copy_owned(host_, L_, dense);
+    if (!collective_ && comm_.several()) dense = parallel::gather_field(comm_, d_, dense);
+    return dense;
   }
   std::vector<T> gather(const std::vector<T>& mine) {
     return collective_ ? mine : parallel::gather_field(comm_, d_, mine);
@@ -139,6 +143,7 @@ class FieldWriter {
   bool collective_ = false;
   output::Hyperslab mine_;  // this rank's nodes in the global grid
   std::vector<T> host_;    // staging buffer for downloads, allocated once
+  std::vector<T> dense_u_, dense_update_;  // the owned nodes, dense, reused likewise
   std::vector<T> source_;       // dense source, when the case writes it
   std::vector<T> coefficient_;  // dense coefficient and held-node mask, likewise
   std::vector<T> fixed_;

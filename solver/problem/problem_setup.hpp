@@ -67,5 +67,8 @@ double node_coordinate(const Case& c, int axis, index_t i);
 /// Copies the owned nodes of `field` into a dense C-ordered array ([nz][ny][nx]).
 template <typename T>
 std::vector<T> owned_dense(const std::vector<T>& field, const Layout& layout);
+/// The same into `dense` (resized to the owned nodes; its memory reused when it already is).
+template <typename T>
+void copy_owned(const std::vector<T>& field, const Layout& layout, std::vector<T>& dense);
 
 }  // namespace fdsolve
