@@ -45,3 +45,10 @@ row 2d-8193-check        check "$mg2d" --set "grid.points=[8193,8193]"
 row 3d-513-expression    run "$work/poisson3d.yaml" --backend "$backend"
 row 3d-513-check         check "$work/poisson3d.yaml"
 row 3d-513-check-full    check --full "$work/poisson3d.yaml"
+# Explicit heat, 4097 x 2049, 2000 steps: without snapshots, and with one every 100 steps
+# (20 snapshots of 67 MB).
+heat=(run "$here/examples/heat_plate.yaml" --backend "$backend" --output out
+      --set "grid.points=[4097,2049]" --set time.dt=1.3e-8 --set time.end=2.6e-5
+      --set checkpoint.every=0 --set solve.diagnostics=false)
+row heat-4097x2049-no-output "${heat[@]}" --set output.every=0
+row heat-4097x2049-every-100 "${heat[@]}" --set output.every=100
