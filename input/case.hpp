@@ -161,6 +161,8 @@ struct OutputSpec {
   std::string directory;                 // default out/<name>
   std::int64_t every = 0;                // iterations between snapshots; 0 = final state only
   std::vector<std::string> fields{"u"};  // any of u, update, source, coefficient, fixed
+  bool float_precision = false;          // output.precision: float (snapshots only)
+  int gzip_level = 0;                    // output.compression: 0 = none, 1-9 = gzip level
 
   bool operator==(const OutputSpec&) const = default;
 };

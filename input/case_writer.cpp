@@ -310,6 +310,13 @@ std::string to_yaml(const Case& c) {
   out << YAML::Key << "directory" << YAML::Value << c.output.directory;
   out << YAML::Key << "every" << YAML::Value << c.output.every;
   out << YAML::Key << "fields" << YAML::Value << YAML::Flow << c.output.fields;
+  out << YAML::Key << "precision" << YAML::Value << (c.output.float_precision ? "float" : "same");
+  if (c.output.gzip_level == 0) {
+    out << YAML::Key << "compression" << YAML::Value << "none";
+  } else {
+    out << YAML::Key << "compression" << YAML::Value << YAML::Flow << YAML::BeginMap
+        << YAML::Key << "gzip" << YAML::Value << c.output.gzip_level << YAML::EndMap;
+  }
   out << YAML::EndMap;
 
   out << YAML::Key << "checkpoint" << YAML::Value << YAML::Flow << YAML::BeginMap;

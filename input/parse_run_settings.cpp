@@ -63,6 +63,19 @@ void parse_time(const FieldMap& root, Case& c) {
   }
 }
 
+// output.compression: none, gzip (level 4, a middle ground between speed and size), or
+// {gzip: LEVEL} with LEVEL 1-9.
+void parse_compression(const Field& f, OutputSpec& o, Case& c) {
+  if (!f.value.IsMap()) {
+    o.gzip_level = read_choice(f, {"none", "gzip"}) == 1 ? 4 : 0;
+    return;
+  }
+  const FieldMap compression(f, {"gzip"}, c.locations);
+  const Field level = compression.require("gzip");
+  o.gzip_level = static_cast<int>(read_integer(level, 1));
+  if (o.gzip_level > 9) level.fail("must be a gzip level from 1 to 9, got " + std::to_string(o.gzip_level));
+}
+
 void parse_output(const FieldMap& root, Case& c) {
   const FieldMap output(root.get_or_empty("output"), case_keys::section("output"), c.locations);
   OutputSpec& o = c.output;
@@ -87,6 +100,8 @@ void parse_output(const FieldMap& root, Case& c) {
       o.fields.push_back(name);
     }
   }
+  if (const auto f = output.get("precision")) o.float_precision = read_choice(*f, {"same", "float"}) == 1;
+  if (const auto f = output.get("compression")) parse_compression(*f, o, c);
 }
 
 // parallel.ranks: auto, or the number of ranks along each axis of the grid; parallel.gather_below:

@@ -67,6 +67,7 @@ SnapshotInfo RunOutput::snapshot_info(std::int64_t iteration, double time,
   info.grid = grid_;
   info.config_yaml = config_yaml_;
   info.texts = texts;
+  info.format = format_;
   return info;
 }
 
@@ -77,7 +78,7 @@ void RunOutput::snapshot(std::int64_t iteration, double time,
   const std::string path = snapshot_path(iteration);
   if (writes_) write_snapshot(path, snapshot_info(iteration, time, texts), fields);
   XdmfEntry entry{snapshot_file_name(name_, iteration), iteration, time, {},
-                  static_cast<int>(sizeof(T))};
+                  format_.as_float ? 4 : static_cast<int>(sizeof(T))};
   for (const auto& field : fields) entry.fields.push_back(field.name);
   index_snapshot(path, std::move(entry));
 }

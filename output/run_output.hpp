@@ -144,6 +144,9 @@ class RunOutput {
   RunOutput(std::string directory, std::string name, GridMeta grid, std::string config_yaml,
             bool writes = true);
 
+  /// How snapshots (not checkpoints) store their fields: output.precision, output.compression.
+  void set_format(SnapshotFormat format) { format_ = format; }
+
   /// Writes <name>_<iteration:08d>.h5, then rewrites <name>.xmf to list every snapshot so far.
   /// Writing the same iteration again replaces that snapshot (and its .xmf entry). `texts` are
   /// further text datasets (a diverged state's /status and /divergence).
@@ -194,6 +197,7 @@ class RunOutput {
   GridMeta grid_;
   std::string config_yaml_;
   bool writes_ = true;
+  SnapshotFormat format_;
   std::vector<std::string> snapshots_;  // paths, in the order of index_
   std::vector<XdmfEntry> index_;
   std::vector<HistoryRow> history_;

@@ -98,6 +98,7 @@ template <typename T>
 void write_file(const std::filesystem::path& temp, const std::string& path,
                 const SnapshotInfo& info, const std::vector<FieldRef<T>>& fields) {
   const hid_t value_type = std::is_same_v<T, float> ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+  const hid_t file_type = info.format.as_float ? H5T_NATIVE_FLOAT : value_type;
   Handle file(H5Fcreate(temp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, path,
               "cannot create the HDF5 file");
 
@@ -105,10 +106,21 @@ void write_file(const std::filesystem::path& temp, const std::string& path,
   const int rank = field_shape(info.grid, shape);
   Handle space(H5Screate_simple(rank, shape, nullptr), H5Sclose, path,
                "cannot create the field dataspace");
+  // Compression needs a chunked layout; one chunk per plane (2D: the whole field) keeps the
+  // chunk count small and each chunk a dense run of the array.
+  Handle create(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, path, "cannot create dataset properties");
+  if (info.format.gzip_level > 0) {
+    hsize_t chunk[3];
+    for (int k = 0; k < rank; ++k) chunk[k] = shape[k];
+    if (rank == 3) chunk[0] = 1;
+    h5::check(H5Pset_chunk(create.get(), rank, chunk), path, "cannot set the chunk shape");
+    h5::check(H5Pset_deflate(create.get(), static_cast<unsigned>(info.format.gzip_level)), path,
+              "cannot enable gzip compression");
+  }
   for (const auto& field : fields) {
     const std::string what = "cannot write dataset /" + field.name;
-    Handle dataset(H5Dcreate2(file.get(), field.name.c_str(), value_type, space.get(), H5P_DEFAULT,
-                              H5P_DEFAULT, H5P_DEFAULT),
+    Handle dataset(H5Dcreate2(file.get(), field.name.c_str(), file_type, space.get(), H5P_DEFAULT,
+                              create.get(), H5P_DEFAULT),
                    H5Dclose, path, what.c_str());
     h5::check(H5Dwrite(dataset.get(), value_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, field.data), path,
               what.c_str());

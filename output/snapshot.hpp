@@ -18,6 +18,16 @@ struct GridMeta {
   std::array<double, 3> spacing{1, 1, 1};
 };
 
+/// How the fields are stored: the run's precision or float, contiguous or gzip-compressed
+/// chunks. Checkpoints keep the default (the run's precision, uncompressed): they must resume
+/// bit-identically.
+struct SnapshotFormat {
+  bool as_float = false;  // store double fields as IEEE float (HDF5 converts while writing)
+  int gzip_level = 0;     // 0 = contiguous, uncompressed; 1-9 = chunked with deflate
+
+  bool operator==(const SnapshotFormat&) const = default;
+};
+
 struct SnapshotInfo {
   std::int64_t iteration = 0;
   double time = 0;  // physical time (heat); steady solves store the iteration number
@@ -25,6 +35,7 @@ struct SnapshotInfo {
   std::string config_yaml;  // the resolved case, stored as /config
   /// Further text datasets by name (e.g. a checkpoint's loop state); never read as fields.
   std::map<std::string, std::string> texts;
+  SnapshotFormat format;
 };
 
 /// A field to write: dense, C-ordered with x fastest ([ny][nx] or [nz][ny][nx]).

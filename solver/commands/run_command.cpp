@@ -196,6 +196,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     // Only rank 0 writes files; the others keep the same index and history in memory.
     output = std::make_unique<output::RunOutput>(c.output.directory, c.name, grid_meta(c),
                                                  to_yaml(c), comm.root());
+    output->set_format({c.output.float_precision, c.output.gzip_level});
   });
   output::RunOutput& out = *output;
   out.set_time_sink([](double seconds) { RunClock::get().add_output(seconds); });

@@ -54,6 +54,8 @@ TEST_CASE("input: a minimal 2D case has every default filled in") {
   CHECK(c.output.directory == "out/plate");
   CHECK(c.output.every == 0);
   CHECK(c.output.fields == std::vector<std::string>{"u"});
+  CHECK_FALSE(c.output.float_precision);
+  CHECK(c.output.gzip_level == 0);
   CHECK(c.tuning.kernel.empty());
   CHECK(c.tuning.blocked_kernel.empty());
 }
