@@ -163,6 +163,9 @@ struct OutputSpec {
   std::vector<std::string> fields{"u"};  // any of u, update, source, coefficient, fixed
   bool float_precision = false;          // output.precision: float (snapshots only)
   int gzip_level = 0;                    // output.compression: 0 = none, 1-9 = gzip level
+  /// output.queue: snapshots and checkpoints the background writer may hold at once; -1 (auto)
+  /// sizes it by the host's available memory, 0 writes on the loop's thread.
+  std::int64_t queue = -1;
 
   bool operator==(const OutputSpec&) const = default;
 };

@@ -33,7 +33,7 @@ const std::vector<Section>& table() {
         "absolute_tolerance", "norm", "check_every", "divergence_factor", "diagnostics",
         "stagnation_checks", "max_wall_time"}},
       {"solve.multigrid", {"cycle", "pre_smooth", "post_smooth", "fmg"}},
-      {"output", {"directory", "every", "fields", "precision", "compression"}},
+      {"output", {"directory", "every", "fields", "precision", "compression", "queue"}},
       {"checkpoint", {"every"}},
       {"tuning", {"kernel", "blocked_kernel"}},
       {"parallel", {"ranks", "gather_below", "overlap"}},

@@ -317,6 +317,11 @@ std::string to_yaml(const Case& c) {
     out << YAML::Key << "compression" << YAML::Value << YAML::Flow << YAML::BeginMap
         << YAML::Key << "gzip" << YAML::Value << c.output.gzip_level << YAML::EndMap;
   }
+  if (c.output.queue < 0) {
+    out << YAML::Key << "queue" << YAML::Value << "auto";
+  } else {
+    out << YAML::Key << "queue" << YAML::Value << c.output.queue;
+  }
   out << YAML::EndMap;
 
   out << YAML::Key << "checkpoint" << YAML::Value << YAML::Flow << YAML::BeginMap;

@@ -102,6 +102,13 @@ void parse_output(const FieldMap& root, Case& c) {
   }
   if (const auto f = output.get("precision")) o.float_precision = read_choice(*f, {"same", "float"}) == 1;
   if (const auto f = output.get("compression")) parse_compression(*f, o, c);
+  if (const auto f = output.get("queue")) {
+    const std::string text = read_text(*f);
+    if (text != "auto") {
+      if (!parse_integer_text(text)) f->fail("expected auto or a number of snapshots, got '" + text + "'");
+      o.queue = read_integer(*f, 0);
+    }
+  }
 }
 
 // parallel.ranks: auto, or the number of ranks along each axis of the grid; parallel.gather_below:

@@ -59,6 +59,10 @@ std::string RunOutput::snapshot_path(std::int64_t iteration) const {
   return (std::filesystem::path(directory_) / snapshot_file_name(name_, iteration)).string();
 }
 
+std::string RunOutput::snapshot_file(std::int64_t iteration) const {
+  return snapshot_file_name(name_, iteration);
+}
+
 SnapshotInfo RunOutput::snapshot_info(std::int64_t iteration, double time,
                                       const std::map<std::string, std::string>& texts) const {
   SnapshotInfo info;
@@ -156,11 +160,12 @@ template void RunOutput::snapshot<double>(std::int64_t, double,
 
 void RunOutput::add_history(const HistoryRow& row) { history_.push_back(row); }
 
-void RunOutput::flush_history() const {
+void RunOutput::flush_history() const { write_history(history_); }
+
+void RunOutput::write_history(const std::vector<HistoryRow>& rows) const {
   if (!writes_) return;
   const auto start = std::chrono::steady_clock::now();
-  write_text_atomic(std::filesystem::path(directory_) / "history.csv",
-                    format_history_csv(history_));
+  write_text_atomic(std::filesystem::path(directory_) / "history.csv", format_history_csv(rows));
   if (time_sink_)
     time_sink_(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }

@@ -168,12 +168,16 @@ class RunOutput {
   /// Appends a row in memory; flush_history() rewrites history.csv with all rows.
   void add_history(const HistoryRow& row);
   void flush_history() const;
+  /// The same with `rows` (a copy of history() taken earlier: the background writer's).
+  void write_history(const std::vector<HistoryRow>& rows) const;
   /// Called with the seconds of each history write (the run's output time, summary.json).
   void set_time_sink(std::function<void(double)> sink) { time_sink_ = std::move(sink); }
 
   void write_summary(const Summary& summary) const;
 
   const std::string& directory() const { return directory_; }
+  /// The file name (no directory) of snapshot `iteration`.
+  std::string snapshot_file(std::int64_t iteration) const;
   /// Paths of the snapshots written so far, in order.
   const std::vector<std::string>& snapshots() const { return snapshots_; }
 

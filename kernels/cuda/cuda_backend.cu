@@ -255,7 +255,7 @@ class CudaBackend final : public Backend<T> {
     if (err == cudaErrorMemoryAllocation) {
       cudaGetLastError();
       throw BackendError("out of page-locked host memory: " + std::to_string(bytes(n)) +
-                         " bytes needed for halo staging");
+                         " bytes needed for staging (halo exchange or output)");
     }
     FDSOLVE_CUDA_CHECK(err);
     return Buffer<T>(static_cast<T*>(p), n, &free_pinned<T>);

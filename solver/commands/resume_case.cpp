@@ -32,7 +32,7 @@ const std::vector<std::string>& resume_override_keys() {
   static const std::vector<std::string> keys{
       "solve.max_iterations", "solve.tolerance", "solve.absolute_tolerance",
       "solve.max_wall_time",  "time.end",        "output.every",
-      "checkpoint.every",     "backend"};
+      "output.queue",         "checkpoint.every", "backend"};
   return keys;
 }
 

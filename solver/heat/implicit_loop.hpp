@@ -137,7 +137,7 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
                              : "solve.max_iterations");
     if (c.output.every > 0 && it % c.output.every == 0) {
       writer.snapshot(cur, keep_previous ? prev : cur, it, t_next);
-      out.flush_history();
+      writer.flush_history();
       last_snapshot = it;
     }
     if (checkpoint_due) writer.checkpoint(cur, state_now());
@@ -164,11 +164,12 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
     writer.snapshot(cur, before, it, r.time,
                     {{"status", "diverged"},
                      {"divergence", describe_divergence(*r.divergence, c.grid.dims, true)}});
-    r.divergence->snapshot = std::filesystem::path(out.snapshots().back()).filename().string();
+    r.divergence->snapshot = out.snapshot_file(it);
   } else if (last_snapshot != it) {
     writer.snapshot(cur, before, it, r.time);
   }
-  out.flush_history();
+  writer.flush_history();
+  writer.finish();
   return r;
 }
 

@@ -100,15 +100,16 @@ namespace {
 
 /// Everything of a checkpoint but its field.
 output::SnapshotInfo checkpoint_info(const Case& c, const LoopState& state,
-                                     const output::RunOutput& out) {
+                                     const std::vector<output::XdmfEntry>& index,
+                                     const std::vector<output::HistoryRow>& history) {
   output::SnapshotInfo info;
   info.iteration = state.iteration;
   info.time = state.time;
   info.grid = grid_meta(c);
   info.config_yaml = to_yaml(c);
   info.texts["checkpoint"] = format_state(c, state);
-  info.texts["snapshot_index"] = format_index(out.index());
-  info.texts["history"] = output::format_history_csv(out.history());
+  info.texts["snapshot_index"] = format_index(index);
+  info.texts["history"] = output::format_history_csv(history);
   return info;
 }
 
@@ -116,8 +117,10 @@ output::SnapshotInfo checkpoint_info(const Case& c, const LoopState& state,
 
 template <typename T>
 void write_checkpoint(const Case& c, const LoopState& state, const std::vector<T>& u,
-                      const output::RunOutput& out) {
-  output::write_snapshot<T>(checkpoint_path(c), checkpoint_info(c, state, out), {{"u", u.data()}});
+                      const std::vector<output::XdmfEntry>& index,
+                      const std::vector<output::HistoryRow>& history) {
+  output::write_snapshot<T>(checkpoint_path(c), checkpoint_info(c, state, index, history),
+                            {{"u", u.data()}});
 }
 
 template <typename T>
@@ -131,7 +134,7 @@ void write_checkpoint_fields(const Case& c, const std::vector<T>& u,
 void finish_checkpoint(const Case& c, const LoopState& state, const output::RunOutput& out) {
   const std::string path = checkpoint_path(c);
   output::finish_collective(output::collective_temp_path(path), path,
-                            checkpoint_info(c, state, out));
+                            checkpoint_info(c, state, out.index(), out.history()));
 }
 
 Checkpoint read_checkpoint(const Case& c) { return read_checkpoint(c, Subdomain::whole(c)); }
@@ -204,8 +207,10 @@ template void write_checkpoint_fields<float>(const Case&, const std::vector<floa
 template void write_checkpoint_fields<double>(const Case&, const std::vector<double>&,
                                               const output::Hyperslab&);
 template void write_checkpoint<float>(const Case&, const LoopState&, const std::vector<float>&,
-                                      const output::RunOutput&);
+                                      const std::vector<output::XdmfEntry>&,
+                                      const std::vector<output::HistoryRow>&);
 template void write_checkpoint<double>(const Case&, const LoopState&, const std::vector<double>&,
-                                       const output::RunOutput&);
+                                       const std::vector<output::XdmfEntry>&,
+                                       const std::vector<output::HistoryRow>&);
 
 }  // namespace fdsolve

@@ -52,10 +52,12 @@ std::string case_hash(const Case& c);
 /// Where a case's checkpoint lives.
 std::string checkpoint_path(const Case& c);
 
-/// Writes the checkpoint atomically (a crash keeps the previous one). `u` is dense.
+/// Writes the checkpoint atomically (a crash keeps the previous one). `u` is dense; `index` and
+/// `history` are the output so far that a resumed run continues.
 template <typename T>
 void write_checkpoint(const Case& c, const LoopState& state, const std::vector<T>& u,
-                      const output::RunOutput& out);
+                      const std::vector<output::XdmfEntry>& index,
+                      const std::vector<output::HistoryRow>& history);
 /// The checkpoint written by every rank at once (parallel HDF5, output/snapshot_parallel.hpp):
 /// every rank writes its owned nodes `u` (dense, at `mine`), then, once the ranks have agreed
 /// that it went well, rank 0 finishes it (the loop state, index and history; the rename).

@@ -1,19 +1,27 @@
 // Moving fields from the backend to files during a run: snapshots with the fields the case
 // asks for, and checkpoints, which are never written from a state with non-finite values.
-// Over several ranks every rank calls these at the same iterations: with parallel HDF5 each
-// rank writes its own nodes into the one file, collectively; with serial HDF5 every rank's
-// nodes are gathered to rank 0, which writes (the slow path).
+// The loop hands a field over and goes on: it is downloaded into a page-locked staging buffer
+// and a background writer (output/write_queue.hpp) removes the ghost layers and writes the
+// file, in the order the loop handed them over, so that a checkpoint's snapshot index lists
+// exactly the snapshots written before it. Over several ranks every rank calls these at the
+// same iterations: with parallel HDF5 each rank writes its own nodes into the one file,
+// collectively, on the loop's thread; with serial HDF5 every rank's nodes are gathered to
+// rank 0 on the loop's thread, and rank 0's writer writes them.
 #pragma once
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "backend.hpp"
 #include "checkpoint.hpp"
+#include "output_queue.hpp"
 #include "run_clock.hpp"
 #include "operator/medium_fields.hpp"
 #include "parallel/agree.hpp"
@@ -22,6 +30,8 @@
 #include "parallel/field_gather.hpp"
 #include "problem/problem_setup.hpp"
 #include "run_output.hpp"
+#include "staging_pool.hpp"
+#include "write_queue.hpp"
 
 namespace fdsolve {
 
@@ -41,7 +51,8 @@ class FieldWriter {
         d_(d),
         collective_(comm.several() && output::parallel_hdf5()),
         mine_(hyperslab_of(d.sub)),
-        host_(static_cast<std::size_t>(L.size)) {
+        staging_(backend, L.size),
+        queue_(output_queue_capacity(c, state_bytes(c, L), collective_)) {
     bool medium_fields = false;
     for (const auto& name : c.output.fields) {
       if (name == "source")
@@ -55,50 +66,61 @@ class FieldWriter {
     }
   }
 
-  /// Downloads `cur` (and `prev` for the update field) and writes snapshot `iteration`, with
+  /// Hands snapshot `iteration` of `cur` (and `prev` for the update field) to the writer, with
   /// further text datasets `texts`.
   void snapshot(const Buffer<T>& cur, const Buffer<T>& prev, std::int64_t iteration, double time,
                 const std::map<std::string, std::string>& texts = {}) {
-    const OutputTimer timer;
-    const std::vector<T>& u = download_dense(cur, dense_u_);
-    std::vector<output::FieldRef<T>> fields;
-    for (const auto& name : c_.output.fields) {
-      if (name == "u") {
-        fields.push_back({"u", u.data()});
-      } else if (name == "update") {
-        std::vector<T>& update = download_dense(prev, dense_update_);
-        for (std::size_t i = 0; i < update.size(); ++i) update[i] = u[i] - update[i];
-        fields.push_back({"update", update.data()});  // gathered: empty but for rank 0
-      } else if (name == "source") {
-        fields.push_back({"source", source_.data()});
-      } else if (name == "coefficient") {
-        fields.push_back({"coefficient", coefficient_.data()});
-      } else if (name == "fixed") {
-        fields.push_back({"fixed", fixed_.data()});
+    const OutputTimer handing_over(OutputTimer::Counts::waited);
+    if (collective_) return snapshot_collective(cur, prev, iteration, time, texts);
+    if (comm_.several()) {
+      // Serial HDF5 over ranks: the gather is collective, so it happens here; rank 0's writer
+      // then writes the whole grid, the others only keep their index in step.
+      auto u = std::make_shared<std::vector<T>>(download_dense(cur, gathered_u_));
+      std::shared_ptr<std::vector<T>> update;
+      if (wants_update()) {
+        update = std::make_shared<std::vector<T>>(download_dense(prev, gathered_update_));
+        for (std::size_t i = 0; i < update->size(); ++i) (*update)[i] = (*u)[i] - (*update)[i];
       }
-    }
-    if (!collective_) {
-      out_.snapshot<T>(iteration, time, fields, texts);
+      hand_over([this, u, update, iteration, time, texts] {
+        write_snapshot(*u, update.get(), iteration, time, texts);
+      });
       return;
     }
-    // A failure on any rank (the file cannot be created) ends every rank with one message.
-    parallel::agree(comm_, [&] { out_.snapshot_fields<T>(iteration, fields, mine_); });
-    std::vector<std::string> names;
-    for (const auto& f : fields) names.push_back(f.name);
-    parallel::agree(comm_, [&] { out_.snapshot_finish<T>(iteration, time, names, texts); });
+    // One rank: only the download happens on the loop's thread.
+    std::shared_ptr<Buffer<T>> u = staging_.take();
+    backend_.download(u->data(), cur, L_.size);
+    std::shared_ptr<Buffer<T>> before;
+    if (wants_update()) {
+      before = staging_.take();
+      backend_.download(before->data(), prev, L_.size);
+    }
+    hand_over([this, u, before, iteration, time, texts] {
+      copy_owned(u->data(), L_, dense_u_, false);
+      std::vector<T>* update = nullptr;
+      if (before) {
+        copy_owned(before->data(), L_, dense_update_, false);
+        for (std::size_t i = 0; i < dense_update_.size(); ++i)
+          dense_update_[i] = dense_u_[i] - dense_update_[i];
+        update = &dense_update_;
+      }
+      write_snapshot(dense_u_, update, iteration, time, texts);
+    });
   }
 
-  /// Writes the checkpoint of `cur` unless it holds a non-finite value, in which case the
-  /// previous checkpoint stays and false is returned.
+  /// Hands the checkpoint of `cur` to the writer unless it holds a non-finite value, in which
+  /// case the previous checkpoint stays and false is returned.
   bool checkpoint(const Buffer<T>& cur, const LoopState& state) {
-    const OutputTimer timer;
+    const OutputTimer handing_over(OutputTimer::Counts::waited);
     // The moment the loop hands over (tools/interrupt_latency.py times a signal's stop by it).
     spdlog::debug("checkpoint at iteration {}: copying the field", state.iteration);
-    backend_.download(host_.data(), cur, L_.size);
-    std::vector<T>& u = dense_u_;
-    copy_owned(host_, L_, u);
+    auto u = std::make_shared<std::vector<T>>();
+    {
+      const std::shared_ptr<Buffer<T>> staged = staging_.take();
+      backend_.download(staged->data(), cur, L_.size);
+      copy_owned(staged->data(), L_, *u, true);
+    }
     bool finite = true;
-    for (const T v : u) finite = finite && std::isfinite(v);
+    for (const T v : *u) finite = finite && std::isfinite(v);
     // Every rank must skip alike: the gather below is collective.
     if (comm_.max(finite ? 0 : 1) != 0) {
       spdlog::warn(
@@ -108,25 +130,103 @@ class FieldWriter {
       return false;
     }
     if (collective_) {
-      parallel::agree(comm_, [&] { write_checkpoint_fields(c_, u, mine_); });
+      const OutputTimer writing(OutputTimer::Counts::written);
+      parallel::agree(comm_, [&] { write_checkpoint_fields(c_, *u, mine_); });
       parallel::agree(comm_, [&] {
         if (comm_.root()) finish_checkpoint(c_, state, out_);
       });
       return true;
     }
-    if (comm_.several()) u = parallel::gather_field(comm_, d_, u);
-    if (comm_.root()) write_checkpoint(c_, state, u, out_);
+    if (comm_.several()) *u = parallel::gather_field(comm_, d_, *u);
+    if (!comm_.root()) return true;
+    // The history as of now; the index is read when the writer gets there, after every
+    // snapshot handed over before this checkpoint (and none after it) is in place.
+    hand_over([this, u, state, history = out_.history()] {
+      const OutputTimer writing(OutputTimer::Counts::written);
+      write_checkpoint(c_, state, *u, out_.index(), history);
+    });
     return true;
   }
 
+  /// Rewrites history.csv with the rows so far (after the snapshots handed over before).
+  void flush_history() {
+    const OutputTimer handing_over(OutputTimer::Counts::waited);
+    if (collective_ || !comm_.root()) return out_.flush_history();
+    hand_over([this, rows = out_.history()] { out_.write_history(rows); });
+  }
+
+  /// Waits until everything handed over is written; throws the first write error.
+  void finish() {
+    const OutputTimer waiting(OutputTimer::Counts::waited);
+    queue_.drain();
+  }
+
  private:
-  /// The dense field this rank writes: its own nodes (collective), or the whole grid's on
-  /// rank 0 (empty on the others).
-  /// Into `dense`, a buffer kept from snapshot to snapshot: a fresh 67 MB vector costs its
-  /// pages' first touch on every snapshot, as much as writing it.
+  bool wants_update() const {
+    for (const auto& name : c_.output.fields)
+      if (name == "update") return true;
+    return false;
+  }
+  /// Page-locked bytes one pending snapshot holds: u, and the previous field for `update`.
+  static std::uint64_t state_bytes(const Case& c, const Layout& L) {
+    const bool update =
+        std::find(c.output.fields.begin(), c.output.fields.end(), "update") != c.output.fields.end();
+    return static_cast<std::uint64_t>(L.size) * sizeof(T) * (update ? 2 : 1);
+  }
+
+  /// Queues `write` (made at once when the queue is synchronous; every rank but the writing
+  /// one only keeps its index in step, which costs nothing).
+  void hand_over(std::function<void()> write) {
+    if (!comm_.root()) return write();
+    queue_.push(std::move(write));
+  }
+
+  /// On the writer's thread: the snapshot from dense fields (`update` null when not asked for).
+  void write_snapshot(const std::vector<T>& u, const std::vector<T>* update,
+                      std::int64_t iteration, double time,
+                      const std::map<std::string, std::string>& texts) {
+    const OutputTimer writing(OutputTimer::Counts::written);
+    out_.snapshot<T>(iteration, time, fields(u.data(), update ? update->data() : nullptr), texts);
+  }
+
+  std::vector<output::FieldRef<T>> fields(const T* u, const T* update) const {
+    std::vector<output::FieldRef<T>> refs;
+    for (const auto& name : c_.output.fields) {
+      if (name == "u") refs.push_back({"u", u});
+      if (name == "update") refs.push_back({"update", update});
+      if (name == "source") refs.push_back({"source", source_.data()});
+      if (name == "coefficient") refs.push_back({"coefficient", coefficient_.data()});
+      if (name == "fixed") refs.push_back({"fixed", fixed_.data()});
+    }
+    return refs;
+  }
+
+  /// Parallel HDF5: every rank writes its own nodes into the one file, on the loop's thread.
+  void snapshot_collective(const Buffer<T>& cur, const Buffer<T>& prev, std::int64_t iteration,
+                           double time, const std::map<std::string, std::string>& texts) {
+    const OutputTimer writing(OutputTimer::Counts::written);
+    const std::vector<T>& u = download_dense(cur, gathered_u_);
+    const T* update = nullptr;
+    if (wants_update()) {
+      std::vector<T>& before = download_dense(prev, gathered_update_);
+      for (std::size_t i = 0; i < before.size(); ++i) before[i] = u[i] - before[i];
+      update = before.data();
+    }
+    const auto refs = fields(u.data(), update);
+    // A failure on any rank (the file cannot be created) ends every rank with one message.
+    parallel::agree(comm_, [&] { out_.snapshot_fields<T>(iteration, refs, mine_); });
+    std::vector<std::string> names;
+    for (const auto& f : refs) names.push_back(f.name);
+    parallel::agree(comm_, [&] { out_.snapshot_finish<T>(iteration, time, names, texts); });
+  }
+
+  /// The dense field this rank writes, on the loop's thread: its own nodes (collective), or the
+  /// whole grid's on rank 0 (empty on the others). Into `dense`, a buffer kept from snapshot
+  /// to snapshot: a fresh 67 MB vector costs its pages' first touch, as much as writing it.
   std::vector<T>& download_dense(const Buffer<T>& field, std::vector<T>& dense) {
-    backend_.download(host_.data(), field, L_.size);
-    copy_owned(host_, L_, dense);
+    const std::shared_ptr<Buffer<T>> staged = staging_.take();
+    backend_.download(staged->data(), field, L_.size);
+    copy_owned(staged->data(), L_, dense, true);
     if (!collective_ && comm_.several()) dense = parallel::gather_field(comm_, d_, dense);
     return dense;
   }
@@ -142,11 +242,15 @@ class FieldWriter {
   parallel::Decomposition d_;
   bool collective_ = false;
   output::Hyperslab mine_;  // this rank's nodes in the global grid
-  std::vector<T> host_;    // staging buffer for downloads, allocated once
-  std::vector<T> dense_u_, dense_update_;  // the owned nodes, dense, reused likewise
   std::vector<T> source_;       // dense source, when the case writes it
   std::vector<T> coefficient_;  // dense coefficient and held-node mask, likewise
   std::vector<T> fixed_;
+  std::vector<T> gathered_u_, gathered_update_;  // the loop thread's dense fields, reused
+  std::vector<T> dense_u_, dense_update_;        // the writer thread's, likewise
+  StagingPool<T> staging_;
+  /// Last: destroyed first, so that the writes still queued (an error or a signal ended the
+  /// loop) finish while everything they read is alive.
+  output::WriteQueue queue_;
 };
 
 }  // namespace fdsolve

@@ -349,7 +349,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
     }
     if (c.output.every > 0 && it % c.output.every == 0) {
       writer.snapshot(cur, next, it, sched.time_after(it));
-      out.flush_history();
+      writer.flush_history();
       last_snapshot = it;
     }
     if (checkpoint_due) writer.checkpoint(cur, state_now());
@@ -379,11 +379,12 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
     writer.snapshot(cur, next, it, sched.time_after(it),
                     {{"status", "diverged"},
                      {"divergence", describe_divergence(*r.divergence, c.grid.dims, sched.heat)}});
-    r.divergence->snapshot = std::filesystem::path(out.snapshots().back()).filename().string();
+    r.divergence->snapshot = out.snapshot_file(it);
   } else if (last_snapshot != it) {
     writer.snapshot(cur, next, it, sched.time_after(it));
   }
-  out.flush_history();
+  writer.flush_history();
+  writer.finish();
   return r;
 }
 

@@ -17,35 +17,50 @@ RunClock& RunClock::get() {
   return clock;
 }
 
-void RunClock::start_process() { *this = RunClock{}; }
+void RunClock::start_process() {
+  std::lock_guard lock(mutex_);
+  process_ = Clock::now();
+  loop_start_ = loop_end_ = {};
+  in_loop_ = loop_seen_ = false;
+  output_ = wait_ = wait_in_loop_ = 0;
+}
 
 void RunClock::loop_started() {
+  std::lock_guard lock(mutex_);
   loop_start_ = Clock::now();
   in_loop_ = loop_seen_ = true;
 }
 
 void RunClock::loop_ended() {
+  std::lock_guard lock(mutex_);
   loop_end_ = Clock::now();
   in_loop_ = false;
 }
 
 void RunClock::add_output(double s) {
+  std::lock_guard lock(mutex_);
   output_ += s;
-  if (in_loop_) output_in_loop_ += s;
+}
+
+void RunClock::add_output_wait(double s) {
+  std::lock_guard lock(mutex_);
+  wait_ += s;
+  if (in_loop_) wait_in_loop_ += s;
 }
 
 output::RunTimings RunClock::timings() const {
+  std::lock_guard lock(mutex_);
   output::RunTimings t;
   const Clock::time_point now = Clock::now();
   t.total = seconds(now - process_);
   t.output = output_;
-  t.output_wait = output_in_loop_;
+  t.output_wait = wait_;
   if (loop_seen_) {
     const Clock::time_point end = in_loop_ ? now : loop_end_;
     t.setup = seconds(loop_start_ - process_);
-    t.solve = seconds(end - loop_start_) - output_in_loop_;
+    t.solve = seconds(end - loop_start_) - wait_in_loop_;
   } else {
-    t.setup = t.total - output_;  // no loop ran (an error before it)
+    t.setup = t.total - wait_;  // no loop ran (an error before it)
   }
   t.measured = true;
   return t;

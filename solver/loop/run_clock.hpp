@@ -1,10 +1,13 @@
 // Where a run's time goes (summary.json "timings", the final log line): set-up from the start of
 // the process to the first iteration, the loop less the output it waited for, the output
-// (snapshots, checkpoints, history), and the whole process. One clock per process; the loops
-// mark their start and end, FieldWriter and the history times its writes.
+// (snapshots, checkpoints, history), the time the run waited for output, and the whole process.
+// One clock per process; the loops mark their start and end, the writer thread adds the time
+// it spends writing, the loop's thread the time it waits for output (handing a field over, a
+// full queue, writes made on its own thread).
 #pragma once
 
 #include <chrono>
+#include <mutex>
 #include <string>
 
 #include "run_output.hpp"
@@ -19,8 +22,11 @@ class RunClock {
   void start_process();
   void loop_started();
   void loop_ended();
-  /// Seconds spent writing output (a snapshot, a checkpoint, the history), on the loop's thread.
+  /// Seconds spent writing output (a snapshot, a checkpoint, the history), on any thread.
   void add_output(double seconds);
+  /// Seconds the run's thread spent on output instead of its own work (in the loop: taken off
+  /// the solve's time).
+  void add_output_wait(double seconds);
 
   /// The split so far: total is now minus the process start.
   output::RunTimings timings() const;
@@ -30,21 +36,30 @@ class RunClock {
   Clock::time_point process_ = Clock::now();
   Clock::time_point loop_start_{}, loop_end_{};
   bool in_loop_ = false, loop_seen_ = false;
-  double output_ = 0, output_in_loop_ = 0;
+  mutable std::mutex mutex_;  // output_ grows on the writer thread
+  double output_ = 0;
+  double wait_ = 0, wait_in_loop_ = 0;
 };
 
-/// Adds the time of its scope to the run's output seconds.
+/// Adds the time of its scope to the run's output seconds and, when `waited` (the run's thread
+/// writing, or handing over), to the time the run waited for output; a write on the writer
+/// thread passes false, a hand-over that writes nothing counts as waiting only.
 class OutputTimer {
  public:
-  OutputTimer() : start_(std::chrono::steady_clock::now()) {}
+  enum class Counts { written_and_waited, written, waited };
+  explicit OutputTimer(Counts counts = Counts::written_and_waited)
+      : counts_(counts), start_(std::chrono::steady_clock::now()) {}
   ~OutputTimer() {
-    RunClock::get().add_output(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (counts_ != Counts::waited) RunClock::get().add_output(s);
+    if (counts_ != Counts::written) RunClock::get().add_output_wait(s);
   }
   OutputTimer(const OutputTimer&) = delete;
   OutputTimer& operator=(const OutputTimer&) = delete;
 
  private:
+  Counts counts_;
   std::chrono::steady_clock::time_point start_;
 };
 

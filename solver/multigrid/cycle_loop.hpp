@@ -197,7 +197,7 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
       if (it > 0) stagnation.check(out.history(), target);
       if (it > 0 && c.output.every > 0 && it % c.output.every == 0) {
         writer.snapshot(cur, keep_previous ? prev : cur, it, static_cast<double>(it));
-        out.flush_history();
+        writer.flush_history();
         last_snapshot = it;
       }
       if (it > 0 && c.checkpoint.every > 0 && it % c.checkpoint.every == 0)
@@ -246,11 +246,12 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
     writer.snapshot(cur, before, it, static_cast<double>(it),
                     {{"status", "diverged"},
                      {"divergence", describe_divergence(*r.divergence, c.grid.dims, false)}});
-    r.divergence->snapshot = std::filesystem::path(out.snapshots().back()).filename().string();
+    r.divergence->snapshot = out.snapshot_file(it);
   } else if (last_snapshot != it) {
     writer.snapshot(cur, before, it, static_cast<double>(it));
   }
-  out.flush_history();
+  writer.flush_history();
+  writer.finish();
   return r;
 }
 

@@ -225,13 +225,18 @@ std::vector<T> box_values(const Case& c, const Value& value, const Box& box, dou
 }
 
 template <typename T>
-void copy_owned(const std::vector<T>& field, const Layout& L, std::vector<T>& dense) {
+void copy_owned(const T* field, const Layout& L, std::vector<T>& dense, bool all_threads) {
   dense.resize(static_cast<std::size_t>(L.owned_cells()));
   const index_t nx = L.n[0], ny = L.n[1];
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(static) if (all_threads)
   for (index_t k = 0; k < L.n[2]; ++k)
     for (index_t j = 0; j < ny; ++j)
-      std::copy_n(field.begin() + L.at(0, j, k), nx, dense.begin() + (k * ny + j) * nx);
+      std::copy_n(field + L.at(0, j, k), nx, dense.begin() + (k * ny + j) * nx);
+}
+
+template <typename T>
+void copy_owned(const std::vector<T>& field, const Layout& L, std::vector<T>& dense) {
+  copy_owned(field.data(), L, dense, true);
 }
 
 template <typename T>
@@ -257,6 +262,8 @@ template std::vector<float> source_values<float>(const Case&, const Layout&, dou
 template std::vector<double> source_values<double>(const Case&, const Layout&, double, double);
 template std::vector<float> box_values<float>(const Case&, const Value&, const Box&, double);
 template std::vector<double> box_values<double>(const Case&, const Value&, const Box&, double);
+template void copy_owned<float>(const float*, const Layout&, std::vector<float>&, bool);
+template void copy_owned<double>(const double*, const Layout&, std::vector<double>&, bool);
 template void copy_owned<float>(const std::vector<float>&, const Layout&, std::vector<float>&);
 template void copy_owned<double>(const std::vector<double>&, const Layout&, std::vector<double>&);
 template std::vector<float> owned_dense<float>(const std::vector<float>&, const Layout&);

@@ -70,5 +70,9 @@ std::vector<T> owned_dense(const std::vector<T>& field, const Layout& layout);
 /// The same into `dense` (resized to the owned nodes; its memory reused when it already is).
 template <typename T>
 void copy_owned(const std::vector<T>& field, const Layout& layout, std::vector<T>& dense);
+/// The same from a padded array of `layout.size` values; `all_threads` false copies on the
+/// calling thread alone (the background writer, beside a loop using every core).
+template <typename T>
+void copy_owned(const T* field, const Layout& layout, std::vector<T>& dense, bool all_threads);
 
 }  // namespace fdsolve

@@ -53,10 +53,10 @@ TEST_CASE("output: an HDF5 failure mid-file keeps the previous snapshot intact")
   const std::vector<double> old_values(12, 1.0);
   const std::vector<double> new_values(12, 2.0);
   const std::string path = dir / "s_00000000.h5";
-  out::write_snapshot<double>(path, {0, 0, grid, ""}, {{"u", old_values.data()}});
+  out::write_snapshot<double>(path, {0, 0, grid, "", {}, {}}, {{"u", old_values.data()}});
   // The second dataset named u cannot be created: the file is abandoned half written.
   CHECK_THROWS_WITH_AS(
-      out::write_snapshot<double>(path, {0, 0, grid, ""},
+      out::write_snapshot<double>(path, {0, 0, grid, "", {}, {}},
                                   {{"u", new_values.data()}, {"u", new_values.data()}}),
       doctest::Contains("/u"), out::OutputError);
   CHECK(temp_files(dir.path()).empty());

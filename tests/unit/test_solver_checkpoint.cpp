@@ -77,6 +77,7 @@ TEST_CASE("checkpoint: state round trip, refusal of another case, non-finite gua
   cpu->upload(field, host.data(), L.size);
   const LoopState state{10, 10.0, 0.1 / 3, 1.5, "cpu", "omp"};
   REQUIRE(writer.checkpoint(field, state));
+  writer.finish();  // the background writer has it on disk
 
   const Checkpoint k = read_checkpoint(c);
   CHECK(k.state.iteration == 10);
