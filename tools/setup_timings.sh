@@ -6,13 +6,16 @@ set -uo pipefail
 fdsolve=$1 backend=$2 work=$3
 here=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$work"
+# The disk's own speed on this file system, as dd measures it (1 GiB, flushed).
+dd if=/dev/zero of="$work/dd.bin" bs=1M count=1024 conv=fdatasync 2>&1 | tail -1 | sed 's/^/dd: /'
+rm -f "$work/dd.bin"
 row() {  # label, then fdsolve arguments (run or check ...)
   local label=$1 dir="$work/$1"
   shift
   mkdir -p "$dir"
   local t0 t1 rc
   t0=$(date +%s.%N)
-  (cd "$dir" && "$fdsolve" "$@" > run.log 2>&1)
+  (cd "$dir" && "$fdsolve" "$@" --log-level debug > run.log 2>&1)
   rc=$?
   t1=$(date +%s.%N)
   python3 - "$dir" "$label" "$rc" "$t0" "$t1" <<'PY'
@@ -26,6 +29,13 @@ for f in glob.glob(f"{d}/out/summary.json"):
     if timings:
         solve += "  timings " + " ".join(f"{k} {v:.3f}" for k, v in timings.items())
 print(f"{label:34s} exit {rc}  process {float(t1) - float(t0):6.2f} s  solve {solve}")
+# Where set-up went (RunClock::mark, debug level): "stage at seconds" in order.
+stages = []
+for line in open(f"{d}/run.log", errors="replace"):
+    if "set-up: " in line:
+        stages.append(line.split("set-up: ", 1)[1].strip().replace(" at ", " "))
+if stages:
+    print("    set-up: " + "; ".join(stages))
 PY
   find "$dir" -name '*.h5' -delete 2>/dev/null || true
 }
@@ -52,3 +62,6 @@ heat=(run "$here/examples/heat_plate.yaml" --backend "$backend" --output out
       --set checkpoint.every=0 --set solve.diagnostics=false)
 row heat-4097x2049-no-output "${heat[@]}" --set output.every=0
 row heat-4097x2049-every-100 "${heat[@]}" --set output.every=100
+row heat-every-100-queue-0   "${heat[@]}" --set output.every=100 --set output.queue=0
+row heat-every-100-queue-8   "${heat[@]}" --set output.every=100 --set output.queue=8
+row heat-every-100-float     "${heat[@]}" --set output.every=100 --set output.precision=float

@@ -165,7 +165,9 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   // Every check every rank makes before the run, agreed: a failure on any rank ends all of
   // them here with one message and one exit code.
   parallel::agree(comm, [&] {
+    RunClock::get().mark("case read");
     backend = make_backend<T>(cuda, comm.node_rank());  // one GPU per rank of a node
+    RunClock::get().mark("backend ready");
     choose_kernel(c, *backend);  // an unknown tuning.kernel is bad input: fail before writing
     choose_blocked_kernel(c, *backend);  // the same for tuning.blocked_kernel
     // Multigrid's split is aligned for its levels (an error when the grid is too small).
@@ -188,6 +190,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     // NaN or Inf inputs are bad input, found before anything is written; formulas are
     // evaluated on the backend (on CUDA: compiled, on the device).
     check_finite_inputs(c, *backend);
+    RunClock::get().mark("inputs checked");
     // So are a coefficient that is not finite and > 0 at some node and bad held regions.
     if (op::may_need_flux(c)) (void)op::resolve_medium(c);
     // A resumed run must find its checkpoint valid before anything in the directory changes.
@@ -197,6 +200,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     output = std::make_unique<output::RunOutput>(c.output.directory, c.name, grid_meta(c),
                                                  to_yaml(c), comm.root());
     output->set_format({c.output.float_precision, c.output.gzip_level});
+    RunClock::get().mark("output directory ready");
   });
   output::RunOutput& out = *output;
   out.set_time_sink([](double seconds) { RunClock::get().add_output(seconds); });
@@ -238,6 +242,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   so.stop = &g_stop;
   so.max_wall_seconds = options.time_limit >= 0 ? options.time_limit : c.solve.max_wall_time;
   StopOnSignal stop_on_signal;
+  RunClock::get().mark("solver starting");
   const SolveResult r = solve_case<T>(c, *backend, out, so);
   // Every rank stopped together; the signal number may have reached only some of them.
   const int signal =

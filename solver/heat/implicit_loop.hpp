@@ -67,7 +67,9 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
   const bool keep_previous = needs_previous_state(c);
   Buffer<T> prev;
   if (keep_previous) prev = backend.allocate(L.size);
+  RunClock::get().mark("operator and fields ready");
   FieldWriter<T> writer(c, backend, L, out, comm, d);
+  RunClock::get().mark("writer ready");
   Progress progress(options.live_progress, plan.steps, updated_cells, done, true);
   const output::GridMeta grid = grid_meta(c);
   Diagnostics diag;

@@ -179,7 +179,9 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
     reduce_seconds += seconds_since(t0);
     return result;
   };
+  RunClock::get().mark("operator and fields ready");
   FieldWriter<T> writer(c, backend, L, out, comm, d);
+  RunClock::get().mark("writer ready");
   Progress progress(options.live_progress, sched.total, updated_cells, done, sched.heat);
   SweepArgs<T> args;
   args.layout = L;

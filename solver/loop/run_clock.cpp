@@ -2,6 +2,7 @@
 #include "run_clock.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 namespace fdsolve {
 namespace {
@@ -25,7 +26,12 @@ void RunClock::start_process() {
   output_ = wait_ = wait_in_loop_ = 0;
 }
 
+void RunClock::mark(const char* stage) const {
+  spdlog::debug("set-up: {} at {:.3f} s", stage, seconds(Clock::now() - process_));
+}
+
 void RunClock::loop_started() {
+  mark("first iteration");
   std::lock_guard lock(mutex_);
   loop_start_ = Clock::now();
   in_loop_ = loop_seen_ = true;

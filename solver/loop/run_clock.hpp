@@ -20,6 +20,9 @@ class RunClock {
 
   /// The process's start (main(), before anything else); also a fresh clock for tests.
   void start_process();
+  /// Logs (at debug level) that set-up reached `stage` and the seconds since the start: where
+  /// set-up goes, for `--log-level debug`.
+  void mark(const char* stage) const;
   void loop_started();
   void loop_ended();
   /// Seconds spent writing output (a snapshot, a checkpoint, the history), on any thread.

@@ -76,7 +76,9 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
     if (done == 0 && fmg_start)
       fmg = backend.record([&] { cycles.full_multigrid(cur, next); });
   }
+  RunClock::get().mark("operator and fields ready");
   FieldWriter<T> writer(c, backend, L, out, comm, d);
+  RunClock::get().mark("writer ready");
   Progress progress(options.live_progress, c.solve.max_iterations, updated_cells, done, false);
   const output::GridMeta grid = grid_meta(c);
   StagnationWatch stagnation(c, true);
