@@ -136,7 +136,9 @@ const char* to_string(SolveStatus s) {
 template <typename T>
 SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& out,
                          const SolveOptions& options, const op::Medium* medium) {
+  RunClock::get().mark("Jacobi set-up");
   const KernelId kernel = choose_kernel(c, backend);
+  RunClock::get().mark("kernel chosen");
   const parallel::Comm& comm = options.comm;
   const parallel::Decomposition d =
       options.decomposition ? *options.decomposition : parallel::decompose(c, {1, 1, 1}, 0);
@@ -162,16 +164,19 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   auto [cur, next, done, earlier_seconds, first_norm] =
       start_state(c, backend, L, sub, options.resume, out, r.kernel);
   r.first_norm = first_norm;
+  RunClock::get().mark("initial state ready");
   if (const Checkpoint* k = options.resume)
     spdlog::info("resuming from iteration {} (time {})", done, k->state.time);
 
   SourceField<T> source(c, backend, L, sub);
   Boundaries<T> boundaries(c, backend, L, sub);
+  RunClock::get().mark("source and boundaries ready");
   // Edge and corner ghosts are read by the 19- and 27-point stencils only.
   HaloExchange<T> halo(L, backend, comm, d, sched.step.weights.points > 7);
   halo.set_ghost_rules(boundaries.ghost_rules());
   // The run's log says which exchange path and whether it overlaps (run_command).
   SplitSweep<T> step(backend, halo, kernel, box, c.parallel.overlap);
+  RunClock::get().mark("halo and sweep ready");
   double reduce_seconds = 0;  // collectives: statistics over the ranks, the stop agreement
   const auto reduced = [&](auto&& reduce) {
     const auto t0 = std::chrono::steady_clock::now();

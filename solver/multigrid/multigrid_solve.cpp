@@ -127,6 +127,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   auto [cur, next, done, earlier_seconds, first_norm] =
       start_state(c, backend, L, sub, options.resume, out, r.kernel);
   r.first_norm = first_norm;
+  RunClock::get().mark("initial state ready");
   if (options.resume) spdlog::info("resuming from cycle {}", done);
 
   Boundaries<T> boundaries(c, backend, L, sub);
@@ -140,6 +141,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   Cycles<T> cycles(levels, settings, backend, kernel,
                    [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0, halo); },
                    LevelRanks{comm, &split});
+  RunClock::get().mark("hierarchy ready");
   if (!cycles.bottom_by_cg() && cycles.bottom_sweeps() >= 1000000000)
     throw BackendError("multigrid: the bottom solve on the coarsest grid does not converge");
   // The fine right-hand side g = (omega / diag) f: a field when f varies, else a constant.
@@ -154,6 +156,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
           ? c.problem.source.constant
           : 0.0;
   cycles.set_fine_rhs(g_field.size() ? g_field.data() : nullptr, g_scale * f_constant);
+  RunClock::get().mark("source ready");
   spdlog::info("{}: {} levels, bottom solve {} on {}", describe_cycles(c.solve.multigrid),
                levels.size(),
                cycles.bottom_by_cg() ? std::string("by conjugate gradients")
