@@ -70,9 +70,10 @@ struct IoRow {
 };
 
 /// `fdsolve bench --io`: writes the field with POSIX writes + fdatasync (as `dd bs=8M
-/// conv=fdatasync` does) and as HDF5 snapshots, interleaved, in options.dir; prints the table
-/// and returns the rows (and writes them to --json). Every file it writes is removed, also when
-/// it fails; an unwritable directory throws output::OutputError before anything is printed.
+/// conv=fdatasync` does) and as HDF5 snapshots (the uncompressed ones taking turns, gzip after
+/// them), in options.dir, after one untimed write; prints the table and returns the rows (and
+/// writes them to --json). Every file it writes is removed, also when it fails; an unwritable
+/// directory throws output::OutputError before anything is printed.
 std::vector<IoRow> run_io_bench(const BenchOptions& options, std::ostream& out);
 
 /// Runs the benchmark, printing the table to `out` as rows complete; returns the rows.
