@@ -123,13 +123,24 @@ int main(int argc, char** argv) {
                         "Sweeps per blocked call in the temporal-blocking rows (default 8)")
       ->check(CLI::Range(1, 1024));
   bench_cmd->add_option("--json", bench.json_path, "Write the rows as JSON");
-  bench_cmd->add_flag("--multigrid", bench.multigrid,
+  auto* multigrid_flag = bench_cmd->add_flag("--multigrid", bench.multigrid,
                       "Multigrid rows: a V-cycle and a full solve, in work units");
   bench_cmd->add_option("--threads", bench.threads, "CPU threads (default: as for run)")
       ->check(CLI::Range(1, 4096));
-  bench_cmd->add_flag("--sizes", bench.sizes,
-                      "The size ladder: per size the chosen default and the best variant, "
-                      "us/sweep of recorded blocks of sweeps");
+  auto* sizes_flag =
+      bench_cmd->add_flag("--sizes", bench.sizes,
+                          "The size ladder: per size the chosen default and the best variant, "
+                          "us/sweep of recorded blocks of sweeps");
+  auto* io_flag = bench_cmd->add_flag(
+      "--io", bench.io,
+      "Snapshot write speed beside a dd-style write (8 MiB writes + fdatasync) in --dir: a "
+      "4097x2049 double field unless --size/--dims/--precision say otherwise; --iterations: "
+      "repeats (default 5)");
+  io_flag->excludes(multigrid_flag)->excludes(sizes_flag);
+  bench_cmd->add_option("--dir", bench.dir,
+                        "Directory --io writes (and removes) its files in (default: the current "
+                        "directory, under which a run's out/<name> goes by default)")
+      ->needs(io_flag);
 
   TuneOptions tune;
   auto* tune_cmd = app.add_subcommand(
@@ -174,7 +185,9 @@ int main(int argc, char** argv) {
       return check_command(check_path, check_sets, std::cout, check_full);
     }
     if (*bench_cmd) {
-      if (bench.multigrid)
+      if (bench.io)
+        run_io_bench(bench, std::cout);
+      else if (bench.multigrid)
         multigrid::run_multigrid_bench(bench, std::cout);
       else if (bench.sizes)
         run_size_bench(bench, std::cout);

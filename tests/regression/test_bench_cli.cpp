@@ -1,13 +1,19 @@
 // `fdsolve bench` on the CPU at a tiny size: every row docs/commands.md promises (each variant, the
 // halo-filled sweep, the diagnostics and the flux sweep, both precisions and dimensions, norm off
 // and every sweep), and the row arithmetic GB/s = Gcell/s * values * sizeof(value) (2 values
-// per node; dims + 2 for the flux sweep), %copy = GB/s / copy.
+// per node; dims + 2 for the flux sweep), %copy = GB/s / copy. Then `bench --io`.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "cli_runner.hpp"
 
@@ -63,4 +69,118 @@ TEST_CASE("regression: bench rows and their arithmetic") {
     CHECK(at != std::string::npos);
   }
   CHECK(r.output.find("copy bandwidth") != std::string::npos);
+}
+
+namespace {
+
+/// A printed number as the interval of values it may stand for (`decimals` digits after the
+/// point, rounded to nearest).
+struct Printed {
+  double lo, hi;
+  Printed(double v, int decimals) {
+    const double half = 0.5 * std::pow(10.0, -decimals);
+    lo = v - half;
+    hi = v + half;
+  }
+};
+
+/// Lines of `text` (without their newline), empty ones left out.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+// `bench --io`: the four rows, their numbers recomputed from what is printed (GB/s = MB / median
+// ms; %dd = GB/s over the dd-style row's GB/s), and nothing left in --dir.
+TEST_CASE("regression: bench --io rows, their arithmetic, and a clean directory") {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path);
+  const auto r = run_fdsolve("bench --io --size 257 --iterations 2 --dir " + dir.path.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  std::size_t at = 0;
+  for (const char* column : {"bench", "variant", "MB", "median_ms", "best_ms", "GB/s", "%dd"}) {
+    CAPTURE(column);
+    at = r.output.find(column, at);
+    CHECK(at != std::string::npos);
+  }
+  const std::regex row(R"re(^io\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)$)re");
+  struct Row {
+    double mb, median_ms, best_ms, gbs, pct;
+  };
+  std::map<std::string, Row> rows;
+  for (const std::string& line : lines_of(r.output)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, row)) continue;
+    CAPTURE(line);
+    const Row v{std::stod(m[2]), std::stod(m[3]), std::stod(m[4]), std::stod(m[5]),
+                std::stod(m[6])};
+    for (double x : {v.mb, v.median_ms, v.best_ms, v.gbs, v.pct}) {
+      CHECK(std::isfinite(x));
+      CHECK(x > 0);
+    }
+    CHECK(v.best_ms <= v.median_ms);
+    // GB/s = 1e6 bytes / ms: MB over the median ms, within the rounding of all three.
+    const Printed mb(v.mb, 3), ms(v.median_ms, 3), gbs(v.gbs, 3);
+    CHECK(mb.lo / ms.hi <= gbs.hi);
+    CHECK(mb.hi / ms.lo >= gbs.lo);
+    CHECK(rows.emplace(m[1], v).second);  // each variant once
+  }
+  REQUIRE(rows.size() == 4);
+  for (const char* variant : {"dd-style", "snapshot", "snapshot-float", "snapshot-gzip1"}) {
+    CAPTURE(variant);
+    REQUIRE(rows.count(variant) == 1);
+  }
+  // 257^2 doubles; a snapshot holds them and its metadata; float half of that.
+  CHECK(rows["dd-style"].mb == doctest::Approx(257.0 * 257 * 8 / 1e6).epsilon(1e-3));
+  CHECK(rows["snapshot"].mb > rows["dd-style"].mb);
+  CHECK(rows["snapshot-float"].mb < 0.6 * rows["dd-style"].mb);
+  const Printed dd(rows["dd-style"].gbs, 3);
+  for (const auto& [variant, v] : rows) {
+    CAPTURE(variant);
+    const Printed gbs(v.gbs, 3), pct(v.pct, 1);
+    CHECK(100 * gbs.lo / dd.hi <= pct.hi);
+    CHECK(100 * gbs.hi / dd.lo >= pct.lo);
+  }
+  CHECK(rows["dd-style"].pct == 100.0);
+  CHECK(std::filesystem::is_empty(dir.path));
+}
+
+// An --io directory that cannot be written: exit 1, one line that says so, nothing printed
+// before it. Root ignores permission bits, so the chmod case runs for other users only; a
+// missing directory fails the same way for everyone.
+TEST_CASE("regression: bench --io refuses a directory it cannot write") {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path);
+  const auto check_refused = [](const CliResult& r, const std::filesystem::path& where) {
+    INFO(r.output);
+    CHECK(r.exit_code == 1);
+    const auto lines = lines_of(r.output);
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0].find("error") != std::string::npos);
+    CHECK(lines[0].find("cannot write") != std::string::npos);
+    CHECK(lines[0].find(where.string()) != std::string::npos);
+  };
+  const auto missing = dir.path / "missing";
+  check_refused(run_fdsolve("bench --io --size 33 --iterations 1 --dir " + missing.string()),
+                missing);
+  CHECK(!std::filesystem::exists(missing));
+  if (::geteuid() == 0) {
+    MESSAGE("running as root, which ignores permissions: the chmod 0500 case is skipped");
+    return;
+  }
+  const auto locked = dir.path / "locked";
+  std::filesystem::create_directories(locked);
+  std::filesystem::permissions(locked, std::filesystem::perms::owner_read |
+                                           std::filesystem::perms::owner_exec);
+  const auto r = run_fdsolve("bench --io --size 33 --iterations 1 --dir " + locked.string());
+  // TempDir removes the directory: give the permission back first.
+  std::filesystem::permissions(locked, std::filesystem::perms::owner_all);
+  check_refused(r, locked);
+  CHECK(std::filesystem::is_empty(locked));
 }
