@@ -3,7 +3,7 @@
 # skip), compute-sanitizer memcheck + racecheck, and `fdsolve bench`; logs go to $OUT.
 # Run from the repository root. Knobs (environment):
 #   DEVICE_TEST_TARGETS  build only these targets (default: all)
-#   CTEST_ARGS           extra ctest arguments (e.g. "-L gpu")
+#   CTEST_ARGS           extra ctest arguments (e.g. "-L gpu"; "-R none" runs no test)
 #   CTEST_JOBS           ctest -j (default 1; $(nproc) checks that the suite passes in parallel)
 #   BENCH_ARGS           extra `fdsolve bench` arguments (e.g. "--dims 3 --precision float")
 #   SKIP_SANITIZERS=1    skip compute-sanitizer;  SKIP_BENCH=1  skip the bench
@@ -187,6 +187,8 @@ fi
 
 if [[ "${SKIP_SETUP:-0}" != 1 ]]; then
   tools/setup_timings.sh "$PWD/$BUILD/solver/fdsolve" cuda "$OUT/setup" 2>&1 | tee "$OUT/setup.log"
+  # A snapshot's write beside dd's on the same file system (the 67 MB field of the heat run).
+  "$BUILD/solver/fdsolve" bench --io --dir "$OUT/setup" 2>&1 | tee -a "$OUT/setup.log"
 fi
 
 # --- sanitizers ------------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -21,6 +22,7 @@
 
 #include "backend.hpp"
 #include "checkpoint.hpp"
+#include "loop_support.hpp"
 #include "output_queue.hpp"
 #include "run_clock.hpp"
 #include "operator/medium_fields.hpp"
@@ -51,6 +53,7 @@ class FieldWriter {
         d_(d),
         collective_(comm.several() && output::parallel_hdf5()),
         mine_(hyperslab_of(d.sub)),
+        copy_on_all_threads_(!backend.host_memory()),
         staging_(backend, L.size),
         queue_(output_queue_capacity(c, state_bytes(c, L), collective_)) {
     bool medium_fields = false;
@@ -87,23 +90,31 @@ class FieldWriter {
       return;
     }
     // One rank: only the download happens on the loop's thread.
+    const auto t0 = std::chrono::steady_clock::now();
     std::shared_ptr<Buffer<T>> u = staging_.take();
+    const double take_s = seconds_since(t0);
     backend_.download(u->data(), cur, L_.size);
     std::shared_ptr<Buffer<T>> before;
     if (wants_update()) {
       before = staging_.take();
       backend_.download(before->data(), prev, L_.size);
     }
+    spdlog::debug("snapshot {}: staged in {:.1f} ms ({:.1f} ms for the buffer)", iteration,
+                  1e3 * seconds_since(t0), 1e3 * take_s);
     hand_over([this, u, before, iteration, time, texts] {
-      copy_owned(u->data(), L_, dense_u_, false);
+      const auto t1 = std::chrono::steady_clock::now();
+      copy_owned(u->data(), L_, dense_u_, copy_on_all_threads_);
       std::vector<T>* update = nullptr;
       if (before) {
-        copy_owned(before->data(), L_, dense_update_, false);
+        copy_owned(before->data(), L_, dense_update_, copy_on_all_threads_);
         for (std::size_t i = 0; i < dense_update_.size(); ++i)
           dense_update_[i] = dense_u_[i] - dense_update_[i];
         update = &dense_update_;
       }
+      const double copy_s = seconds_since(t1);
       write_snapshot(dense_u_, update, iteration, time, texts);
+      spdlog::debug("snapshot {}: ghost layers removed in {:.1f} ms, written in {:.1f} ms",
+                    iteration, 1e3 * copy_s, 1e3 * (seconds_since(t1) - copy_s));
     });
   }
 
@@ -242,6 +253,9 @@ class FieldWriter {
   parallel::Decomposition d_;
   bool collective_ = false;
   output::Hyperslab mine_;  // this rank's nodes in the global grid
+  /// The writer removes ghost layers with every core when the sweeps run on a GPU; beside CPU
+  /// sweeps, which use every core, on its own thread.
+  bool copy_on_all_threads_ = false;
   std::vector<T> source_;       // dense source, when the case writes it
   std::vector<T> coefficient_;  // dense coefficient and held-node mask, likewise
   std::vector<T> fixed_;
