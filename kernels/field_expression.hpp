@@ -23,6 +23,10 @@ struct FieldProgram {
   std::string text;          // the formula as the user wrote it: names it in logs, keys caches
   std::string cuda_body;     // a C++ double expression of x, y, z, t; empty: not translated
   std::string cuda_helpers;  // the fdx_* helper functions the body may call
+  /// A number rather than a formula: a backend fills the box with scale * constant (rounded to
+  /// the field's type, as a compiled formula would) without compiling anything.
+  bool is_constant = false;
+  double constant = 0;
   std::function<std::unique_ptr<PointFunction>()> host;  // one evaluator per thread
   std::function<void(const std::string&)> on_fallback;   // told why the GPU could not compile it
 };

@@ -2,6 +2,7 @@
 // time as root attributes, and the resolved case as /config (docs/output.md).
 #include "snapshot.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <type_traits>
 
@@ -28,7 +29,11 @@ void check_request(const std::string& path, const SnapshotInfo& info,
     if (field.name.empty() || field.name == "config" || field.name.find('/') != std::string::npos) {
       throw OutputError(path + ": invalid field name '" + field.name + "'");
     }
-    if (field.data == nullptr) throw OutputError(path + ": field '" + field.name + "' has no data");
+    if (field.data == nullptr && !(field.read && field.slab > 0))
+      throw OutputError(path + ": field '" + field.name + "' has no data");
+    if (field.read && info.format.gzip_level > 0)
+      throw OutputError(path + ": field '" + field.name + "' is read in slabs, which compression "
+                        "does not take");
   }
   for (const auto& field : fields) {
     if (info.texts.count(field.name) != 0)
@@ -122,8 +127,27 @@ void write_file(const std::filesystem::path& temp, const std::string& path,
     Handle dataset(H5Dcreate2(file.get(), field.name.c_str(), file_type, space.get(), H5P_DEFAULT,
                               create.get(), H5P_DEFAULT),
                    H5Dclose, path, what.c_str());
-    h5::check(H5Dwrite(dataset.get(), value_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, field.data), path,
-              what.c_str());
+    if (!field.read) {
+      h5::check(H5Dwrite(dataset.get(), value_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, field.data),
+                path, what.c_str());
+      continue;
+    }
+    // Slab by slab along the slowest axis: each a contiguous run of the file.
+    for (hsize_t first = 0; first < shape[0]; first += static_cast<hsize_t>(field.slab)) {
+      const hsize_t count = std::min<hsize_t>(static_cast<hsize_t>(field.slab), shape[0] - first);
+      const T* values = field.read(static_cast<std::int64_t>(first),
+                                   static_cast<std::int64_t>(count));
+      hsize_t start[3] = {first, 0, 0};
+      hsize_t extent[3] = {count, shape[1], rank == 3 ? shape[2] : 1};
+      Handle memory(H5Screate_simple(rank, extent, nullptr), H5Sclose, path, what.c_str());
+      Handle selection(H5Scopy(space.get()), H5Sclose, path, what.c_str());
+      h5::check(H5Sselect_hyperslab(selection.get(), H5S_SELECT_SET, start, nullptr, extent,
+                                    nullptr),
+                path, what.c_str());
+      h5::check(H5Dwrite(dataset.get(), value_type, memory.get(), selection.get(), H5P_DEFAULT,
+                         values),
+                path, what.c_str());
+    }
   }
 
   write_metadata(file.get(), path, info);

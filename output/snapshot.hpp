@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -43,6 +44,12 @@ template <typename T>
 struct FieldRef {
   std::string name;
   const T* data = nullptr;
+  /// Instead of `data` (contiguous layouts only, no compression): the field in slabs of at most
+  /// `slab` layers of the slowest axis (rows in 2D, planes in 3D), so that no host copy of the
+  /// whole field is needed: read(first, count) returns layers first .. first+count-1, dense,
+  /// valid until the next call.
+  std::function<const T*(std::int64_t first, std::int64_t count)> read;
+  std::int64_t slab = 0;
 };
 
 /// Writes `path` (via `path`.tmp and rename): datasets /<name> for every field, attributes

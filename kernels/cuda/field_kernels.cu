@@ -7,6 +7,22 @@
 #include "halo_fill.cuh"
 
 namespace fdsolve::cuda {
+namespace {
+
+// A number over a box: the compiled formula's indexing and rounding ((T)(scale * v)), without
+// a formula to compile.
+template <typename T>
+__global__ void fill_constant(T* out, const ExpressionArgs a, double v) {
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x; q < a.cells; q += stride) {
+    const long long i = a.lo[0] + q % a.n[0];
+    const long long j = a.lo[1] + q / a.n[0] % a.n[1];
+    const long long k = a.lo[2] + q / (a.n[0] * a.n[1]);
+    out[a.origin + k * a.plane + j * a.pitch + i] = (T)(a.scale * v);
+  }
+}
+
+}  // namespace
 
 FieldKernels::FieldKernels(int, const cudaDeviceProp& props)
     : arch_(props.major * 10 + props.minor), blocks_(props.multiProcessorCount * 8) {
@@ -51,9 +67,9 @@ NonFiniteNode FieldKernels::evaluate(const FieldProgram& p, const FieldEvalArgs&
                                      cudaStream_t stream) {
   const Box& b = a.box;
   if (b.empty()) return {};
-  const Module* m = p.cuda_body.empty() ? nullptr : &module(p);
+  const Module* m = p.cuda_body.empty() || p.is_constant ? nullptr : &module(p);
   const cudaKernel_t kernel = m ? (sizeof(T) == 4 ? m->f32 : m->f64) : nullptr;
-  if (!kernel) {  // not translated or not compiled: host values, one upload
+  if (!kernel && !p.is_constant) {  // not translated or not compiled: host values, one upload
     std::vector<T> values(static_cast<std::size_t>(b.cells()));
     const NonFiniteNode bad = evaluate_field_host(p, a, values.data(), true);
     write_box(field, a.layout, b, values.data(), stream);
@@ -74,9 +90,14 @@ NonFiniteNode FieldKernels::evaluate(const FieldProgram& p, const FieldEvalArgs&
   args.scale = a.scale;
   args.cells = b.cells();
   args.dims = a.layout.dims;
-  FDSOLVE_CUDA_CHECK(cudaMemsetAsync(bad_, 0xff, sizeof(unsigned long long), stream));
   const long long wanted = (args.cells + 255) / 256;
   const unsigned grid = static_cast<unsigned>(wanted < blocks_ ? wanted : blocks_);
+  if (p.is_constant) {  // finite: nothing to look for
+    fill_constant<T><<<grid, 256, 0, stream>>>(field, args, p.constant);
+    FDSOLVE_CUDA_CHECK_LAUNCH();
+    return {};
+  }
+  FDSOLVE_CUDA_CHECK(cudaMemsetAsync(bad_, 0xff, sizeof(unsigned long long), stream));
   void* params[] = {&field, &args, &bad_};
   FDSOLVE_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(grid), dim3(256),
                                       params, 0, stream));

@@ -163,12 +163,12 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
     writer.checkpoint(cur, state_now());
   const Buffer<T>& before = keep_previous ? prev : cur;
   if (r.divergence) {
-    writer.snapshot(cur, before, it, r.time,
-                    {{"status", "diverged"},
-                     {"divergence", describe_divergence(*r.divergence, c.grid.dims, true)}});
+    writer.final_snapshot(cur, before, it, r.time,
+                          {{"status", "diverged"},
+                           {"divergence", describe_divergence(*r.divergence, c.grid.dims, true)}});
     r.divergence->snapshot = out.snapshot_file(it);
   } else if (last_snapshot != it) {
-    writer.snapshot(cur, before, it, r.time);
+    writer.final_snapshot(cur, before, it, r.time);
   }
   writer.flush_history();
   writer.finish();

@@ -383,12 +383,12 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
     writer.checkpoint(cur, state_now());
   if (r.divergence) {
     // The last state, marked: /status = diverged and /divergence, the log's description.
-    writer.snapshot(cur, next, it, sched.time_after(it),
-                    {{"status", "diverged"},
-                     {"divergence", describe_divergence(*r.divergence, c.grid.dims, sched.heat)}});
+    writer.final_snapshot(cur, next, it, sched.time_after(it),
+                          {{"status", "diverged"},
+                           {"divergence", describe_divergence(*r.divergence, c.grid.dims, sched.heat)}});
     r.divergence->snapshot = out.snapshot_file(it);
   } else if (last_snapshot != it) {
-    writer.snapshot(cur, next, it, sched.time_after(it));
+    writer.final_snapshot(cur, next, it, sched.time_after(it));
   }
   writer.flush_history();
   writer.finish();

@@ -245,12 +245,12 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
     writer.checkpoint(cur, state_now());
   const Buffer<T>& before = keep_previous ? prev : cur;
   if (r.divergence) {
-    writer.snapshot(cur, before, it, static_cast<double>(it),
-                    {{"status", "diverged"},
-                     {"divergence", describe_divergence(*r.divergence, c.grid.dims, false)}});
+    writer.final_snapshot(cur, before, it, static_cast<double>(it),
+                          {{"status", "diverged"},
+                           {"divergence", describe_divergence(*r.divergence, c.grid.dims, false)}});
     r.divergence->snapshot = out.snapshot_file(it);
   } else if (last_snapshot != it) {
-    writer.snapshot(cur, before, it, static_cast<double>(it));
+    writer.final_snapshot(cur, before, it, static_cast<double>(it));
   }
   writer.flush_history();
   writer.finish();
