@@ -8,6 +8,8 @@ int cuda_device_count() { return 0; }
 
 std::string cuda_unavailable_reason() { return "fdsolve was built without CUDA"; }
 
+void compile_formulas_ahead(const std::vector<FieldProgram>&, int) {}
+
 template <typename T>
 std::unique_ptr<Backend<T>> make_cuda_backend(int) {
   throw BackendError("CUDA backend unavailable: " + cuda_unavailable_reason());

@@ -6,6 +6,7 @@
 #include "backend.hpp"
 #include "cuda_check.cuh"
 #include "cuda_device.cuh"
+#include "expression_compile.hpp"
 
 namespace fdsolve {
 
@@ -26,6 +27,19 @@ std::string cuda_unavailable_reason() {
     return std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
   }
   return n == 0 ? "no CUDA device found" : "";
+}
+
+void compile_formulas_ahead(const std::vector<FieldProgram>& programs, int device) {
+  // The architecture without creating a context (that is what the compiling overlaps).
+  int major = 0, minor = 0;
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+    cudaGetLastError();  // the backend reports the device's trouble when it is created
+    return;
+  }
+  for (const FieldProgram& p : programs)
+    if (!p.cuda_body.empty() && !p.is_constant)
+      cuda::compile_expression_ahead(cuda::expression_source(p), major * 10 + minor);
 }
 
 namespace cuda {

@@ -3,7 +3,11 @@
 
 #include <nvrtc.h>
 
+#include <future>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 namespace fdsolve::cuda {
@@ -58,7 +62,9 @@ std::string expression_source(const FieldProgram& p) {
          p.cuda_body + ";\n}\n" + kExpressionArgs + kKernels;
 }
 
-std::string compile_expression(const std::string& source, int arch) {
+namespace {
+
+std::string compile_now(const std::string& source, int arch) {
   nvrtcProgram prog = nullptr;
   check(nvrtcCreateProgram(&prog, source.c_str(), "fdsolve_expression.cu", 0, nullptr, nullptr),
         "nvrtcCreateProgram");
@@ -81,6 +87,32 @@ std::string compile_expression(const std::string& source, int arch) {
   std::string cubin(size, '\0');
   check(nvrtcGetCUBIN(prog, cubin.data()), "nvrtcGetCUBIN");
   return cubin;
+}
+
+/// Compilations started ahead, by source and architecture: each taken once.
+std::mutex ahead_mutex;
+std::map<std::pair<std::string, int>, std::future<std::string>> ahead;
+
+}  // namespace
+
+void compile_expression_ahead(const std::string& source, int arch) {
+  std::lock_guard lock(ahead_mutex);
+  auto key = std::make_pair(source, arch);
+  if (ahead.count(key) == 0)
+    ahead.emplace(std::move(key), std::async(std::launch::async, compile_now, source, arch));
+}
+
+std::string compile_expression(const std::string& source, int arch) {
+  std::future<std::string> started;
+  {
+    std::lock_guard lock(ahead_mutex);
+    const auto found = ahead.find({source, arch});
+    if (found != ahead.end()) {
+      started = std::move(found->second);
+      ahead.erase(found);
+    }
+  }
+  return started.valid() ? started.get() : compile_now(source, arch);
 }
 
 }  // namespace fdsolve::cuda

@@ -166,6 +166,11 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   // them here with one message and one exit code.
   parallel::agree(comm, [&] {
     RunClock::get().mark("case read");
+    // NVRTC compiles the formulas while the CUDA context is created.
+    if (cuda) {
+      const int devices = std::max(cuda_device_count(), 1);
+      compile_formulas_ahead(case_formula_programs(c), comm.node_rank() % devices);
+    }
     backend = make_backend<T>(cuda, comm.node_rank());  // one GPU per rank of a node
     RunClock::get().mark("backend ready");
     choose_kernel(c, *backend);  // an unknown tuning.kernel is bad input: fail before writing

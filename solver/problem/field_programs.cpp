@@ -95,6 +95,13 @@ void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, cons
                                      bad.node[2] + sub.offset[2]});
 }
 
+std::vector<FieldProgram> case_formula_programs(const Case& c) {
+  std::vector<FieldProgram> programs;
+  for (const CheckedInput& input : checked_inputs(c))
+    if (input.value->is_expression()) programs.push_back(field_program(*input.value));
+  return programs;
+}
+
 template <typename T>
 void check_finite_inputs(const Case& c, Backend<T>& backend) {
   constexpr index_t kSlabCells = index_t{1} << 22;  // the scratch buffer: 32 MiB of doubles

@@ -17,6 +17,9 @@ FieldProgram field_program(const std::string& text);
 FieldProgram constant_program(double v);
 /// The program of `value` (an expression or a number; not a data file).
 FieldProgram field_program(const Value& value);
+/// The programs of every formula of the case (sources, initial and boundary values,
+/// coefficients): what compile_formulas_ahead starts compiling before the backend exists.
+std::vector<FieldProgram> case_formula_programs(const Case& c);
 
 /// Where to evaluate: `box` of layout L of the nodes `sub` owns, at time t, times `scale`.
 FieldEvalArgs field_args(const Case& c, const Layout& L, const Box& box, const Subdomain& sub,
