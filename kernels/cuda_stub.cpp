@@ -15,6 +15,13 @@ std::unique_ptr<Backend<T>> make_cuda_backend(int) {
   throw BackendError("CUDA backend unavailable: " + cuda_unavailable_reason());
 }
 
+template <typename T>
+KernelCatalog cuda_kernel_catalog(int) {
+  throw BackendError("CUDA backend unavailable: " + cuda_unavailable_reason());
+}
+
+template KernelCatalog cuda_kernel_catalog<float>(int);
+template KernelCatalog cuda_kernel_catalog<double>(int);
 template std::unique_ptr<Backend<float>> make_cuda_backend<float>(int);
 template std::unique_ptr<Backend<double>> make_cuda_backend<double>(int);
 

@@ -33,6 +33,17 @@ namespace {
 //     70.2%, 55.2% / 52.0% with norms; best march 40% / 54%.
 constexpr const char* kDefault2d = "rows128g4";
 constexpr const char* kDefault3d = "vring16s3";
+
+/// Every sweep variant, 2D into tables[0] and 3D into tables[1] (host tables only).
+template <typename T>
+void add_sweep_variants(std::vector<Variant<T>> (&tables)[2]) {
+  add_plain_variants<T>(2, tables[0]);
+  add_tile2d_variants<T>(tables[0]);
+  add_rows2d_variants<T>(tables[0]);
+  add_plain_variants<T>(3, tables[1]);
+  add_march3d_variants<T>(tables[1]);
+  add_vmarch3d_variants<T>(tables[1]);
+}
 // Temporally blocked defaults (docs/performance.md, "Temporal blocking").
 constexpr const char* kDefaultSteps2d = "tb128x64";
 constexpr const char* kDefaultSteps3d = "tb3d16";
@@ -81,12 +92,7 @@ class CudaBackend final : public Backend<T> {
     // Allocated here, not at first use: a flux sweep may be first enqueued inside record().
     flux_ = std::make_unique<FluxWorkspace>(props_.multiProcessorCount, kStatsSlots);
     FDSOLVE_CUDA_CHECK(cudaMemsetAsync(ticket_, 0, sizeof(unsigned), stream_));
-    add_plain_variants<T>(2, table_[0]);
-    add_tile2d_variants<T>(table_[0]);
-    add_rows2d_variants<T>(table_[0]);
-    add_plain_variants<T>(3, table_[1]);
-    add_march3d_variants<T>(table_[1]);
-    add_vmarch3d_variants<T>(table_[1]);
+    add_sweep_variants<T>(table_);
     add_tblock2d_variants<T>(steps_[0]);
     add_tblock3d_variants<T>(steps_[1]);
   }
@@ -447,6 +453,28 @@ std::unique_ptr<Backend<T>> make_cuda_backend(int device) {
   return std::make_unique<cuda::CudaBackend<T>>(device);
 }
 
+template <typename T>
+KernelCatalog cuda_kernel_catalog(int device) {
+  const int count = cuda_device_count();
+  if (count == 0) throw BackendError("CUDA backend unavailable: " + cuda_unavailable_reason());
+  // Properties and the driver's version: device queries, no context.
+  cudaDeviceProp props{};
+  FDSOLVE_CUDA_CHECK(cudaGetDeviceProperties(&props, device % count));
+  int driver = 0;
+  FDSOLVE_CUDA_CHECK(cudaDriverGetVersion(&driver));
+  std::vector<cuda::Variant<T>> tables[2];
+  cuda::add_sweep_variants<T>(tables);
+  KernelCatalog catalog;
+  catalog.backend = "cuda";
+  catalog.device = {props.name, std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10)};
+  for (int d = 0; d < 2; ++d)
+    for (const auto& v : tables[d]) catalog.kernels[d].emplace_back(v.name);
+  catalog.defaults = {cuda::kDefault2d, cuda::kDefault3d};
+  return catalog;
+}
+
+template KernelCatalog cuda_kernel_catalog<float>(int);
+template KernelCatalog cuda_kernel_catalog<double>(int);
 template std::unique_ptr<Backend<float>> make_cuda_backend<float>(int);
 template std::unique_ptr<Backend<double>> make_cuda_backend<double>(int);
 

@@ -13,12 +13,15 @@ namespace fdsolve {
 
 template <typename T>
 KernelChoice kernel_choice(const Case& c, const Backend<T>& backend) {
+  return kernel_choice(c, kernel_catalog(backend), static_cast<int>(sizeof(T)));
+}
+
+KernelChoice kernel_choice(const Case& c, const KernelCatalog& k, int value_bytes) {
   const int dims = c.grid.dims;
   const ChoiceKey key{dims, stencil_class(dims, c.stencil.points),
-                      sizeof(T) == 4 ? "float" : "double", update_box(c).cells()};
-  KernelChoice choice =
-      choose_with_cache(c.tuning.kernel, key, backend.name(), backend.identity(),
-                        backend.kernels(2), backend.kernels(3), backend.default_kernel(dims));
+                      value_bytes == 4 ? "float" : "double", update_box(c).cells()};
+  KernelChoice choice = choose_with_cache(c.tuning.kernel, key, k.backend, k.device, k.kernels[0],
+                                          k.kernels[1], k.defaults[dims == 2 ? 0 : 1]);
   if (!choice.warning.empty()) {
     // Once per message: the choice is made both before the run and by the solve.
     static std::set<std::string> warned;

@@ -12,6 +12,8 @@ namespace fdsolve {
 /// the backend's default. Logs an ignored cache's warning once.
 template <typename T>
 KernelChoice kernel_choice(const Case& c, const Backend<T>& backend);
+/// The same from a backend's catalog, for values of `value_bytes` (4: float, 8: double).
+KernelChoice kernel_choice(const Case& c, const KernelCatalog& catalog, int value_bytes);
 
 /// The kernel variant the case runs with on `backend` (kernel_choice).
 /// Throws InputError naming tuning.kernel when the backend has no such variant.
