@@ -54,9 +54,9 @@ SolveResult solve_case(const Case& c, Backend<T>& backend, output::RunOutput& ou
                        const SolveOptions& options) {
   if (!op::may_need_flux(c)) return solve_constant<T>(c, backend, out, options);
   // Evaluated once: a field equal at every node runs exactly as that number does.
-  const op::Medium m = op::resolve_medium(c);
-  if (m.needs_flux()) return solve_medium<T>(c, m, backend, out, options);
-  return solve_constant<T>(op::with_constant_coefficient(c, m), backend, out, options);
+  const auto m = op::resolved_medium(c);
+  if (m->needs_flux()) return solve_medium<T>(c, *m, backend, out, options);
+  return solve_constant<T>(op::with_constant_coefficient(c, *m), backend, out, options);
 }
 
 bool runs_multigrid(const Case& c) {
@@ -97,7 +97,7 @@ std::vector<std::string> describe_split(const Case& c, std::array<int, 3> ranks)
 
 std::string method_name(const Case& c) {
   // A coefficient that varies or held nodes: the flux operator (evaluated to know).
-  const bool flux = op::may_need_flux(c) && op::resolve_medium(c).needs_flux();
+  const bool flux = op::may_need_flux(c) && op::resolved_medium(c)->needs_flux();
   if (implicit_heat(c))
     return flux ? heat::describe_flux_implicit_heat(c) : heat::describe_implicit_heat(c);
   if (c.problem.equation == Equation::Heat)

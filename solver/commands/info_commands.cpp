@@ -55,7 +55,7 @@ int check_command(const std::string& case_path, const std::vector<std::string>& 
       if (!full && op::medium_can_be_sampled(read))
         op::check_medium_sampled(read);
       else
-        (void)op::resolve_medium(read);
+        (void)op::resolved_medium(read);
     }
     return read;
   });

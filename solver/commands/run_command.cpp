@@ -197,7 +197,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     check_finite_inputs(c, *backend);
     RunClock::get().mark("inputs checked");
     // So are a coefficient that is not finite and > 0 at some node and bad held regions.
-    if (op::may_need_flux(c)) (void)op::resolve_medium(c);
+    if (op::may_need_flux(c)) (void)op::resolved_medium(c);
     // A resumed run must find its checkpoint valid before anything in the directory changes.
     if (options.resume) resume = read_checkpoint(c, d.sub);
     if (!options.resume && comm.root()) warn_about_earlier_snapshots(c);

@@ -63,9 +63,9 @@ class FieldWriter {
       medium_fields = medium_fields || name == "coefficient" || name == "fixed";
     }
     if (medium_fields) {  // fields that never change: evaluated once, written with each snapshot
-      const op::Medium m = op::resolve_medium(c);
-      coefficient_ = gather(op::coefficient_field<T>(m, d.sub));
-      fixed_ = gather(op::fixed_field<T>(m, d.sub));
+      const auto m = op::resolved_medium(c);
+      coefficient_ = gather(op::coefficient_field<T>(*m, d.sub));
+      fixed_ = gather(op::fixed_field<T>(*m, d.sub));
     }
   }
 

@@ -33,9 +33,9 @@ namespace {
 /// diffusivity field.
 double flux_stability_limit(const Case& c) {
   if (c.problem.coefficient.is_constant()) return 0.0;
-  const op::Medium m = op::resolve_medium(c);
-  if (!m.varies()) return 0.0;
-  return 1.0 / op::largest_flux_diagonal(multigrid::fine_level(c), m);
+  const auto m = op::resolved_medium(c);
+  if (!m->varies()) return 0.0;
+  return 1.0 / op::largest_flux_diagonal(multigrid::fine_level(c), *m);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cmath>
+#include <mutex>
 
 #include "case_reader.hpp"
 #include "problem/finite_inputs.hpp"
@@ -135,6 +136,19 @@ Medium resolve_medium(const Case& c) {
   resolve_coefficient(c, m);
   resolve_fixed(c, m);
   return m;
+}
+
+std::shared_ptr<const Medium> resolved_medium(const Case& c) {
+  static std::mutex mutex;
+  static std::string kept_key;
+  static std::shared_ptr<const Medium> kept;
+  std::string key = to_yaml(c);
+  std::lock_guard lock(mutex);
+  if (!kept || key != kept_key) {
+    kept = std::make_shared<const Medium>(resolve_medium(c));
+    kept_key = std::move(key);
+  }
+  return kept;
 }
 
 Case with_constant_coefficient(const Case& c, const Medium& m) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,11 @@ std::string coefficient_key(const Case& c);
 /// value is not finite, or when the regions hold every node a sweep would update; warns for a
 /// region that holds no node. A coefficient equal at every node becomes `constant`.
 Medium resolve_medium(const Case& c);
+/// resolve_medium evaluated once per case: the validation before a run, the solver, the
+/// stability limit, the method's description and the snapshot fields share one result (a
+/// coefficient formula on a large grid takes seconds to evaluate on the host). The latest
+/// case's medium is kept, keyed by the case's resolved YAML.
+std::shared_ptr<const Medium> resolved_medium(const Case& c);
 
 /// Whether the case can need the variable-coefficient operator at all (a coefficient given as
 /// an expression or data, or fixed regions), without evaluating anything.
