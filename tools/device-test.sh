@@ -86,6 +86,18 @@ if [[ "${SKIP_BENCH:-0}" != 1 ]]; then
   rc=${PIPESTATUS[0]}
   set -e
   [[ $rc -eq 0 ]] || failures+=("bench (rc $rc)")
+  # Against the rows recorded for this GPU model (tools/bench-records/): a row more than 10 %
+  # slower fails the run, so that a kernel's drop is seen the day it happens.
+  model=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+  record=tools/bench-records/$(python3 -c 'import sys; sys.path.insert(0, "tools")
+import bench_compare; print(bench_compare.record_name(sys.argv[1]))' "${model:-unknown}")
+  if [[ -f "$record" && -z "${BENCH_ARGS:-}" ]]; then
+    python3 tools/bench_compare.py "$record" "$OUT/bench.json" 2>&1 | tee "$OUT/bench-compare.log"
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || failures+=("bench rows slower than $record")
+  else
+    echo "bench: nothing recorded to compare with for '${model:-unknown}' ($record; BENCH_ARGS" \
+      "'${BENCH_ARGS:-}'): copy $OUT/bench.json there to record it" | tee "$OUT/bench-compare.log"
+  fi
 fi
 
 # --- size ladder: the default beside the best variant per size, tune, small-grid runs ---------

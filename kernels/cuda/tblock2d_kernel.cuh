@@ -17,7 +17,7 @@ namespace fdsolve::cuda {
 /// neighbours' reads. Per sweep: update the owned rows in registers (the rows above and below
 /// and the x-neighbours from shared memory), barrier, store them back, barrier.
 template <typename T, int W, int TY, int R>
-__global__ void __launch_bounds__(W* TY) tblock2d_kernel(const DevArgs<T> a, int steps) {
+__global__ void __launch_bounds__(W* TY) tblock2d_kernel(const StepArgs<T> a, int steps) {
   constexpr int H = TY * R;
   static_assert(R <= 32, "the box mask has 32 bits");
   extern __shared__ __align__(16) unsigned char smem[];

@@ -21,7 +21,7 @@ namespace fdsolve::cuda {
 /// threads read in bounds; what they read there is never used by a valid node).
 template <typename T, int TY, int Points>
 __global__ void __launch_bounds__(32 * TY)
-    tblock3d_kernel(const DevArgs<T> a, int steps, long long chunk) {
+    tblock3d_kernel(const StepArgs<T> a, int steps, long long chunk) {
   constexpr int N = Vec16<T>::n;
   constexpr int TW = 32 * N;
   constexpr int RS = TW + 2 * N;
