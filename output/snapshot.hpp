@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fdsolve::output {
@@ -42,6 +43,9 @@ struct SnapshotInfo {
 /// A field to write: dense, C-ordered with x fastest ([ny][nx] or [nz][ny][nx]).
 template <typename T>
 struct FieldRef {
+  FieldRef() = default;
+  FieldRef(std::string field_name, const T* values) : name(std::move(field_name)), data(values) {}
+
   std::string name;
   const T* data = nullptr;
   /// Instead of `data` (contiguous layouts only, no compression): the field in slabs of at most

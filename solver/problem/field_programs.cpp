@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <mutex>
 
 #include "expression.hpp"
 #include "expression_translate.hpp"
@@ -85,9 +87,66 @@ FieldEvalArgs field_args(const Case& c, const Layout& L, const Box& box, const S
   return a;
 }
 
+namespace {
+
+/// The source formula's values over the whole grid (double, dense, C order) that the check
+/// before a run evaluated on the host, kept for the set-up's evaluation of the same formula at
+/// the same time: on the CPU backend the formula is evaluated once instead of twice (each pass
+/// 1.6 s at 513^3 on 16 threads). Used once, then released.
+struct KeptValues {
+  std::string text;
+  double t = 0;
+  std::array<index_t, 3> n{1, 1, 1};
+  std::vector<double> v;
+};
+std::mutex kept_mutex;
+std::unique_ptr<KeptValues> kept;
+
+/// Whether `sub` is the whole grid (one rank): the kept values cover it node for node.
+bool whole_grid(const Case& c, const Subdomain& sub) {
+  for (int d = 0; d < c.grid.dims; ++d)
+    if (sub.offset[d] != 0 || sub.n[d] != c.grid.points[d]) return false;
+  return true;
+}
+
+/// Fills `out` over the owned nodes of `L` with scale * the kept values of `value` at t, the
+/// rounding of an evaluation (static_cast<T>(scale * v)); false when none are kept for them.
+template <typename T>
+bool fill_from_kept(const Case& c, const Value& value, const Layout& L, const Box& box,
+                    const Subdomain& sub, double scale, double t, Buffer<T>& out) {
+  std::unique_ptr<KeptValues> k;
+  {
+    std::lock_guard lock(kept_mutex);
+    if (!kept || !value.is_expression() || kept->text != value.expression || kept->t != t)
+      return false;
+    const Box owned = L.owned_box();
+    if (box.lo != owned.lo || box.hi != owned.hi || !whole_grid(c, sub) || kept->n != L.n)
+      return false;
+    k = std::move(kept);
+  }
+  const index_t nx = L.n[0], ny = L.n[1];
+  T* field = out.data();
+#pragma omp parallel for collapse(2) schedule(static)
+  for (index_t kz = 0; kz < L.n[2]; ++kz)
+    for (index_t j = 0; j < ny; ++j) {
+      const double* v = k->v.data() + (kz * ny + j) * nx;
+      T* row = field + L.at(0, j, kz);
+      for (index_t i = 0; i < nx; ++i) row[i] = static_cast<T>(scale * v[i]);
+    }
+  return true;
+}
+
+}  // namespace
+
+bool source_values_kept() {
+  std::lock_guard lock(kept_mutex);
+  return kept != nullptr;
+}
+
 template <typename T>
 void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, const Layout& L,
                     const Box& box, const Subdomain& sub, double scale, double t, Buffer<T>& out) {
+  if (backend.host_memory() && fill_from_kept(c, value, L, box, sub, scale, t, out)) return;
   const NonFiniteNode bad =
       backend.evaluate_field(field_program(value), field_args(c, L, box, sub, t, scale), out);
   if (bad.found)
@@ -109,6 +168,26 @@ void check_finite_inputs(const Case& c, Backend<T>& backend) {
   for (const CheckedInput& input : checked_inputs(c)) {
     if (!input.value->is_expression()) {
       check_finite(c, input, Coverage::Every);
+      continue;
+    }
+    // The CPU backend's source over the whole grid: evaluated once here, in double, and kept
+    // for the set-up (fill_from_kept), when a quarter of the available memory holds it.
+    if (backend.host_memory() && input.key == "problem.source" &&
+        static_cast<std::size_t>(input.box.cells()) * sizeof(double) <
+            backend.free_memory() / 4) {
+      auto k = std::make_unique<KeptValues>();
+      k->text = input.value->expression;
+      for (int d = 0; d < 3; ++d) k->n[d] = input.box.extent(d);
+      k->v.resize(static_cast<std::size_t>(input.box.cells()));
+      const Layout dense = Layout::make(c.grid.dims, k->n, 128 / sizeof(double));
+      const NonFiniteNode bad = evaluate_field_host<double>(
+          field_program(*input.value),
+          field_args(c, dense, input.box, Subdomain::whole(c), 0.0), k->v.data(), true);
+      if (bad.found)
+        throw InputError(c.where(input.key) +
+                         describe_nonfinite(c, input.key, bad.value, bad.node, false));
+      std::lock_guard lock(kept_mutex);
+      kept = std::move(k);
       continue;
     }
     // Slabs along the slowest axis in order, so the first node found is the first in C order.

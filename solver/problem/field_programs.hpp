@@ -21,6 +21,11 @@ FieldProgram field_program(const Value& value);
 /// coefficients): what compile_formulas_ahead starts compiling before the backend exists.
 std::vector<FieldProgram> case_formula_programs(const Case& c);
 
+/// Whether check_finite_inputs kept the source's values (CPU backend) and the set-up has not
+/// used them yet: the set-up's load_source then fills the field from them instead of
+/// evaluating the formula a second time.
+bool source_values_kept();
+
 /// Where to evaluate: `box` of layout L of the nodes `sub` owns, at time t, times `scale`.
 FieldEvalArgs field_args(const Case& c, const Layout& L, const Box& box, const Subdomain& sub,
                          double t, double scale = 1.0);

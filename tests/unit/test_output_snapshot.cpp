@@ -84,7 +84,7 @@ TEST_CASE("output: snapshot datasets are stored slowest axis first") {
        {out::test::make_grid(2, 7, 5), out::test::make_grid(3, 6, 4, 3)}) {
     const std::vector<float> u(out::test::node_count(grid), 1.0f);
     const std::string path = dir / ("dims" + std::to_string(grid.dims) + ".h5");
-    out::write_snapshot<float>(path, {0, 0, grid, ""}, {{"u", u.data()}});
+    out::write_snapshot<float>(path, {0, 0, grid, "", {}, {}}, {{"u", u.data()}});
     const std::string header = h5dump_header(path);
     if (header.empty()) {
       MESSAGE("h5dump not available: layout checked by tools/paraview_check.py only");
@@ -100,7 +100,7 @@ TEST_CASE("output: snapshot failures are OutputError naming the file") {
   TempDir dir;
   const out::GridMeta grid = out::test::make_grid(2, 4, 3);
   const std::vector<double> u(out::test::node_count(grid), 0.0);
-  const out::SnapshotInfo info{0, 0, grid, "name: x\n"};
+  const out::SnapshotInfo info{0, 0, grid, "name: x\n", {}, {}};
 
   const std::string missing_dir = dir / "no/such/dir/x_00000000.h5";
   CHECK_THROWS_WITH_AS(out::write_snapshot<double>(missing_dir, info, {{"u", u.data()}}),
