@@ -194,7 +194,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
                    make_cpu_backend<T>()->free_memory());
     // NaN or Inf inputs are bad input, found before anything is written; formulas are
     // evaluated on the backend (on CUDA: compiled, on the device).
-    check_finite_inputs(c, *backend);
+    check_finite_inputs(c, *backend, !comm.several());
     RunClock::get().mark("inputs checked");
     // So are a coefficient that is not finite and > 0 at some node and bad held regions.
     if (op::may_need_flux(c)) (void)op::resolved_medium(c);

@@ -162,7 +162,7 @@ std::vector<FieldProgram> case_formula_programs(const Case& c) {
 }
 
 template <typename T>
-void check_finite_inputs(const Case& c, Backend<T>& backend) {
+void check_finite_inputs(const Case& c, Backend<T>& backend, bool keep_source) {
   constexpr index_t kSlabCells = index_t{1} << 22;  // the scratch buffer: 32 MiB of doubles
   Buffer<T> scratch;
   for (const CheckedInput& input : checked_inputs(c)) {
@@ -172,7 +172,7 @@ void check_finite_inputs(const Case& c, Backend<T>& backend) {
     }
     // The CPU backend's source over the whole grid: evaluated once here, in double, and kept
     // for the set-up (fill_from_kept), when a quarter of the available memory holds it.
-    if (backend.host_memory() && input.key == "problem.source" &&
+    if (keep_source && backend.host_memory() && input.key == "problem.source" &&
         static_cast<std::size_t>(input.box.cells()) * sizeof(double) <
             backend.free_memory() / 4) {
       auto k = std::make_unique<KeptValues>();
@@ -241,7 +241,7 @@ bool load_initial_on_backend(const Case& c, Backend<T>& backend, const Layout& L
 }
 
 #define FDSOLVE_FIELD_PROGRAMS(T)                                                                 \
-  template void check_finite_inputs<T>(const Case&, Backend<T>&);                                 \
+  template void check_finite_inputs<T>(const Case&, Backend<T>&, bool);                                 \
   template void evaluate_value<T>(const Case&, Backend<T>&, const Value&, const Layout&,          \
                                   const Box&, const Subdomain&, double, double, Buffer<T>&);      \
   template void load_source<T>(const Case&, Backend<T>&, const Layout&, const Subdomain&, double, \

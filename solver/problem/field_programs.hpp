@@ -40,7 +40,10 @@ void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, cons
 /// compiled and run on the device, slab by slab into a scratch buffer; only the first
 /// non-finite node comes back); numbers and data files are checked on the host as before.
 template <typename T>
-void check_finite_inputs(const Case& c, Backend<T>& backend);
+/// With `keep_source` (a run on one rank) the CPU backend keeps the source formula's values for
+/// the set-up (source_values_kept); over several ranks each rank evaluates its own nodes later,
+/// so nothing is kept.
+void check_finite_inputs(const Case& c, Backend<T>& backend, bool keep_source = false);
 
 /// The source (as source_values) written into `out` on the backend: an expression is
 /// evaluated there, anything else is built on the host and uploaded.

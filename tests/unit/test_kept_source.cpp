@@ -36,7 +36,7 @@ void check_kept_source(const char* grid) {
   const double scale = 0.1 / 3;  // a multigrid right-hand side's omega / diag, say
   const std::vector<T> direct = source_field<T>(c, *backend, scale, 0.0);
   CHECK_FALSE(source_values_kept());
-  check_finite_inputs(c, *backend);  // keeps the source's values
+  check_finite_inputs(c, *backend, true);  // keeps the source's values
   CHECK(source_values_kept());
   const std::vector<T> kept = source_field<T>(c, *backend, scale, 0.0);
   CHECK_FALSE(source_values_kept());  // the field came from them
@@ -45,11 +45,14 @@ void check_kept_source(const char* grid) {
   // Used once: the next evaluation is a direct one again, and equal.
   CHECK(source_field<T>(c, *backend, scale, 0.0) == direct);
   // Kept at t = 0 only: another time evaluates the formula.
-  check_finite_inputs(c, *backend);
+  check_finite_inputs(c, *backend, true);
   const std::vector<T> later = source_field<T>(c, *backend, scale, 0.5);
   CHECK(source_values_kept());  // not used for t = 0.5
   CHECK(later == source_field<T>(c, *backend, scale, 0.5));
   (void)source_field<T>(c, *backend, scale, 0.0);  // released for the next test
+  // Over several ranks nothing is kept.
+  check_finite_inputs(c, *backend, false);
+  CHECK_FALSE(source_values_kept());
 }
 
 }  // namespace
@@ -67,6 +70,6 @@ TEST_CASE("kept source: a non-finite node is still found before the run, at the 
       "grid: {points: [9, 7]}\nproblem: {equation: poisson, source: \"x/0\"}\n",
       "c.yaml");
   auto backend = make_cpu_backend<double>();
-  CHECK_THROWS_WITH_AS(check_finite_inputs(c, *backend), doctest::Contains("problem.source"),
+  CHECK_THROWS_WITH_AS(check_finite_inputs(c, *backend, true), doctest::Contains("problem.source"),
                        InputError);
 }
