@@ -285,6 +285,10 @@ class Backend {
   std::vector<SweepStats> pending_stats_;  // the default enqueue_sweep_with_stats's results
 };
 
+/// Host memory the kernel can give without swapping (MemAvailable, which counts reclaimable page
+/// cache; else the free pages): the CPU backend's free_memory().
+std::size_t host_available_memory();
+
 /// The CPU backend (OpenMP).
 template <typename T>
 std::unique_ptr<Backend<T>> make_cpu_backend();

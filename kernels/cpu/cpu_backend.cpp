@@ -14,6 +14,17 @@
 #include "thread_policy.hpp"
 
 namespace fdsolve {
+
+std::size_t host_available_memory() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string line;
+  while (std::getline(meminfo, line))
+    if (line.rfind("MemAvailable:", 0) == 0) return std::stoull(line.substr(13)) * 1024;
+  const long pages = sysconf(_SC_AVPHYS_PAGES);
+  const long page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * page : 0;
+}
+
 namespace {
 
 template <typename T>
@@ -47,16 +58,7 @@ class CpuBackend final : public Backend<T> {
   void download(T* dst, const Buffer<T>& src, index_t n) override {
     std::memcpy(dst, src.data(), static_cast<std::size_t>(n) * sizeof(T));
   }
-  std::size_t free_memory() const override {
-    // MemAvailable counts reclaimable page cache, which free pages alone would not.
-    std::ifstream meminfo("/proc/meminfo");
-    std::string line;
-    while (std::getline(meminfo, line))
-      if (line.rfind("MemAvailable:", 0) == 0) return std::stoull(line.substr(13)) * 1024;
-    const long pages = sysconf(_SC_AVPHYS_PAGES);
-    const long page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * page : 0;
-  }
+  std::size_t free_memory() const override { return host_available_memory(); }
 
   std::vector<std::string> kernels(int) const override { return {"omp"}; }
   std::string default_kernel(int) const override { return "omp"; }

@@ -25,25 +25,6 @@ namespace fdsolve {
 namespace cuda {
 namespace {
 
-// Defaults: the measured best per dimension, same for float and double (docs/performance.md).
-// Measured 2026-11-21 on an NVIDIA H200 (no H100 was lent), `fdsolve bench`, copy 4.23 TB/s:
-//   2D 16384^2: rows128g4 81.8% (float) / 84.2-87.6% (double, two runs) of copy, 75.0% / 79.1%
-//     with a norm every sweep; rows256g2 79.8-83.9% / 87.5-88.2%, 75.2% / 75.9% with norms.
-//   3D 512^3 27-point: vring16s3 72.1% / 71.3%, 61.3% / 62.3% with norms; vmarch4p1 69.3% /
-//     70.2%, 55.2% / 52.0% with norms; best march 40% / 54%.
-constexpr const char* kDefault2d = "rows128g4";
-constexpr const char* kDefault3d = "vring16s3";
-
-/// Every sweep variant, 2D into tables[0] and 3D into tables[1] (host tables only).
-template <typename T>
-void add_sweep_variants(std::vector<Variant<T>> (&tables)[2]) {
-  add_plain_variants<T>(2, tables[0]);
-  add_tile2d_variants<T>(tables[0]);
-  add_rows2d_variants<T>(tables[0]);
-  add_plain_variants<T>(3, tables[1]);
-  add_march3d_variants<T>(tables[1]);
-  add_vmarch3d_variants<T>(tables[1]);
-}
 // Temporally blocked defaults (docs/performance.md, "Temporal blocking").
 constexpr const char* kDefaultSteps2d = "tb128x64";
 constexpr const char* kDefaultSteps3d = "tb3d16";
@@ -117,11 +98,7 @@ class CudaBackend final : public Backend<T> {
     return text;
   }
 
-  DeviceIdentity identity() const override {
-    int driver = 0;
-    FDSOLVE_CUDA_CHECK(cudaDriverGetVersion(&driver));
-    return {props_.name, std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10)};
-  }
+  DeviceIdentity identity() const override { return {props_.name, driver_version_text()}; }
 
   Buffer<T> allocate(index_t n) override {
     return Buffer<T>(device_alloc<T>(static_cast<std::size_t>(n)), n, &free_device<T>);
@@ -146,7 +123,7 @@ class CudaBackend final : public Backend<T> {
     return names;
   }
   std::string default_kernel(int dims) const override {
-    return dims == 2 ? kDefault2d : kDefault3d;
+    return default_sweep_variant(dims);
   }
 
   // A variable-coefficient sweep (args.flux active) runs flux.cu's kernels whatever `kernel`
@@ -453,28 +430,6 @@ std::unique_ptr<Backend<T>> make_cuda_backend(int device) {
   return std::make_unique<cuda::CudaBackend<T>>(device);
 }
 
-template <typename T>
-KernelCatalog cuda_kernel_catalog(int device) {
-  const int count = cuda_device_count();
-  if (count == 0) throw BackendError("CUDA backend unavailable: " + cuda_unavailable_reason());
-  // Properties and the driver's version: device queries, no context.
-  cudaDeviceProp props{};
-  FDSOLVE_CUDA_CHECK(cudaGetDeviceProperties(&props, device % count));
-  int driver = 0;
-  FDSOLVE_CUDA_CHECK(cudaDriverGetVersion(&driver));
-  std::vector<cuda::Variant<T>> tables[2];
-  cuda::add_sweep_variants<T>(tables);
-  KernelCatalog catalog;
-  catalog.backend = "cuda";
-  catalog.device = {props.name, std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10)};
-  for (int d = 0; d < 2; ++d)
-    for (const auto& v : tables[d]) catalog.kernels[d].emplace_back(v.name);
-  catalog.defaults = {cuda::kDefault2d, cuda::kDefault3d};
-  return catalog;
-}
-
-template KernelCatalog cuda_kernel_catalog<float>(int);
-template KernelCatalog cuda_kernel_catalog<double>(int);
 template std::unique_ptr<Backend<float>> make_cuda_backend<float>(int);
 template std::unique_ptr<Backend<double>> make_cuda_backend<double>(int);
 

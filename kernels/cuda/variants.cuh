@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "cuda_check.cuh"
@@ -100,5 +101,14 @@ int resident_blocks(int threads) {
   }();
   return blocks;
 }
+
+/// Every sweep variant, 2D into tables[0] and 3D into tables[1] (host tables only: what the
+/// backend launches and what `check` lists without a backend; sweep_catalog.cu).
+template <typename T>
+void add_sweep_variants(std::vector<Variant<T>> (&tables)[2]);
+/// The default sweep variant for 2 or 3 dimensions (the measured best).
+const char* default_sweep_variant(int dims);
+/// The CUDA driver's version, "13.0": part of a device's identity in the tune cache.
+std::string driver_version_text();
 
 }  // namespace fdsolve::cuda

@@ -223,16 +223,14 @@ class FieldWriter {
   }
 
  private:
-  bool wants_update() const {
-    for (const auto& name : c_.output.fields)
-      if (name == "update") return true;
-    return false;
+  static bool writes_update(const Case& c) {
+    return std::find(c.output.fields.begin(), c.output.fields.end(), "update") !=
+           c.output.fields.end();
   }
+  bool wants_update() const { return writes_update(c_); }
   /// Page-locked bytes one pending snapshot holds: u, and the previous field for `update`.
   static std::uint64_t state_bytes(const Case& c, const Layout& L) {
-    const bool update =
-        std::find(c.output.fields.begin(), c.output.fields.end(), "update") != c.output.fields.end();
-    return static_cast<std::uint64_t>(L.size) * sizeof(T) * (update ? 2 : 1);
+    return static_cast<std::uint64_t>(L.size) * sizeof(T) * (writes_update(c) ? 2 : 1);
   }
 
   /// Queues `write` (made at once when the queue is synchronous; every rank but the writing
