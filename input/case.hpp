@@ -177,6 +177,14 @@ struct TimeSpec {
   bool dt_auto = true;  // dt = safety * stability limit (explicit scheme only)
   double dt = 0;        // the given dt when !dt_auto
   double safety = 0.9;
+  /// Crank-Nicolson only: backward-Euler steps of dt/2 before the first Crank-Nicolson step
+  /// (Rannacher start), which damp the highest modes of a jump in the initial or boundary data
+  /// that Crank-Nicolson alone would leave ringing. 0 = none.
+  std::int64_t startup_steps = 2;
+  /// Implicit schemes: start each step's solve from the extrapolation of the last two steps,
+  /// u + (dt / dt_last) (u - u_last), instead of the old u; the cycles then only remove the
+  /// extrapolation's error.
+  bool extrapolate = true;
 
   bool operator==(const TimeSpec&) const = default;
 };

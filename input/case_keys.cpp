@@ -27,7 +27,7 @@ const std::vector<Section>& table() {
       {"stencil", {"points", "weights"}},
       {"stencil.weights.5", {"center", "x", "y"}},
       {"stencil.weights.27", {"center", "face", "edge", "corner"}},
-      {"time", {"scheme", "end", "dt", "safety"}},
+      {"time", {"scheme", "end", "dt", "safety", "startup_steps", "extrapolate"}},
       {"solve",
        {"method", "multigrid", "krylov", "criterion", "max_iterations", "tolerance",
         "absolute_tolerance", "norm", "check_every", "divergence_factor", "diagnostics",

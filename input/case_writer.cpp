@@ -161,6 +161,10 @@ void emit_time(YAML::Emitter& out, const TimeSpec& t) {
     out << YAML::Key << "safety" << YAML::Value;
     emit_number(out, t.safety);
   }
+  if (t.scheme == TimeScheme::CrankNicolson)
+    out << YAML::Key << "startup_steps" << YAML::Value << t.startup_steps;
+  if (t.scheme != TimeScheme::Explicit)
+    out << YAML::Key << "extrapolate" << YAML::Value << t.extrapolate;
   out << YAML::EndMap;
 }
 

@@ -61,6 +61,17 @@ void parse_time(const FieldMap& root, Case& c) {
       f->fail("must be greater than 0 and at most 1, got " + format_number(t.safety));
     }
   }
+  if (const auto f = time.get("startup_steps")) {
+    if (t.scheme != TimeScheme::CrankNicolson)
+      f->fail("applies to time.scheme crank-nicolson only (its backward-Euler start), not " +
+              std::string(time_scheme_name(t.scheme)));
+    t.startup_steps = read_integer(*f, 0);
+  }
+  if (const auto f = time.get("extrapolate")) {
+    if (!implicit)
+      f->fail("applies to the implicit schemes only (their first guess), not " + scheme);
+    t.extrapolate = read_choice(*f, {"true", "false"}) == 0;
+  }
 }
 
 // output.compression: none, gzip (level 4, a middle ground between speed and size), or

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 
 #include "backend_select.hpp"
@@ -246,6 +247,12 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   so.resume = options.resume ? &resume : nullptr;
   so.stop = &g_stop;
   so.max_wall_seconds = options.time_limit >= 0 ? options.time_limit : c.solve.max_wall_time;
+  // A measurement knob (docs/performance.md): FDSOLVE_CYCLE_CHECKS=every makes an implicit
+  // step's host check every cycle, as before the predicted schedule, to time the difference.
+  if (const char* checks = std::getenv("FDSOLVE_CYCLE_CHECKS"))
+    so.cycle_checks = std::string(checks) == "every"       ? SolveOptions::CycleChecks::EveryCycle
+                      : std::string(checks) == "predicted" ? SolveOptions::CycleChecks::Predicted
+                                                           : SolveOptions::CycleChecks::Auto;
   StopOnSignal stop_on_signal;
   RunClock::get().mark("solver starting");
   const SolveResult r = solve_case<T>(c, *backend, out, so);

@@ -36,8 +36,7 @@ FluxImplicitStep<T>::FluxImplicitStep(const Case& c, const op::Medium& m, Backen
       L_(field_layout(c, sizeof(T), Subdomain::whole(c))),
       box_(update_box(c, Subdomain::whole(c))),
       sub_(Subdomain::whole(c)),
-      crank_nicolson_(c.time.scheme == TimeScheme::CrankNicolson),
-      // A first shift; set_dt gives the step's.
+      // A first shift; set_step gives the step's.
       cycles_(levels, op::flux_levels<T>(levels, m), c.solve.multigrid, backend, 1.0, 1.0),
       g_(backend.allocate(L_.size)),
       source_(no_source(c) ? Buffer<T>{} : backend.allocate(L_.size)),
@@ -47,21 +46,25 @@ FluxImplicitStep<T>::FluxImplicitStep(const Case& c, const op::Medium& m, Backen
 }
 
 template <typename T>
-void FluxImplicitStep<T>::set_dt(double dt) {
-  if (dt == dt_) return;
+void FluxImplicitStep<T>::set_step(double dt, bool backward_euler) {
   dt_ = dt;
-  cycles_.set_shift(1.0, (crank_nicolson_ ? 0.5 : 1.0) * dt);
+  backward_euler_ = backward_euler;
+  const double beta = (backward_euler ? 1.0 : 0.5) * dt;
+  if (beta == beta_) return;
+  beta_ = beta;
+  cycles_.set_shift(1.0, beta);
 }
 
 template <typename T>
 const T* FluxImplicitStep<T>::source_term(double t, double t_next) {
   if (source_.size() == 0) return nullptr;
   const bool in_time = c_.problem.source.uses_time;
-  if (source_dt_ == dt_ && (!in_time || (t == source_t_ && t_next == source_t_next_)))
+  if (source_dt_ == dt_ && source_backward_euler_ == backward_euler_ &&
+      (!in_time || (t == source_t_ && t_next == source_t_next_)))
     return source_.data();
   // A source constant in time is evaluated at t = 0 (once per dt).
   std::vector<double> q = source_values<double>(c_, L_, sub_, 1.0, in_time ? t_next : 0.0);
-  if (crank_nicolson_ && in_time) {
+  if (!backward_euler_ && in_time) {
     const std::vector<double> q0 = source_values<double>(c_, L_, sub_, 1.0, t);
     for (std::size_t i = 0; i < q.size(); ++i) q[i] = 0.5 * (q0[i] + q[i]);
   }
@@ -69,18 +72,19 @@ const T* FluxImplicitStep<T>::source_term(double t, double t_next) {
   for (std::size_t i = 0; i < q.size(); ++i) values[i] = static_cast<T>(dt_ * q[i]);
   backend_.upload(source_, values.data(), L_.size);
   source_dt_ = dt_;
+  source_backward_euler_ = backward_euler_;
   source_t_ = t;
   source_t_next_ = t_next;
   return source_.data();
 }
 
 template <typename T>
-StepSolve FluxImplicitStep<T>::step(double t, double t_next) {
+StepSolve FluxImplicitStep<T>::step(double t, double t_next, const StepPlan& plan) {
   // The right-hand side from the old u, its ghosts holding the gradients at t.
   boundaries_.gradients_at(t);
   boundaries_.fill_ghosts(cur_, halo_);
   const T* source = source_term(t, t_next);
-  if (crank_nicolson_) {
+  if (!backward_euler_) {
     // g = u + (s - dt/2 A u) by one flux sweep: keep 1, step 1, no relaxation, and the
     // operator without its identity shift (c = dt/2 / h^2 from the cycles' shift).
     SweepArgs<T> a;
@@ -104,6 +108,7 @@ StepSolve FluxImplicitStep<T>::step(double t, double t_next) {
       backend_.combine(add);
     }
   }
+  if (plan.after_rhs) plan.after_rhs();
   // The new level: Dirichlet values at t_next in both buffers, ghosts from the gradients at
   // t_next (the iteration fills them before each residual).
   boundaries_.write_dirichlet(cur_, t_next);
@@ -117,7 +122,11 @@ StepSolve FluxImplicitStep<T>::step(double t, double t_next) {
   r.residual = iteration_.probe(cur_, next_);
   r.first_norm = norm_of(r.residual);
   r.target = std::max(c_.solve.absolute_tolerance, c_.solve.tolerance * r.first_norm);
-  double norm = r.first_norm, best = norm;
+  if (plan.start_guess) {  // the target stays relative to the old u's residual
+    plan.start_guess();
+    r.residual = iteration_.probe(cur_, next_);
+  }
+  double norm = norm_of(r.residual), best = norm;
   std::int64_t best_at = 0;
   while (norm > r.target && std::isfinite(norm) && r.cycles < c_.solve.max_iterations) {
     iteration_.finish_cycle(cur_, next_);
@@ -136,6 +145,13 @@ StepSolve FluxImplicitStep<T>::step(double t, double t_next) {
   }
   r.converged = norm <= r.target;
   return r;
+}
+
+template <typename T>
+void FluxImplicitStep<T>::extrapolate(Buffer<T>& u, const Buffer<T>& u1, const Buffer<T>* u2,
+                              double ratio) {
+  extrapolate_start(backend_, u, u1, u2, ratio, L_, box_,
+                    cycles_.fine_held() > 0 ? cycles_.held_face() : nullptr);
 }
 
 template class FluxImplicitStep<float>;

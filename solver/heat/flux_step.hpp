@@ -28,11 +28,17 @@ class FluxImplicitStep {
                    Boundaries<T>& boundaries, HaloExchange<T>& halo, Buffer<T>& cur,
                    Buffer<T>& next);
 
-  /// Sets the operator of a step of `dt` (a no-op when dt is the current one).
-  void set_dt(double dt);
+  /// Sets the operator of a step of `dt` by backward Euler or Crank-Nicolson (a no-op when
+  /// both are the current ones).
+  void set_step(double dt, bool backward_euler);
   /// The step from t to t_next (see the top of this file), to max(absolute_tolerance,
-  /// tolerance * residual of the old u), a stall, or solve.max_iterations iterations.
-  StepSolve step(double t, double t_next);
+  /// tolerance * residual of the start), a stall, or solve.max_iterations iterations;
+  /// plan.after_rhs runs once the right-hand side is built. Every iteration is checked (the
+  /// conjugate gradients need their inner products on the host anyway).
+  StepSolve step(double t, double t_next, const StepPlan& plan);
+  /// The extrapolated first guess from u and the last steps u1, u2 (extrapolate_start in
+  /// step_solve.hpp) on the nodes the step solves for (held nodes keep theirs).
+  void extrapolate(Buffer<T>& u, const Buffer<T>& u1, const Buffer<T>* u2, double ratio);
 
   const multigrid::FluxCycles<T>& cycles() const { return cycles_; }
 
@@ -50,12 +56,14 @@ class FluxImplicitStep {
   Layout L_;
   Box box_;
   Subdomain sub_;
-  bool crank_nicolson_;
+  bool backward_euler_ = false;  // the current step's kind (set_step)
   double dt_ = -1;
+  double beta_ = -1;
   multigrid::FluxCycles<T> cycles_;
   Buffer<T> g_;       // the right-hand side
   Buffer<T> source_;  // the source term (when the case has a source)
   double source_dt_ = -1, source_t_ = -1, source_t_next_ = -1;
+  bool source_backward_euler_ = false;
   multigrid::FluxIteration<T> iteration_;
 };
 

@@ -65,12 +65,18 @@ std::vector<std::string> describe_implicit_plan(const Case& c) {
     const CrankNicolsonRinging g = crank_nicolson_ringing(c, p);
     lines.push_back(fmt::format("Crank-Nicolson amplification of the highest mode: {:.4f} per step",
                                 g.amplification));
+    if (p.startup > 0)
+      lines.push_back(fmt::format(
+          "Rannacher start: {} backward-Euler steps of dt/2 = {:g} first (time.startup_steps), "
+          "which multiply the highest mode by {:.3g}, so that a jump in the initial or boundary "
+          "data does not ring",
+          p.startup, 0.5 * p.dt, g.startup_damping));
     if (g.rings)
       lines.push_back(fmt::format(
           "warning: dt is {:.3g} x the explicit limit (above 3x, the highest mode's "
           "amplification is below -0.5): sharp initial data (a jump, a boundary value switched "
           "on at t = 0) rings node to node for about {:.0f} steps (to 1/1000) of the {} steps; "
-          "use time.scheme implicit for the first steps, or dt <= {:.6g}",
+          "set time.startup_steps (2 damps it), or use dt <= {:.6g}",
           p.dt / p.limit, g.steps_to_damp, p.steps, 3.0 * p.limit));
   }
   if (field) {

@@ -32,7 +32,8 @@ namespace fdsolve::heat {
 std::string step_detail(const StepSolve& s, double norm, const output::HistoryRow& row);
 
 /// Steps the heat case `c` to time.end. `make_stepper(boundaries, halo, cur, next, split)`
-/// builds the stepper (set_dt(dt), step(t, t_next) -> StepSolve) over the loop's fields;
+/// builds the stepper (set_step, step(t, t_next, plan) -> StepSolve, extrapolate) over the
+/// loop's fields;
 /// `kernel` names the sweep in summary.json; `method` the scheme in the log.
 template <typename T, typename MakeStepper>
 SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput& out,
@@ -64,9 +65,45 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
   if (halo.active()) spdlog::info("halo exchange: {}", halo.path());
   auto stepper = make_stepper(boundaries, halo, cur, next, split);
   spdlog::info("{}: {} levels", method, levels.size());
-  const bool keep_previous = needs_previous_state(c);
-  Buffer<T> prev;
+  if (plan.startup > 0)
+    spdlog::info("Rannacher start: {} backward-Euler steps of dt/2 = {:g} before Crank-Nicolson",
+                 plan.startup, 0.5 * plan.dt);
+  // u one step earlier (prev) and, for Crank-Nicolson, two (prev2): the extrapolated start
+  // needs them, and prev also serves the diagnostics and the `update` field, which otherwise
+  // keep a copy of their own.
+  const bool extrapolate = c.time.extrapolate;
+  const int kept = extrapolate ? (c.time.scheme == TimeScheme::CrankNicolson ? 2 : 1) : 0;
+  const bool keep_previous = kept > 0 || needs_previous_state(c);
+  Buffer<T> prev, prev2, spare;
+  int have = 0;  // how many of prev, prev2 hold the steps before the current one
   if (keep_previous) prev = backend.allocate(L.size);
+  if (kept == 2) prev2 = backend.allocate(L.size);
+  if (extrapolate) spare = backend.allocate(L.size);
+  if (const Checkpoint* k = options.resume; extrapolate && k) {
+    std::vector<T> field(static_cast<std::size_t>(L.size));
+    backend.download(field.data(), cur, L.size);  // the ghosts and boundary nodes of some step
+    Buffer<T>* earlier[] = {&prev, &prev2};
+    for (; have < kept && have < static_cast<int>(k->u_previous.size()); ++have) {
+      place_owned(k->u_previous[static_cast<std::size_t>(have)], L, field);
+      backend.upload(*earlier[have], field.data(), L.size);
+    }
+  }
+  const auto earlier_fields = [&] {
+    std::vector<const Buffer<T>*> list;
+    if (have >= 1) list.push_back(&prev);
+    if (have >= 2) list.push_back(&prev2);
+    return list;
+  };
+  // Cycles run before the host looks at a residual (the GPU then does not wait on each): one
+  // fewer than the last step took, which keeps the step the per-cycle test makes while the
+  // count does not fall by two at once. Seeded from the history on a resume, so that the
+  // resumed run is the uninterrupted one. The CPU has no launch latency to hide.
+  using Checks = SolveOptions::CycleChecks;
+  const bool predict = options.cycle_checks == Checks::Predicted ||
+                       (options.cycle_checks == Checks::Auto && !backend.host_memory());
+  std::int64_t last_cycles = 0, surplus = 0;
+  if (predict && options.resume && !options.resume->history.empty())
+    last_cycles = std::max<std::int64_t>(0, options.resume->history.back().cycles);
   RunClock::get().mark("operator and fields ready");
   FieldWriter<T> writer(c, backend, L, out, comm, d);
   RunClock::get().mark("writer ready");
@@ -97,9 +134,30 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
     }
     ++it;
     const double t = plan.time_after(it - 1), t_next = plan.time_after(it);
-    stepper.set_dt(it == plan.steps ? plan.last_dt : plan.dt);
-    if (keep_previous) backend.copy(prev, cur);
-    const StepSolve s = stepper.step(t, t_next);
+    StepPlan step_plan;
+    step_plan.backward_euler = c.time.scheme == TimeScheme::Implicit || plan.startup_step(it);
+    stepper.set_step(plan.step_dt(it), step_plan.backward_euler);
+    if (extrapolate && have >= 1) {
+      // Three steps of one dt by Crank-Nicolson: u + u1 - u2; else u + ratio (u - u1).
+      const bool three = have == 2 && !step_plan.backward_euler &&
+                         plan.step_dt(it) == plan.step_dt(it - 1) &&
+                         plan.step_dt(it - 1) == plan.step_dt(it - 2);
+      const double ratio = plan.step_dt(it) / plan.step_dt(it - 1);
+      step_plan.after_rhs = [&] { backend.copy(spare, cur); };
+      step_plan.start_guess = [&, three, ratio] {
+        stepper.extrapolate(cur, prev, three ? &prev2 : nullptr, ratio);
+        if (kept == 2) prev2.swap(prev);  // u^(n-1) becomes the older one
+        prev.swap(spare);                 // and u^n the last
+        have = std::min(have + 1, kept);
+      };
+    } else if (keep_previous) {
+      backend.copy(prev, cur);
+      if (extrapolate) have = 1;
+    }
+    if (predict) step_plan.unchecked_cycles = static_cast<int>(std::max<std::int64_t>(0, last_cycles - 1));
+    const StepSolve s = stepper.step(t, t_next, step_plan);
+    last_cycles = s.cycles;
+    surplus += s.surplus;
     total_cycles += s.cycles;
     const double norm = c.solve.norm == NormKind::L2 ? s.residual.l2() : s.residual.linf();
     if (it == 1) r.first_norm = s.first_norm;
@@ -142,7 +200,7 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
       writer.flush_history();
       last_snapshot = it;
     }
-    if (checkpoint_due) writer.checkpoint(cur, state_now());
+    if (checkpoint_due) writer.checkpoint(cur, state_now(), earlier_fields());
   }
   if (it == plan.steps && r.status == SolveStatus::MaxIterations) r.status = SolveStatus::Completed;
   backend.synchronize();
@@ -151,8 +209,11 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
     spdlog::warn("{} of {} steps stopped above their residual target", short_steps, it - done);
   const double session = seconds_since(start);
   RunClock::get().loop_ended();
-  spdlog::info("{} steps, {} cycles ({:.2f} per step)", it - done, total_cycles,
-               it > done ? static_cast<double>(total_cycles) / static_cast<double>(it - done) : 0.0);
+  spdlog::info("{} steps, {} cycles ({:.2f} per step{})", it - done, total_cycles,
+               it > done ? static_cast<double>(total_cycles) / static_cast<double>(it - done) : 0.0,
+               surplus > 0 ? fmt::format("; {} of them run unchecked past the step's target",
+                                         surplus)
+                           : std::string());
   r.iterations = it;
   r.time = plan.time_after(it);
   r.seconds = earlier_seconds + session;
@@ -160,7 +221,7 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
       session > 0 ? static_cast<double>(updated_cells) * static_cast<double>(it - done) / session
                   : 0;
   if (r.status == SolveStatus::Interrupted || r.status == SolveStatus::TimeLimit)
-    writer.checkpoint(cur, state_now());
+    writer.checkpoint(cur, state_now(), earlier_fields());
   const Buffer<T>& before = keep_previous ? prev : cur;
   if (r.divergence) {
     writer.final_snapshot(cur, before, it, r.time,

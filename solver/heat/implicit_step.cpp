@@ -17,6 +17,9 @@ namespace {
 /// A cycle that reduces the residual by less than this factor has reached the rounding level
 /// of the precision (multigrid's own factor is about 0.1): more cycles would not help.
 constexpr double kStallFactor = 0.9;
+/// Cycles run unchecked at most: their probes, the start's and the old u's fill the
+/// backend's eight statistics slots.
+constexpr int kMaxUnchecked = 6;
 
 }  // namespace
 
@@ -36,7 +39,6 @@ ImplicitStep<T>::ImplicitStep(const Case& c, Backend<T>& backend, KernelId kerne
       L_(field_layout(c, sizeof(T), sub_)),
       box_(update_box(c, sub_)),
       kernel_(kernel),
-      crank_nicolson_(c.time.scheme == TimeScheme::CrankNicolson),
       cycles_(std::move(levels),
               CycleSettings{c.solve.multigrid, 1.0, 0.0, CycleSettings{}.bottom_reduction,
                             fused_restriction_pays(backend.name(), c.grid.dims)},
@@ -49,18 +51,23 @@ ImplicitStep<T>::ImplicitStep(const Case& c, Backend<T>& backend, KernelId kerne
 }
 
 template <typename T>
-void ImplicitStep<T>::set_dt(double dt) {
-  if (dt == dt_) return;
+void ImplicitStep<T>::set_step(double dt, bool backward_euler) {
+  if (dt == dt_ && backward_euler == backward_euler_) return;
   dt_ = dt;
-  const double beta = (crank_nicolson_ ? 0.5 : 1.0) * dt * c_.problem.diffusivity;
-  cycles_.set_shift(1.0, beta);
-  if (!cycles_.bottom_by_cg() && cycles_.bottom_sweeps() >= 1000000000)
-    throw BackendError("multigrid: the bottom solve on the coarsest grid does not converge");
+  backward_euler_ = backward_euler;
+  const double beta = (backward_euler ? 1.0 : 0.5) * dt * c_.problem.diffusivity;
+  if (beta != beta_) {
+    beta_ = beta;
+    cycles_.set_shift(1.0, beta);
+    if (!cycles_.bottom_by_cg() && cycles_.bottom_sweeps() >= 1000000000)
+      throw BackendError("multigrid: the bottom solve on the coarsest grid does not converge");
+    record();
+  }
   rhs_scale_ = cycles_.op(0).rhs_scale;
   // g = rhs_scale (I + dt/2 k L) u for CN: the explicit step's weights of dt/2, scaled; BE
   // keeps only the centre. Neither carries the source, which source_term adds.
   StencilWeights w;
-  if (crank_nicolson_) {
+  if (!backward_euler) {
     w = heat_step_weights(c_, 0.5 * dt).weights;
     w.center *= rhs_scale_;
     for (double& f : w.face) f *= rhs_scale_;
@@ -72,7 +79,6 @@ void ImplicitStep<T>::set_dt(double dt) {
   }
   w.source = c_.problem.source.is_constant() ? rhs_scale_ * dt * c_.problem.source.constant : 0.0;
   rhs_weights_ = w;
-  record();
 }
 
 template <typename T>
@@ -97,7 +103,7 @@ void ImplicitStep<T>::load_source(double t, double t_next) {
   }
   const double times[2] = {t, t_next};
   for (int i = 0; i < 2; ++i) {
-    if (i == 0 && !crank_nicolson_) continue;  // BE reads q(t_next) only
+    if (i == 0 && backward_euler_) continue;  // BE reads q(t_next) only
     if (q_loaded_[i] && q_time_[i] == times[i]) continue;
     q_[i] = source_values<double>(c_, L_, sub_, 1.0, times[i]);
     q_time_[i] = times[i];
@@ -109,7 +115,8 @@ template <typename T>
 const T* ImplicitStep<T>::source_term(double t, double t_next) {
   if (source_.size() == 0) return nullptr;
   const bool in_time = c_.problem.source.uses_time;
-  const bool stale = source_dt_ != dt_ || (in_time && (t != source_t_ || t_next != source_t_next_));
+  const bool stale = source_dt_ != dt_ || source_backward_euler_ != backward_euler_ ||
+                     (in_time && (t != source_t_ || t_next != source_t_next_));
   if (stale) {
     std::vector<T> values(static_cast<std::size_t>(L_.size));
     const double scale = rhs_scale_ * dt_;
@@ -117,7 +124,7 @@ const T* ImplicitStep<T>::source_term(double t, double t_next) {
     load_source(in_time ? t : 0.0, in_time ? t_next : 0.0);
     const std::vector<double>& q0 = q_[0];
     const std::vector<double>& q1 = q_[1];
-    if (crank_nicolson_) {
+    if (!backward_euler_) {
       for (std::size_t i = 0; i < values.size(); ++i)
         values[i] = static_cast<T>(scale * 0.5 * (q0[i] + q1[i]));
     } else {
@@ -125,6 +132,7 @@ const T* ImplicitStep<T>::source_term(double t, double t_next) {
     }
     backend_.upload(source_, values.data(), L_.size);
     source_dt_ = dt_;
+    source_backward_euler_ = backward_euler_;
     source_t_ = t;
     source_t_next_ = t_next;
   }
@@ -132,7 +140,7 @@ const T* ImplicitStep<T>::source_term(double t, double t_next) {
 }
 
 template <typename T>
-StepSolve ImplicitStep<T>::step(double t, double t_next) {
+StepSolve ImplicitStep<T>::step(double t, double t_next, const StepPlan& plan) {
   // The right-hand side from the old u: its ghosts hold the gradients at t (CN's L u at t).
   boundaries_.gradients_at(t);
   boundaries_.fill_ghosts(cur_, halo_);
@@ -144,6 +152,7 @@ StepSolve ImplicitStep<T>::step(double t, double t_next) {
   a.box = box_;
   a.weights = rhs_weights_;
   backend_.sweep(a, kernel_);
+  if (plan.after_rhs) plan.after_rhs();
   // The new level: Dirichlet values at t_next in both buffers (the sweeps read them as fixed
   // values), ghosts from the gradients at t_next.
   boundaries_.write_dirichlet(cur_, t_next);
@@ -154,35 +163,76 @@ StepSolve ImplicitStep<T>::step(double t, double t_next) {
     return c_.solve.norm == NormKind::L2 ? s.l2() : s.linf();
   };
   const double scale = cycles_.residual_scale();
-  // The probe's statistics over every rank, merged in rank order (deterministic).
-  const auto probe = [&] {
-    return scale_norms(parallel::reduce_stats(comm_, cycles_.probe(cur_, next_)), scale);
-  };
-  StepSolve r;
-  r.residual = probe();
-  r.first_norm = norm_of(r.residual);
-  r.target = std::max(c_.solve.absolute_tolerance, c_.solve.tolerance * r.first_norm);
-  double norm = r.first_norm;
-  while (norm > r.target && std::isfinite(norm) && r.cycles < c_.solve.max_iterations) {
-    if (r.cycles == 0 && fmg_)
+  const auto run_cycle = [&](std::int64_t done) {
+    if (done == 0 && fmg_)
       fmg_->run();  // the correction equation, coarsest grid first
-    else if (r.cycles == 0 && c_.solve.multigrid.fmg)
+    else if (done == 0 && c_.solve.multigrid.fmg)
       cycles_.full_multigrid(cur_, next_);
     else if (rest_of_cycle_)
       rest_of_cycle_->run();
     else
       cycles_.finish_cycle(cur_, next_);
+  };
+  StepSolve r;
+  // The first cycles without waiting (one rank): every probe's statistics come back at one
+  // wait, and are then read as the per-cycle test below would have read them. The residual
+  // of the old u comes first when a start guess replaces it.
+  std::vector<SweepStats> early;
+  const int unchecked = comm_.several() ? 0 : std::min(plan.unchecked_cycles, kMaxUnchecked);
+  if (unchecked > 0) {
+    if (plan.start_guess) {
+      cycles_.enqueue_probe(cur_, next_);
+      plan.start_guess();
+    }
+    cycles_.enqueue_probe(cur_, next_);
+    for (int k = 0; k < unchecked; ++k) {
+      run_cycle(k);
+      cycles_.enqueue_probe(cur_, next_);
+    }
+    early = cycles_.collect_probes();
+  }
+  // The probe's statistics over every rank, merged in rank order (deterministic).
+  std::size_t next_early = 0;
+  const auto probe = [&] {
+    if (next_early < early.size()) return scale_norms(early[next_early++], scale);
+    return scale_norms(parallel::reduce_stats(comm_, cycles_.probe(cur_, next_)), scale);
+  };
+  r.residual = probe();
+  r.first_norm = norm_of(r.residual);
+  r.target = std::max(c_.solve.absolute_tolerance, c_.solve.tolerance * r.first_norm);
+  if (plan.start_guess) {
+    if (unchecked == 0) plan.start_guess();
+    r.residual = probe();
+  }
+  double norm = norm_of(r.residual);
+  const auto early_cycles = static_cast<std::int64_t>(early.size() - next_early);
+  bool stopped = false;  // where the per-cycle test stops: met the target, stalled or the limit
+  const auto go_on = [&] {
+    return norm > r.target && std::isfinite(norm) && r.cycles < c_.solve.max_iterations;
+  };
+  for (;;) {
+    const bool ran = r.cycles < early_cycles;  // the cycle ran before the wait
+    stopped = stopped || !go_on();
+    if (stopped && !ran) break;
+    if (stopped) ++r.surplus;  // a cycle the per-cycle test would not have run
+    if (!ran) run_cycle(r.cycles);
     ++r.cycles;
     r.residual = probe();
     const double before = norm;
     norm = norm_of(r.residual);
-    if (norm > kStallFactor * before && norm > r.target) {
+    if (!stopped && norm > kStallFactor * before && norm > r.target) {
       r.stalled = true;
-      break;
+      stopped = true;
     }
   }
   r.converged = norm <= r.target;
   return r;
+}
+
+template <typename T>
+void ImplicitStep<T>::extrapolate(Buffer<T>& u, const Buffer<T>& u1, const Buffer<T>* u2,
+                              double ratio) {
+  extrapolate_start(backend_, u, u1, u2, ratio, L_, box_);
 }
 
 template class ImplicitStep<float>;

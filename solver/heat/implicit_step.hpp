@@ -26,14 +26,19 @@ class ImplicitStep {
                std::vector<multigrid::LevelGeometry> levels, Boundaries<T>& boundaries, Buffer<T>& cur,
                Buffer<T>& next, const multigrid::LevelRanks& ranks, HaloExchange<T>& halo);
 
-  /// Sets the operator of a step of `dt` (a no-op when dt is the current one).
-  void set_dt(double dt);
-  /// The step from t to t_next = t + dt (set_dt(dt) first): builds the right-hand side from
-  /// the old u (ghosts at t), writes the Dirichlet values at t_next into both fine buffers,
-  /// sets the Neumann gradients to t_next and runs cycles until the residual is at most
-  /// max(absolute_tolerance, tolerance * residual of the old u), or stalls, or
-  /// max_iterations cycles.
-  StepSolve step(double t, double t_next);
+  /// Sets the operator of a step of `dt` by backward Euler or Crank-Nicolson (the cycles are
+  /// recorded again only when the shift changes: a backward-Euler step of dt / 2 has the
+  /// shift of a Crank-Nicolson step of dt).
+  void set_step(double dt, bool backward_euler);
+  /// The step from t to t_next = t + dt (set_step first): builds the right-hand side from
+  /// the old u (ghosts at t), runs plan.after_rhs, writes the Dirichlet values at t_next into
+  /// both fine buffers, sets the Neumann gradients to t_next and runs cycles until the
+  /// residual is at most max(absolute_tolerance, tolerance * residual of the start), or
+  /// stalls, or max_iterations cycles; the first plan.unchecked_cycles without waiting.
+  StepSolve step(double t, double t_next, const StepPlan& plan);
+  /// The extrapolated first guess from u and the last steps u1, u2 (extrapolate_start in
+  /// step_solve.hpp) on the nodes the step solves for (held nodes keep theirs).
+  void extrapolate(Buffer<T>& u, const Buffer<T>& u1, const Buffer<T>* u2, double ratio);
 
   const multigrid::Cycles<T>& cycles() const { return cycles_; }
 
@@ -57,9 +62,10 @@ class ImplicitStep {
   Layout L_;
   Box box_;
   KernelId kernel_;
-  bool crank_nicolson_;
+  bool backward_euler_ = false;  // the current step's kind (set_step)
   multigrid::Cycles<T> cycles_;
   double dt_ = -1;
+  double beta_ = -1;
   double rhs_scale_ = 0;
   StencilWeights rhs_weights_;  // of the sweep that builds g from the old u
   Buffer<T> g_;                 // the fine right-hand side g = rhs_scale * f
@@ -68,6 +74,7 @@ class ImplicitStep {
   double q_time_[2] = {-1, -1};
   bool q_loaded_[2] = {false, false};
   double source_dt_ = -1, source_t_ = -1, source_t_next_ = -1;
+  bool source_backward_euler_ = false;
   std::unique_ptr<Replay> rest_of_cycle_;
   std::unique_ptr<Replay> fmg_;  // full multigrid, recorded likewise
 };

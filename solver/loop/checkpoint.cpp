@@ -6,7 +6,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <sstream>
+#include <stdexcept>
 
 #include "case_reader.hpp"
 #include "format_number.hpp"
@@ -88,6 +90,7 @@ std::string case_hash(const Case& c) {
   k.time.dt_auto = c.time.dt_auto;
   k.time.dt = c.time.dt;
   k.time.safety = c.time.safety;
+  k.time.startup_steps = c.time.startup_steps;
   k.output.directory = "out";
   return fnv1a_hex(to_yaml(k));
 }
@@ -115,20 +118,36 @@ output::SnapshotInfo checkpoint_info(const Case& c, const LoopState& state,
 
 }  // namespace
 
+/// The datasets of a checkpoint: u, and u one and two steps earlier where the loop keeps
+/// them. The names sort in this order, which is the order read_snapshot lists them in.
+const char* const kPreviousNames[] = {"u_previous", "u_previous_2"};
+
 template <typename T>
-void write_checkpoint(const Case& c, const LoopState& state, const std::vector<T>& u,
-                      const std::vector<output::XdmfEntry>& index,
-                      const std::vector<output::HistoryRow>& history) {
-  output::write_snapshot<T>(checkpoint_path(c), checkpoint_info(c, state, index, history),
-                            {{"u", u.data()}});
+std::vector<output::FieldRef<T>> checkpoint_fields(
+    const std::vector<T>& u, const std::vector<const std::vector<T>*>& previous) {
+  if (previous.size() > std::size(kPreviousNames))
+    throw std::logic_error("a checkpoint holds at most two earlier fields");
+  std::vector<output::FieldRef<T>> fields{{"u", u.data()}};
+  for (std::size_t i = 0; i < previous.size(); ++i)
+    fields.push_back({kPreviousNames[i], previous[i]->data()});
+  return fields;
 }
 
 template <typename T>
-void write_checkpoint_fields(const Case& c, const std::vector<T>& u,
-                             const output::Hyperslab& mine) {
+void write_checkpoint(const Case& c, const LoopState& state, const std::vector<T>& u,
+                      const std::vector<output::XdmfEntry>& index,
+                      const std::vector<output::HistoryRow>& history,
+                      const std::vector<const std::vector<T>*>& previous) {
+  output::write_snapshot<T>(checkpoint_path(c), checkpoint_info(c, state, index, history),
+                            checkpoint_fields(u, previous));
+}
+
+template <typename T>
+void write_checkpoint_fields(const Case& c, const std::vector<T>& u, const output::Hyperslab& mine,
+                             const std::vector<const std::vector<T>*>& previous) {
   const std::string path = checkpoint_path(c);
   output::write_fields_collective<T>(output::collective_temp_path(path), path, grid_meta(c),
-                                     {{"u", u.data()}}, mine);
+                                     checkpoint_fields(u, previous), mine);
 }
 
 void finish_checkpoint(const Case& c, const LoopState& state, const output::RunOutput& out) {
@@ -157,11 +176,16 @@ Checkpoint read_checkpoint(const Case& c, const Subdomain& sub) {
         "without --resume to start over",
         path, theirs, case_hash(c)));
   const bool want_single = c.precision == Precision::Float;
-  if (data.names.size() != 1 || data.names[0] != "u" || data.single_precision != want_single)
+  bool known = !data.names.empty() && data.names[0] == "u" &&
+               data.names.size() <= 1 + std::size(kPreviousNames);
+  for (std::size_t i = 1; known && i < data.names.size(); ++i)
+    known = data.names[i] == kPreviousNames[i - 1];
+  if (!known || data.single_precision != want_single)
     throw InputError("--resume: " + path + " does not hold the field u in this case's precision");
 
   Checkpoint k;
   k.u = data.fields[0];
+  k.u_previous.assign(data.fields.begin() + 1, data.fields.end());
   k.single_precision = data.single_precision;
   k.state.iteration = data.info.iteration;
   k.state.time = data.info.time;
@@ -203,14 +227,18 @@ StoredCase read_checkpoint_case(const std::string& directory) {
 }
 
 template void write_checkpoint_fields<float>(const Case&, const std::vector<float>&,
-                                             const output::Hyperslab&);
+                                             const output::Hyperslab&,
+                                             const std::vector<const std::vector<float>*>&);
 template void write_checkpoint_fields<double>(const Case&, const std::vector<double>&,
-                                              const output::Hyperslab&);
+                                              const output::Hyperslab&,
+                                              const std::vector<const std::vector<double>*>&);
 template void write_checkpoint<float>(const Case&, const LoopState&, const std::vector<float>&,
                                       const std::vector<output::XdmfEntry>&,
-                                      const std::vector<output::HistoryRow>&);
+                                      const std::vector<output::HistoryRow>&,
+                                      const std::vector<const std::vector<float>*>&);
 template void write_checkpoint<double>(const Case&, const LoopState&, const std::vector<double>&,
                                        const std::vector<output::XdmfEntry>&,
-                                       const std::vector<output::HistoryRow>&);
+                                       const std::vector<output::HistoryRow>&,
+                                       const std::vector<const std::vector<double>*>&);
 
 }  // namespace fdsolve

@@ -38,6 +38,9 @@ inline output::Hyperslab hyperslab_of(const Subdomain& sub) {
 struct Checkpoint {
   LoopState state;
   std::vector<double> u;  // the nodes read: the whole grid, or a rank's owned box (x fastest)
+  /// The same nodes of u one and two steps earlier, where the loop needs them (the implicit
+  /// schemes' extrapolated start): none, one or two fields.
+  std::vector<std::vector<double>> u_previous;
   bool single_precision = false;
   std::vector<output::XdmfEntry> index;
   std::vector<output::HistoryRow> history;
@@ -53,16 +56,19 @@ std::string case_hash(const Case& c);
 std::string checkpoint_path(const Case& c);
 
 /// Writes the checkpoint atomically (a crash keeps the previous one). `u` is dense; `index` and
-/// `history` are the output so far that a resumed run continues.
+/// `history` are the output so far that a resumed run continues; `previous` (dense) u one and
+/// two steps earlier where the loop keeps them (datasets u_previous, u_previous_2).
 template <typename T>
 void write_checkpoint(const Case& c, const LoopState& state, const std::vector<T>& u,
                       const std::vector<output::XdmfEntry>& index,
-                      const std::vector<output::HistoryRow>& history);
+                      const std::vector<output::HistoryRow>& history,
+                      const std::vector<const std::vector<T>*>& previous = {});
 /// The checkpoint written by every rank at once (parallel HDF5, output/snapshot_parallel.hpp):
 /// every rank writes its owned nodes `u` (dense, at `mine`), then, once the ranks have agreed
 /// that it went well, rank 0 finishes it (the loop state, index and history; the rename).
 template <typename T>
-void write_checkpoint_fields(const Case& c, const std::vector<T>& u, const output::Hyperslab& mine);
+void write_checkpoint_fields(const Case& c, const std::vector<T>& u, const output::Hyperslab& mine,
+                             const std::vector<const std::vector<T>*>& previous = {});
 void finish_checkpoint(const Case& c, const LoopState& state, const output::RunOutput& out);
 
 /// The resolved case a checkpoint was written with (its /config: every key, --set overrides

@@ -168,20 +168,33 @@ class FieldWriter {
     out_.snapshot<T>(iteration, time, refs, texts);
   }
 
-  /// Hands the checkpoint of `cur` to the writer unless it holds a non-finite value, in which
+  /// Hands the checkpoint of `cur` (and `previous`, u one and two steps earlier, where the
+  /// loop needs them to resume) to the writer unless it holds a non-finite value, in which
   /// case the previous checkpoint stays and false is returned.
-  bool checkpoint(const Buffer<T>& cur, const LoopState& state) {
+  bool checkpoint(const Buffer<T>& cur, const LoopState& state,
+                  const std::vector<const Buffer<T>*>& previous = {}) {
     const OutputTimer handing_over(OutputTimer::Counts::waited);
     // The moment the loop hands over (tools/interrupt_latency.py times a signal's stop by it).
     spdlog::debug("checkpoint at iteration {}: copying the field", state.iteration);
-    auto u = std::make_shared<std::vector<T>>();
-    {
+    const auto owned = [&](const Buffer<T>& field) {
+      auto dense = std::make_shared<std::vector<T>>();
       const std::shared_ptr<Buffer<T>> staged = staging_.take();
-      backend_.download(staged->data(), cur, L_.size);
-      copy_owned(staged->data(), L_, *u, true);
-    }
+      backend_.download(staged->data(), field, L_.size);
+      copy_owned(staged->data(), L_, *dense, true);
+      return dense;
+    };
+    std::vector<std::shared_ptr<std::vector<T>>> fields{owned(cur)};
+    for (const Buffer<T>* p : previous) fields.push_back(owned(*p));
+    const std::shared_ptr<std::vector<T>> u = fields[0];
     bool finite = true;
-    for (const T v : *u) finite = finite && std::isfinite(v);
+    for (const auto& field : fields)
+      for (const T v : *field) finite = finite && std::isfinite(v);
+    // The earlier fields as the checkpoint writer takes them (they live in `fields`).
+    const auto earlier = [](const std::vector<std::shared_ptr<std::vector<T>>>& all) {
+      std::vector<const std::vector<T>*> list;
+      for (std::size_t i = 1; i < all.size(); ++i) list.push_back(all[i].get());
+      return list;
+    };
     // Every rank must skip alike: the gather below is collective.
     if (comm_.max(finite ? 0 : 1) != 0) {
       spdlog::warn(
@@ -192,19 +205,20 @@ class FieldWriter {
     }
     if (collective_) {
       const OutputTimer writing(OutputTimer::Counts::written);
-      parallel::agree(comm_, [&] { write_checkpoint_fields(c_, *u, mine_); });
+      parallel::agree(comm_, [&] { write_checkpoint_fields(c_, *u, mine_, earlier(fields)); });
       parallel::agree(comm_, [&] {
         if (comm_.root()) finish_checkpoint(c_, state, out_);
       });
       return true;
     }
-    if (comm_.several()) *u = parallel::gather_field(comm_, d_, *u);
+    if (comm_.several())
+      for (const auto& field : fields) *field = parallel::gather_field(comm_, d_, *field);
     if (!comm_.root()) return true;
     // The history as of now; the index is read when the writer gets there, after every
     // snapshot handed over before this checkpoint (and none after it) is in place.
-    hand_over([this, u, state, history = out_.history()] {
+    hand_over([this, fields, earlier, state, history = out_.history()] {
       const OutputTimer writing(OutputTimer::Counts::written);
-      write_checkpoint(c_, state, *u, out_.index(), history);
+      write_checkpoint(c_, state, *fields[0], out_.index(), history, earlier(fields));
     });
     return true;
   }

@@ -78,6 +78,11 @@ struct SolveOptions {
   /// In 3D on one rank, let the sweeps write the x faces' ghosts (Boundaries::
   /// sweeps_write_x_ghosts); false fills them before every sweep (tests compare the two).
   bool sweeps_write_x_ghosts = true;
+  /// Implicit heat: whether a step's first cycles run before the host looks at their
+  /// residuals (the count predicted from the last step), which spares a GPU a wait per cycle.
+  /// Auto: on a GPU; the tests compare the two on either backend.
+  enum class CycleChecks { Auto, EveryCycle, Predicted };
+  CycleChecks cycle_checks = CycleChecks::Auto;
 };
 
 /// Solves `c` on `backend`, writing snapshots, checkpoints and history through `out`. With

@@ -80,11 +80,22 @@ TimePlan heat_time_plan(const Case& c, bool allow_unstable) {
                                      ? fmt::format("k = {:g}", c.problem.diffusivity)
                                      : std::string("the largest sum of k_f / h^2 over a node's faces"),
                                  describe_stencil(c), p.limit));
-  // Steps of dt up to end; a remainder of less than a millionth of dt is rounding, not a step.
-  const double whole = c.time.end / p.dt;
-  p.steps = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(whole - 1e-6)));
-  p.last_dt = c.time.end - static_cast<double>(p.steps - 1) * p.dt;
+  // Steps of dt up to end; a remainder of less than a millionth of a step is rounding, not a
+  // step. Crank-Nicolson's start: startup half steps first (all of the run when it is shorter).
+  const auto steps_in = [](double span, double dt) {
+    return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(span / dt - 1e-6)));
+  };
   p.end = c.time.end;
+  const std::int64_t startup =
+      c.time.scheme == TimeScheme::CrankNicolson ? c.time.startup_steps : 0;
+  const double half = 0.5 * p.dt;
+  if (startup > 0 && static_cast<double>(startup) * half >= c.time.end * (1 - 1e-6)) {
+    p.steps = p.startup = steps_in(c.time.end, half);
+  } else {
+    p.startup = startup;
+    p.steps = startup + steps_in(c.time.end - static_cast<double>(startup) * half, p.dt);
+  }
+  p.last_dt = c.time.end - p.time_after(p.steps - 1);
   return p;
 }
 
@@ -96,7 +107,9 @@ CrankNicolsonRinging crank_nicolson_ringing(const Case& c, const TimePlan& plan)
   const double a = std::fabs(g.amplification);
   g.steps_to_damp = a < 1.0 ? (a > 0.0 ? std::log(1e-3) / std::log(a) : 0.0)
                             : std::numeric_limits<double>::infinity();
-  g.rings = c.time.scheme == TimeScheme::CrankNicolson && g.amplification < -0.5;
+  g.startup_damping = std::pow(1.0 + r, -static_cast<double>(plan.startup));
+  g.rings = c.time.scheme == TimeScheme::CrankNicolson && g.amplification < -0.5 &&
+            g.startup_damping > 1e-3;
   return g;
 }
 

@@ -21,16 +21,28 @@ double heat_stability_limit(const Case& c);
 
 /// How a heat case steps: `steps` steps of `dt`, the last one shortened to `last_dt` so that
 /// the run ends exactly at time.end.
+/// Steps 1..startup are backward-Euler steps of dt / 2 (Crank-Nicolson's Rannacher start), the
+/// rest steps of dt, the last one of last_dt (what is left to end).
 struct TimePlan {
   double dt = 0;
   double last_dt = 0;
   std::int64_t steps = 0;
+  std::int64_t startup = 0;
   double end = 0;
   double limit = 0;  // the stability limit dt was checked against
 
   double time_after(std::int64_t step) const {
-    return step >= steps ? end : static_cast<double>(step) * dt;
+    if (step >= steps) return end;
+    if (startup == 0) return static_cast<double>(step) * dt;
+    if (step <= startup) return static_cast<double>(step) * (0.5 * dt);
+    return static_cast<double>(startup) * (0.5 * dt) + static_cast<double>(step - startup) * dt;
   }
+  /// The length of step `step` (1-based).
+  double step_dt(std::int64_t step) const {
+    return step == steps ? last_dt : step <= startup ? 0.5 * dt : dt;
+  }
+  /// Whether step `step` is one of the backward-Euler start.
+  bool startup_step(std::int64_t step) const { return step <= startup; }
 };
 
 /// The plan of a heat case: dt = safety * limit for dt: auto, else the given dt. With the
@@ -45,11 +57,16 @@ TimePlan heat_time_plan(const Case& c, bool allow_unstable = false);
 /// initial data (or a Dirichlet value switched on at t = 0) rings as a node-to-node
 /// oscillation. `rings` when g < -0.5, i.e. r > 3 (dt above 3x the explicit limit): the
 /// oscillation then loses less than half its amplitude per step and is still visible after a
-/// few steps. steps_to_damp: steps for it to fall by 1000 (ln 1e-3 / ln |g|).
+/// few steps. steps_to_damp: steps for it to fall by 1000 (ln 1e-3 / ln |g|). A Rannacher
+/// start (plan.startup backward-Euler steps of dt / 2) that damps the mode by 1000 or more
+/// leaves nothing to ring.
 struct CrankNicolsonRinging {
   double amplification = 0;
   double steps_to_damp = 0;
-  bool rings = false;  // only for time.scheme crank-nicolson
+  bool rings = false;  // only for time.scheme crank-nicolson, when no start damps it
+  /// The highest mode's factor over the backward-Euler start (1 without one): 1 / (1 + r)
+  /// per step of dt / 2.
+  double startup_damping = 1;
 };
 CrankNicolsonRinging crank_nicolson_ringing(const Case& c, const TimePlan& plan);
 

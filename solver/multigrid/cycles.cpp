@@ -198,6 +198,12 @@ SweepStats Cycles<T>::probe(Buffer<T>& u, Buffer<T>& next) {
 }
 
 template <typename T>
+void Cycles<T>::enqueue_probe(Buffer<T>& u, Buffer<T>& next) {
+  fill_boundary(0, u);
+  backend_.enqueue_sweep_with_stats(sweep_args(0, ops_[0].smooth, u, next, rhs(0)), kernel_[0]);
+}
+
+template <typename T>
 void Cycles<T>::finish_cycle(Buffer<T>& u, Buffer<T>& next) {
   u.swap(next);
   finish_fine(u, next, 1);

@@ -91,6 +91,10 @@ class Cycles {
   /// which is the scaled residual r~ = omega (f - A u) / diag of u: the norms of the residual of
   /// u are residual_scale() times the update's. Leaves u unchanged.
   SweepStats probe(Buffer<T>& u, Buffer<T>& next);
+  /// The same probe enqueued without waiting for its statistics: collect_probes() returns
+  /// those of every probe enqueued since the last collect, in order, at one wait. One rank.
+  void enqueue_probe(Buffer<T>& u, Buffer<T>& next);
+  std::vector<SweepStats> collect_probes() { return backend_.collect_stats(); }
   /// Completes the cycle a probe began: takes its sweep as the first pre-smoothing sweep.
   void finish_cycle(Buffer<T>& u, Buffer<T>& next);
   /// One whole cycle (V or W) on u.

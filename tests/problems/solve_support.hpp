@@ -53,6 +53,7 @@ struct TempDir {
 struct Solved {
   SolveResult result;
   output::SnapshotData final;
+  std::vector<output::HistoryRow> history;
   const std::vector<double>& u() const { return final.fields.at(0); }
 };
 
@@ -69,6 +70,7 @@ Solved solve_text(const std::string& yaml, SolveOptions options = {}, bool by_me
   s.result = by_method ? solve_case<T>(c, *backend, out, options)
                        : solve_jacobi<T>(c, *backend, out, options);
   s.final = output::read_snapshot(out.snapshots().back());
+  s.history = out.history();
   return s;
 }
 

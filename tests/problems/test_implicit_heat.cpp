@@ -21,14 +21,17 @@ namespace {
 double be_factor(double z) { return 1.0 / (1.0 - z); }                  // z = dt k lambda
 double cn_factor(double z) { return (1.0 + z / 2) / (1.0 - z / 2); }
 
-/// The mode's amplitude after `end` with steps of dt, the last shortened to land on end.
-double amplification(bool cn, double dt, double end, double k, double lambda) {
-  const auto steps = static_cast<std::int64_t>(std::ceil(end / dt - 1e-6));
-  const double last = end - static_cast<double>(steps - 1) * dt;
+/// The mode's amplitude after `end` with steps of dt, the last shortened to land on end; CN
+/// starts with `startup` backward-Euler steps of dt/2 (time.startup_steps, default 2).
+double amplification(bool cn, double dt, double end, double k, double lambda, int startup = 2) {
+  const double begun = cn ? startup * dt / 2 : 0.0;
+  const double start = cn ? std::pow(be_factor(dt / 2 * k * lambda), startup) : 1.0;
+  const auto steps = static_cast<std::int64_t>(std::ceil((end - begun) / dt - 1e-6));
+  const double last = end - begun - static_cast<double>(steps - 1) * dt;
   const auto g = [&](double step) {
     return cn ? cn_factor(step * k * lambda) : be_factor(step * k * lambda);
   };
-  return std::pow(g(dt), static_cast<double>(steps - 1)) * g(last);
+  return start * std::pow(g(dt), static_cast<double>(steps - 1)) * g(last);
 }
 
 /// The 2D sine mode case: 33x33, k = 0.5, u0 = sin(pi x) sin(pi y).
@@ -52,7 +55,7 @@ PROBLEM_TEST("implicit heat: a 2D mode decays by the discrete BE and CN factors"
     CAPTURE(cn);
     const Solved s = solve_text(mode_2d(cn ? "crank-nicolson" : "implicit", dt, end), {}, true);
     REQUIRE(s.result.status == SolveStatus::Completed);
-    CHECK(s.result.iterations == 17);
+    CHECK(s.result.iterations == (cn ? 18 : 17));  // CN: two half steps, then 16
     CHECK(s.final.info.time == doctest::Approx(end).epsilon(1e-14));
     const double f = amplification(cn, dt, end, k, lambda_5pt(h));
     CHECK(max_error(s, [&](double x, double y, double) {
@@ -149,7 +152,7 @@ PROBLEM_TEST("implicit heat: dt 100x the explicit limit stays bounded and decays
                     scheme, 20 * 100 * limit, 100 * limit),
         {}, true);
     REQUIRE(s.result.status == SolveStatus::Completed);
-    CHECK(s.result.iterations == 20);
+    CHECK(s.result.iterations == (std::string(scheme) == "implicit" ? 20 : 21));
     double sum_sq = 0, largest = 0;
     for (const double v : s.u()) {
       CHECK(std::isfinite(v));
@@ -166,8 +169,9 @@ PROBLEM_TEST("implicit heat: dt 100x the explicit limit stays bounded and decays
 PROBLEM_TEST("implicit heat: time-dependent Dirichlet, Neumann and source, exact in space") {
   // u = x^2 + y^2 + 4kt + t^2 x: quadratic in space (the 5-point Laplacian and the mirrored
   // Neumann ghost are exact), quadratic in time: u_t = 4k + 2 t x, so q = 2 t x. CN's
-  // trapezoid is exact for it; BE errs by O(dt). dt = 0.01 does not divide end = 0.105.
-  const auto text = [](const char* scheme, double dt) {
+  // trapezoid is exact for it (without the backward-Euler start); BE errs by O(dt), and so
+  // does the start, by O(dt^2) at the end. dt = 0.01 does not divide end = 0.105.
+  const auto text = [](const char* scheme, double dt, const char* extra = "") {
     return fmt::format(
         "grid: {{points: [9, 9], extent: [1, 0.8]}}\n"
         "problem: {{equation: heat, diffusivity: 0.25, source: '2*t*x'}}\n"
@@ -175,14 +179,21 @@ PROBLEM_TEST("implicit heat: time-dependent Dirichlet, Neumann and source, exact
         "  default: {{type: dirichlet, value: 'x^2 + y^2 + t + t^2*x'}}\n"
         "  x_max: {{type: neumann, gradient: '2 + t^2'}}\n"
         "initial: 'x^2 + y^2'\n"
-        "time: {{scheme: {}, end: 0.105, dt: {}}}\nsolve: {{tolerance: 1e-13}}\n",
-        scheme, dt);
+        "time: {{scheme: {}, end: 0.105, dt: {}{}}}\nsolve: {{tolerance: 1e-13}}\n",
+        scheme, dt, extra);
   };
   const double t = 0.105;
   const auto exact = [&](double x, double y, double) { return x * x + y * y + t + t * t * x; };
-  const Solved cn = solve_text(text("crank-nicolson", 0.01), {}, true);
+  const Solved cn = solve_text(text("crank-nicolson", 0.01, ", startup_steps: 0"), {}, true);
   CHECK(cn.result.iterations == 11);
   CHECK(max_error(cn, exact) < 1e-11);
+  // With the start: 2 half steps + 10 steps; second order in dt.
+  const Solved started = solve_text(text("crank-nicolson", 0.01), {}, true);
+  CHECK(started.result.iterations == 12);
+  const double s1 = max_error(started, exact);
+  const double s2 = max_error(solve_text(text("crank-nicolson", 0.005), {}, true), exact);
+  CHECK(s1 > 1e-9);
+  CHECK(std::log2(s1 / s2) == doctest::Approx(2.0).epsilon(0.1));
   const double e1 = max_error(solve_text(text("implicit", 0.01), {}, true), exact);
   const double e2 = max_error(solve_text(text("implicit", 0.005), {}, true), exact);
   CHECK(e1 > 1e-5);
@@ -195,7 +206,122 @@ PROBLEM_TEST("implicit heat: repeated float runs are bit-identical") {
   const Solved b = solve_text<float>(text, {}, true);
   REQUIRE(a.u().size() == b.u().size());
   CHECK(std::memcmp(a.u().data(), b.u().data(), a.u().size() * sizeof(double)) == 0);
-  CHECK(a.result.iterations == 13);
+  CHECK(a.result.iterations == 14);
+}
+
+namespace {
+
+/// The largest node-to-node oscillation along x: over every row, the smaller of two
+/// consecutive differences that have opposite signs (a zigzag; a smooth field has none beyond
+/// its rounding, and at an extremum both differences are small).
+double zigzag(const Solved& s) {
+  const auto& g = s.final.info.grid;
+  double worst = 0;
+  for (std::int64_t j = 0; j < g.points[1]; ++j)
+    for (std::int64_t i = 1; i + 1 < g.points[0]; ++i) {
+      const auto at = [&](std::int64_t a) {
+        return s.u()[static_cast<std::size_t>(j * g.points[0] + a)];
+      };
+      const double left = at(i) - at(i - 1), right = at(i + 1) - at(i);
+      if (left * right < 0) worst = std::max(worst, std::min(std::fabs(left), std::fabs(right)));
+    }
+  return worst;
+}
+
+/// A jump: u = 1 inside, 0 on the Dirichlet boundary, 65x65, k = 1, Crank-Nicolson steps of
+/// 200x the explicit limit h^2 / 4.
+std::string jump_case(int steps, const char* extra) {
+  const double h = 1.0 / 64, dt = 200 * h * h / 4;
+  return fmt::format(
+      "grid: {{points: [65, 65], extent: [1, 1]}}\nproblem: {{equation: heat}}\n"
+      "initial: 1\nboundary: {{default: {{type: dirichlet, value: 0}}}}\n"
+      "time: {{scheme: crank-nicolson, end: {}, dt: {}{}}}\n",
+      steps * dt, dt, extra);
+}
+
+/// heat_plate at 129x65: the left edge switched to 1 at t = 0, insulated top and bottom;
+/// Crank-Nicolson steps of dt = 5e-4 (33x the explicit limit).
+std::string plate_case(const char* extra, const char* solve = "") {
+  return fmt::format(
+      "grid: {{points: [129, 65], extent: [1, 0.5]}}\nproblem: {{equation: heat}}\n"
+      "boundary:\n  default: {{type: neumann, gradient: 0}}\n"
+      "  x_min: {{type: dirichlet, value: 1}}\n  x_max: {{type: dirichlet, value: 0}}\n"
+      "initial: 0\ntime: {{scheme: crank-nicolson, end: 0.02, dt: 5e-4{}}}\n"
+      "solve: {{tolerance: 1e-6{}}}\n",
+      extra, solve);
+}
+
+std::int64_t total_cycles(const Solved& s) {
+  std::int64_t n = 0;
+  for (const output::HistoryRow& row : s.history) n += row.cycles;
+  return n;
+}
+
+double max_difference(const Solved& a, const Solved& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.u().size(); ++i) d = std::max(d, std::fabs(a.u()[i] - b.u()[i]));
+  return d;
+}
+
+}  // namespace
+
+PROBLEM_TEST("implicit heat: the backward-Euler start removes Crank-Nicolson's ringing") {
+  // The highest mode's CN factor at r = 200 is -0.990 per step: after 4 steps plain CN still
+  // rings at the jump; two half steps of backward Euler multiply it by 1/201^2 first.
+  const Solved plain = solve_text(jump_case(4, ", startup_steps: 0"), {}, true);
+  const Solved started = solve_text(jump_case(4, ""), {}, true);
+  CHECK(started.result.iterations == 5);  // two half steps, then three of dt
+  CAPTURE(zigzag(plain));
+  CAPTURE(zigzag(started));
+  CHECK(zigzag(plain) > 0.1);
+  CHECK(zigzag(started) < 2e-3);
+  CHECK(zigzag(started) < zigzag(plain) / 100);
+  for (const double v : started.u()) CHECK((v >= 0 && v <= 1));  // and no over- or undershoot
+}
+
+PROBLEM_TEST("implicit heat: the extrapolated start gives the same answer in fewer cycles") {
+  // Both runs solve each step to the tolerance: against a run solved to 1e-12 they differ by
+  // what the tolerance allows, and the extrapolation leaves less to solve.
+  const Solved exact = solve_text(plate_case(", extrapolate: false", ", absolute_tolerance: 1e-14"
+                                                                     ", max_iterations: 100"),
+                                  {}, true);
+  const Solved old_u = solve_text(plate_case(", extrapolate: false"), {}, true);
+  const Solved extrapolated = solve_text(plate_case(""), {}, true);
+  REQUIRE(extrapolated.result.status == SolveStatus::Completed);
+  CAPTURE(total_cycles(old_u));
+  CAPTURE(total_cycles(extrapolated));
+  CHECK(total_cycles(extrapolated) < total_cycles(old_u));
+  CHECK(max_difference(old_u, exact) < 1e-5);
+  CHECK(max_difference(extrapolated, exact) < 1e-5);
+  for (const output::HistoryRow& row : extrapolated.history) CHECK(row.factor <= 1e-6);
+}
+
+PROBLEM_TEST("implicit heat: predicted unchecked cycles give the per-cycle step") {
+  using Checks = SolveOptions::CycleChecks;
+  SolveOptions every, predicted;
+  every.cycle_checks = Checks::EveryCycle;
+  predicted.cycle_checks = Checks::Predicted;
+  const Solved a = solve_text(plate_case(""), every, true);
+  const Solved b = solve_text(plate_case(""), predicted, true);
+  const Solved again = solve_text(plate_case(""), predicted, true);
+  REQUIRE(a.history.size() == b.history.size());
+  // Each step runs at least the cycles the per-cycle test runs; where the prediction did not
+  // overshoot, the cycles and the residual are the same, bit for bit, and so is the field
+  // when no step overshot.
+  bool overshot = false;
+  for (std::size_t i = 0; i < a.history.size(); ++i) {
+    CAPTURE(i);
+    CHECK(b.history[i].factor <= 1e-6);
+    if (!overshot && b.history[i].cycles == a.history[i].cycles) {
+      CHECK(b.history[i].norm_l2 == a.history[i].norm_l2);
+    } else {
+      overshot = true;
+      CHECK(b.history[i].cycles >= 1);
+    }
+  }
+  if (!overshot) CHECK(std::memcmp(a.u().data(), b.u().data(), a.u().size() * sizeof(double)) == 0);
+  CHECK(max_difference(a, b) < 1e-5);
+  CHECK(std::memcmp(b.u().data(), again.u().data(), b.u().size() * sizeof(double)) == 0);
 }
 
 TEST_SUITE_END();
