@@ -16,6 +16,8 @@
 #   SKIP_MEDIA=1         skip the heterogeneous-media timings (tools/media_timings.sh)
 #   MEDIA_SIZES          "N2D N3D" for them (default "4097 257")
 #   SKIP_SETUP=1         skip the whole-process timings of large runs (tools/setup_timings.sh)
+#   SKIP_IMPLICIT=1      skip implicit heat against explicit (tools/implicit_timings.sh;
+#                        IMPLICIT_SET=2d|3d|all, default all)
 # The comparison runs use examples/poisson_multigrid.yaml and tools/compare/ (CuPy, when the
 # device's Python has it).
 #   SANITIZER_TIMEOUT    seconds per sanitizer run (default 200)
@@ -195,6 +197,12 @@ if [[ "${SKIP_MEDIA:-0}" != 1 ]]; then
   tools/media_timings.sh "$PWD/$BUILD/solver/fdsolve" cuda "$OUT/media" ${MEDIA_SIZES:-4097 257} \
     2>&1 | tee "$OUT/media.log"
   find "$OUT/media" -name '*.h5' -delete 2>/dev/null || true
+fi
+
+# --- implicit heat against explicit at equal accuracy (heat_plate to t = 0.1, 2D and 3D) --------
+if [[ "${SKIP_IMPLICIT:-0}" != 1 ]]; then
+  tools/implicit_timings.sh "$PWD/$BUILD/solver/fdsolve" cuda "$OUT/implicit" "${IMPLICIT_SET:-all}" \
+    2>&1 | tee "$OUT/implicit.log"
 fi
 
 if [[ "${SKIP_SETUP:-0}" != 1 ]]; then
