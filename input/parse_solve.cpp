@@ -119,6 +119,12 @@ void parse_method(const FieldMap& solve, Case& c) {
 void parse_solve(const FieldMap& root, Case& c) {
   const FieldMap solve(root.get_or_empty("solve"), case_keys::section("solve"), c.locations);
   if (c.problem.equation == Equation::Heat) check_heat_keys(solve, c);
+  // An implicit heat step starts from a guess close to its answer (the extrapolation of the
+  // last steps): plain cycles. A full multigrid start does about two cycles' work, and on a
+  // GPU, where the coarse levels cost launches rather than bytes, several times that
+  // (docs/performance.md, "Implicit heat at GPU speed").
+  if (c.problem.equation == Equation::Heat && c.time.scheme != TimeScheme::Explicit)
+    c.solve.multigrid.fmg = false;
   parse_method(solve, c);
   SolveSpec& s = c.solve;
   if (const auto f = solve.get("max_iterations")) s.max_iterations = read_integer(*f, 1);
