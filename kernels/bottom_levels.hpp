@@ -58,7 +58,7 @@ struct BottomLevelsArgs {
 };
 
 /// The most levels one call takes: its arguments travel by value in the launch (CUDA: 32 KiB
-/// of parameters at most; 12 levels take about 4.5 KiB). Coarsening halves an axis, so 12
+/// of parameters at most; 12 levels take 4.3 KiB in double). Coarsening halves an axis, so 12
 /// levels of a few thousand nodes or fewer are more than any grid has.
 constexpr int kMaxBottomLevels = 12;
 

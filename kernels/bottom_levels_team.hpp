@@ -125,8 +125,8 @@ FDSOLVE_HOST_DEVICE void correct_level(const LevelPlain<T>& F, const LevelPlain<
   for (int n = team.rank(); n < cells; n += team.size()) {
     index_t i, j, k;
     F.node(n, i, j, k);
-    u[F.F.s.at(i, j, k)] += C.halves ? prolong_node(e, C.F.s, i, j, k)
-                                     : prolong_ratio_node(e, C.F.s, C.ratio, i, j, k);
+    u[F.F.s.at(i, j, k)] +=
+        C.halves ? prolong_node(e, C.F.s, i, j, k) : prolong_ratio_node(e, C.F.s, C.ratio, i, j, k);
   }
   team.sync();
 }
