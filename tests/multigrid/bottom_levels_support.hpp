@@ -18,6 +18,7 @@ struct BottomCase {
   std::string name;
   std::string yaml;
   int stencil = 5;
+  int dims = 2;
 };
 
 /// Every face type on n^dims nodes (periodic axes: n - 1, the same spacing); `extra` is
@@ -36,7 +37,7 @@ inline std::vector<BottomCase> bottom_cases(int dims, index_t n, int stencil,
     }
     cases.push_back({std::to_string(dims) + "D " + std::to_string(stencil) + "-point " + f.name +
                          " n = " + std::to_string(n) + (extra.empty() ? "" : " " + extra),
-                     yaml + extra, stencil});
+                     yaml + extra, stencil, dims});
   }
   return cases;
 }
