@@ -23,6 +23,9 @@
 
 namespace fdsolve {
 
+template <typename T>
+struct BottomLevelsArgs;  // bottom_levels.hpp: only the backends and the cycles need it
+
 /// A failure of the machine rather than of the input: device errors, out of memory.
 /// The CLI maps it to exit code 1.
 class BackendError : public std::runtime_error {
@@ -187,6 +190,14 @@ class Backend {
   /// Multigrid's bottom solve (bottom_cg.hpp): conjugate gradients on a coarsest grid of a few
   /// thousand nodes at most, enqueued and ordered before later work (CUDA: one thread block).
   virtual void bottom_solve(const BottomSolveArgs<T>& args) = 0;
+  /// Multigrid's coarsest levels visited in one call (bottom_levels.hpp): what the cycles do
+  /// level by level below args' first level (smoothing, restriction, the bottom solve,
+  /// correction), enqueued and ordered before later work (CUDA: one launch of one thread
+  /// block). Backends without it say so, and the cycles then stay level by level.
+  virtual bool has_bottom_levels() const { return false; }
+  virtual void bottom_levels(const BottomLevelsArgs<T>&) {
+    throw BackendError("backend " + name() + " cannot visit the bottom levels in one call");
+  }
   /// The vector operations of conjugate gradients on the variable-coefficient operator
   /// (flux_operator.hpp): y = a x + b y on the box's nodes that are not held, enqueued; and
   /// the volume-weighted inner product, returned when known. Deterministic.

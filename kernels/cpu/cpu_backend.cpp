@@ -119,6 +119,8 @@ class CpuBackend final : public Backend<T> {
   void prolong_add(const TransferArgs<T>& args) override { cpu::prolong_add(args); }
   void prolong_cubic_add(const TransferArgs<T>& args) override { cpu::prolong_cubic_add(args); }
   void bottom_solve(const BottomSolveArgs<T>& args) override { cpu::bottom_solve(args); }
+  bool has_bottom_levels() const override { return true; }
+  void bottom_levels(const BottomLevelsArgs<T>& args) override { cpu::bottom_levels(args); }
   void restrict_residual(const ResidualRestrictArgs<T>& args) override {
     cpu::restrict_residual(args);
   }

@@ -4,6 +4,7 @@
 #include "../halo_fill.hpp"
 #include "../stencil.hpp"
 #include "../bottom_cg.hpp"
+#include "../bottom_levels.hpp"
 #include "../transfer.hpp"
 #include "../flux_transfer.hpp"
 #include "../galerkin.hpp"
@@ -40,6 +41,9 @@ void prolong_cubic_add(const TransferArgs<T>& args);
 /// Multigrid's bottom solve by conjugate gradients (bottom_cg_cpu.cpp); returns its iterations.
 template <typename T>
 int bottom_solve(const BottomSolveArgs<T>& args);
+/// Multigrid's coarsest levels visited in one call (bottom_levels_cpu.cpp).
+template <typename T>
+void bottom_levels(const BottomLevelsArgs<T>& args);
 /// Sets `n` values to `value`.
 template <typename T>
 void fill_value(T* dst, index_t n, T value);

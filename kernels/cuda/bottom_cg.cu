@@ -2,37 +2,19 @@
 // block, so that the whole solve is one launch (recorded into a cycle's graph like any other)
 // and its reductions never leave the chip. The coarsest grid has a few dozen to a few thousand
 // nodes: one block holds it comfortably.
+#include "block_team.cuh"
 #include "cuda_check.cuh"
 #include "transfer.cuh"
 
 namespace fdsolve::cuda {
 namespace {
 
-constexpr int kThreads = 256;
-
-/// One thread block as bottom_cg's team: a fixed-order tree reduction in shared memory.
-struct BlockTeam {
-  double* scratch;  // kThreads values
-  __device__ int rank() const { return static_cast<int>(threadIdx.x); }
-  __device__ int size() const { return kThreads; }
-  __device__ void sync() const { __syncthreads(); }
-  __device__ double sum(double v) const {
-    scratch[threadIdx.x] = v;
-    __syncthreads();
-    for (int half = kThreads / 2; half > 0; half /= 2) {
-      if (static_cast<int>(threadIdx.x) < half) scratch[threadIdx.x] += scratch[threadIdx.x + half];
-      __syncthreads();
-    }
-    const double total = scratch[0];
-    __syncthreads();  // every thread has read the total before the scratch is reused
-    return total;
-  }
-};
+constexpr int kThreads = kBottomCgThreads;
 
 template <typename T>
 __global__ void __launch_bounds__(kThreads) bottom_cg_kernel(BottomPlain<T> a) {
   __shared__ double scratch[kThreads];
-  BlockTeam team{scratch};
+  BlockTeam<kThreads> team{scratch};
   bottom_cg(a, team);
 }
 

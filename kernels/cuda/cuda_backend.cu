@@ -273,6 +273,10 @@ class CudaBackend final : public Backend<T> {
   void bottom_solve(const BottomSolveArgs<T>& args) override {
     launch_bottom_solve(args, stream_);
   }
+  bool has_bottom_levels() const override { return true; }
+  void bottom_levels(const BottomLevelsArgs<T>& args) override {
+    launch_bottom_levels(args, stream_);
+  }
   void restrict_residual(const ResidualRestrictArgs<T>& args) override {
     launch_restrict_residual(args, stream_);
   }

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include "bottom_cg.hpp"
+#include "bottom_levels.hpp"
 #include "flux_transfer.hpp"
 #include "galerkin.hpp"
 #include "transfer.hpp"
@@ -37,5 +38,10 @@ void launch_galerkin(const GalerkinArgs<T>& args, cudaStream_t stream);
 /// Enqueues the bottom solve of `args` (bottom_cg.hpp) as one thread block on `stream`.
 template <typename T>
 void launch_bottom_solve(const BottomSolveArgs<T>& args, cudaStream_t stream);
+
+/// Enqueues multigrid's bottom levels in one call (bottom_levels.hpp) as one launch of one
+/// thread block on `stream`.
+template <typename T>
+void launch_bottom_levels(const BottomLevelsArgs<T>& args, cudaStream_t stream);
 
 }  // namespace fdsolve::cuda

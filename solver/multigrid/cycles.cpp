@@ -94,6 +94,7 @@ Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settin
       backend.zero(*b);  // Dirichlet nodes and the halo stay zero: CG writes only the box
     }
   set_shift(settings.alpha, settings.beta);
+  set_bottom_levels_cells(bottom_levels_cells(backend.name()));
 }
 
 template <typename T>
@@ -166,6 +167,7 @@ void Cycles<T>::coarse_correction(int level) {
 template <typename T>
 void Cycles<T>::visit(int level, bool fresh) {
   if (!here(level)) return;  // a gathered level: rank 0 alone
+  if (level >= first_in_call_ && level < coarsest()) return visit_in_one_call(level, fresh);
   if (fresh) backend_.zero(x_[level]);
   if (level == coarsest()) {
     solve_bottom();

@@ -47,6 +47,17 @@ struct CycleSettings {
 /// loop is scalar (1025^2 double, one thread: 9.2 against 6.9 WU).
 bool fused_restriction_pays(const std::string& backend_name, int dims);
 
+/// The bottom levels visited in one backend call (Backend::bottom_levels) by default: every
+/// level of at most this many nodes but the fine one. On the GPU a launch on such a level costs
+/// more than its work (about 2 us a graph node, against well under one for a pass of one SM
+/// over 4096 nodes), while above it one thread block, one SM of the device's 132, takes longer
+/// over a pass than the launch it saves: 4096 nodes is 4 nodes per thread of a 1024-thread block.
+constexpr index_t kBottomLevelsCells = 4096;
+
+/// The bottom levels' threshold for backend `name`: kBottomLevelsCells on CUDA; 0 (level by
+/// level) on the CPU, whose small levels cost no launches (the CPU tests set it).
+index_t bottom_levels_cells(const std::string& backend_name);
+
 /// The ranks a hierarchy runs on. With one rank (or no split) every level is whole; with
 /// several, the levels below split.gather hold each rank's box (the fine fields the caller's,
 /// of split.level[0]'s box), exchange their halos before every operation that reads a
@@ -77,6 +88,14 @@ class Cycles {
   /// is whole on one rank and small; else by bottom_sweeps() smoothing sweeps.
   bool bottom_by_cg() const { return cg_bottom_; }
   int bottom_sweeps() const { return bottom_.sweeps; }
+
+  /// Visits the levels of at most `cells` nodes (the fine level never) in one backend call,
+  /// where the backend has it (Backend::has_bottom_levels) and the cycles run on one rank;
+  /// 0: level by level. The constructor sets bottom_levels_cells(backend name). Recorded work
+  /// keeps the setting it was recorded with.
+  void set_bottom_levels_cells(index_t cells);
+  /// The first level the one call visits (levels().size() when none is).
+  int bottom_levels_first() const { return first_in_call_; }
 
   /// Changes the operator to alpha I - beta L on every level (an implicit heat step whose dt
   /// differs): relaxation weights, rhs_scale and the bottom solve follow. Work recorded with
@@ -159,6 +178,10 @@ class Cycles {
   }
   /// The coarsest level's correction equation solved (CG, or the bottom sweeps).
   void solve_bottom();
+  /// The bottom CG's arguments (bottom_cg.hpp) on the coarsest level.
+  BottomSolveArgs<T> bottom_args();
+  /// visit(level, fresh) of level >= first_in_call_ as one Backend::bottom_levels call.
+  void visit_in_one_call(int level, bool fresh);
   /// Restricts the residual of x (computed into `scratch`) to the next level's right-hand side.
   void restrict_residual(int level, Buffer<T>& x, Buffer<T>& scratch);
   /// Restricts level's right-hand side itself (full multigrid's descent).
@@ -197,6 +220,7 @@ class Cycles {
   Buffer<T> copy_rhs_, copy_x_, packed_;
   std::vector<T> mine_, whole_;  // host staging of the gather and the scatter
   bool cg_bottom_ = false;
+  int first_in_call_ = 0;  // set_bottom_levels_cells
   Buffer<T> cg_r_, cg_p_, cg_q_;  // the bottom CG's scratch fields
   std::function<bool()> interrupt_;
   const T* fine_rhs_ = nullptr;

@@ -94,6 +94,12 @@ void Cycles<T>::solve_bottom() {
     smooth(l, x_[l], next_[l], bottom_.sweeps);
     return;
   }
+  backend_.bottom_solve(bottom_args());
+}
+
+template <typename T>
+BottomSolveArgs<T> Cycles<T>::bottom_args() {
+  const int l = coarsest();
   BottomSolveArgs<T> a;
   a.x = x_[l].data();
   a.g = rhs_[l].data();
@@ -113,7 +119,7 @@ void Cycles<T>::solve_bottom() {
   // the precision allows.
   a.tolerance = sizeof(T) == sizeof(float) ? 1e-5 : 1e-10;
   a.max_iterations = cg_bottom_iterations(box_[l].cells());
-  backend_.bottom_solve(a);
+  return a;
 }
 
 
@@ -122,10 +128,12 @@ template void Cycles<float>::restrict_rhs(int);
 template void Cycles<float>::restrict_field(int, const Buffer<float>&);
 template void Cycles<float>::correct(int, Buffer<float>&, bool);
 template void Cycles<float>::solve_bottom();
+template BottomSolveArgs<float> Cycles<float>::bottom_args();
 template void Cycles<double>::restrict_residual(int, Buffer<double>&, Buffer<double>&);
 template void Cycles<double>::restrict_rhs(int);
 template void Cycles<double>::restrict_field(int, const Buffer<double>&);
 template void Cycles<double>::correct(int, Buffer<double>&, bool);
 template void Cycles<double>::solve_bottom();
+template BottomSolveArgs<double> Cycles<double>::bottom_args();
 
 }  // namespace fdsolve::multigrid

@@ -1,0 +1,200 @@
+// Multigrid's coarsest levels visited in one backend call: on the GPU a cycle's launches on the
+// small levels cost more than their arithmetic (about 2 us a graph node against well under a
+// microsecond of work on a level of a few thousand nodes), so CUDA runs every step of those
+// levels as one launch of one thread block.
+//
+// The call does exactly what the cycles do level by level from its first level down
+// (solver/multigrid/cycles.cpp): pre-smoothing, the residual restricted to the next level,
+// the same below (twice for W cycles), the bottom solve (bottom_cg.hpp, or sweeps), then the
+// interpolated correction and post-smoothing on the way up. Each step is a pass over a level's
+// nodes by a team of workers (bottom_levels_team.hpp), with the per-node arithmetic of
+// point_update.hpp, transfer.hpp and transfer_ratio.hpp. This file holds the arguments and the
+// order of the steps.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bottom_cg.hpp"
+#include "transfer.hpp"
+
+namespace fdsolve {
+
+/// One level of the call: its fields (a correction, that field's second buffer and the
+/// right-hand side g, all of `layout`), the nodes its sweeps update and its homogeneous face
+/// rules (Cycles::fill_homogeneous's).
+template <typename T>
+struct BottomLevelArgs {
+  T* x = nullptr;
+  T* next = nullptr;
+  T* g = nullptr;
+  Layout layout;
+  Box box;
+  std::array<GhostRule, 6> rules{};
+  StencilWeights smooth;    // weighted Jacobi (the source: g)
+  StencilWeights residual;  // the scaled residual
+  /// How g comes from the next finer level of the call (unused on the first level): where
+  /// this level's nodes sit on it, the factor diag_fine / diag_this, and whether the residual
+  /// is computed inside the restriction (Backend::restrict_residual) or swept first.
+  TransferRatio ratio{};
+  double scale = 1.0;
+  bool fused = false;
+};
+
+/// The call: the levels from the first one visited to the coarsest, and the cycle's shape.
+template <typename T>
+struct BottomLevelsArgs {
+  std::vector<BottomLevelArgs<T>> levels;
+  bool fresh = true;  // start the first level's correction from zero
+  int pre_smooth = 2;
+  int post_smooth = 2;
+  bool w_cycle = false;  // two coarse visits below every level but the one above the coarsest
+  /// The coarsest level's solve: conjugate gradients (`bottom`, whose x is the coarsest
+  /// level's x) or `bottom_sweeps` smoothing sweeps.
+  bool cg = true;
+  BottomSolveArgs<T> bottom;
+  int bottom_sweeps = 0;
+};
+
+/// The most levels one call takes: its arguments travel by value in the launch (CUDA: 32 KiB
+/// of parameters at most; 12 levels take 4.3 KiB in double). Coarsening halves an axis, so 12
+/// levels of a few thousand nodes or fewer are more than any grid has.
+constexpr int kMaxBottomLevels = 12;
+
+/// One level as plain scalars for device code (Layout and Box hold std::arrays).
+template <typename T>
+struct LevelPlain {
+  T *x, *next, *g;
+  FineFold F;    // strides, node counts, and how an index beyond each face folds back
+  index_t size;  // elements of each field, halo included
+  index_t lo[3], extent[3];
+  TypedWeights<T> smooth, residual;
+  TransferRatio ratio;
+  T scale;
+  bool halves, fused;
+
+  FDSOLVE_HOST_DEVICE int cells() const { return int(extent[0] * extent[1] * extent[2]); }
+  /// Node n (0 <= n < cells()) of the box: x fastest.
+  FDSOLVE_HOST_DEVICE void node(int n, index_t& i, index_t& j, index_t& k) const {
+    const int ex = int(extent[0]), ey = int(extent[1]);
+    i = lo[0] + n % ex;
+    j = lo[1] + (n / ex) % ey;
+    k = lo[2] + n / (ex * ey);
+  }
+};
+
+template <typename T>
+struct BottomLevelsPlain {
+  int count;
+  bool fresh, w_cycle, cg;
+  int pre_smooth, post_smooth, bottom_sweeps;
+  BottomPlain<T> bottom;
+  LevelPlain<T> level[kMaxBottomLevels];
+};
+
+template <typename T>
+BottomLevelsPlain<T> bottom_levels_plain(const BottomLevelsArgs<T>& a) {
+  if (a.levels.size() < 2 || a.levels.size() > std::size_t(kMaxBottomLevels))
+    throw std::invalid_argument("the bottom levels' call takes 2 to " +
+                                std::to_string(kMaxBottomLevels) + " levels");
+  BottomLevelsPlain<T> p{};
+  p.count = static_cast<int>(a.levels.size());
+  p.fresh = a.fresh;
+  p.w_cycle = a.w_cycle;
+  p.cg = a.cg;
+  p.pre_smooth = a.pre_smooth;
+  p.post_smooth = a.post_smooth;
+  p.bottom_sweeps = a.bottom_sweeps;
+  if (a.cg) p.bottom = bottom_plain(a.bottom);
+  for (int l = 0; l < p.count; ++l) {
+    const BottomLevelArgs<T>& in = a.levels[static_cast<std::size_t>(l)];
+    LevelPlain<T>& out = p.level[l];
+    out.x = in.x;
+    out.next = in.next;
+    out.g = in.g;
+    out.F = fine_fold(in.layout, in.rules);
+    out.size = in.layout.size;
+    for (int d = 0; d < 3; ++d) {
+      out.lo[d] = in.box.lo[d];
+      out.extent[d] = in.box.extent(d);
+    }
+    out.smooth = typed<T>(in.smooth);
+    out.residual = typed<T>(in.residual);
+    out.ratio = in.ratio;
+    out.scale = static_cast<T>(in.scale);
+    out.halves = in.ratio.halves(in.layout.dims);
+    out.fused = in.fused;
+  }
+  return p;
+}
+
+/// The steps of a visit of `count` levels (0 the first, count - 1 the coarsest) in the order
+/// Cycles::visit takes them: Down(l, fresh) starts level l (zero it when fresh, pre-smooth,
+/// restrict the residual), Bottom(fresh) solves the coarsest, Up(l) corrects level l from
+/// l + 1 and post-smooths. One step at a time, so that the device runs each step's code from
+/// one place, without recursion: bit l of `again` marks a W cycle's level whose second coarse
+/// visit has begun.
+enum class LevelStep { Down, Bottom, Up };
+
+struct LevelWalk {
+  int last;
+  bool w_cycle;
+  bool fresh;  // whether the next Down or Bottom starts from zero
+  int l = 0;
+  bool up = false;
+  unsigned again = 0;
+
+  FDSOLVE_HOST_DEVICE LevelWalk(int count, bool w, bool first_fresh)
+      : last(count - 1), w_cycle(w), fresh(first_fresh) {}
+
+  /// The next step; false when the visit is complete.
+  FDSOLVE_HOST_DEVICE bool next(LevelStep& step, int& level, bool& step_fresh) {
+    if (up) {  // l has just finished
+      if (--l < 0) return false;
+      const unsigned bit = 1u << l;
+      if (!(w_cycle && l + 1 != last && !(again & bit))) {
+        again &= ~bit;
+        step = LevelStep::Up;
+        level = l;
+        step_fresh = false;
+        return true;
+      }
+      again |= bit;  // a W cycle visits l + 1 again, from its current correction
+      ++l;
+      fresh = false;
+      up = false;
+    }
+    step = l < last ? LevelStep::Down : LevelStep::Bottom;
+    level = l;
+    step_fresh = fresh;
+    fresh = true;  // every deeper visit starts from zero
+    if (l < last)
+      ++l;
+    else
+      up = true;
+    return true;
+  }
+};
+
+/// The levels whose correction ends in their `next` buffer (bit l): those that swept an odd
+/// number of times, as the level-by-level cycles swap x and next after every sweep. The caller
+/// swaps its buffers alike after the call.
+template <typename T>
+unsigned bottom_levels_swaps(const BottomLevelsArgs<T>& a) {
+  unsigned odd = 0;
+  LevelWalk walk(static_cast<int>(a.levels.size()), a.w_cycle, a.fresh);
+  LevelStep s;
+  int l;
+  bool fresh;
+  while (walk.next(s, l, fresh)) {
+    const int sweeps = s == LevelStep::Down ? a.pre_smooth
+                       : s == LevelStep::Up ? a.post_smooth
+                       : a.cg               ? 0
+                                            : a.bottom_sweeps;
+    if (sweeps % 2 != 0) odd ^= 1u << l;
+  }
+  return odd;
+}
+
+}  // namespace fdsolve

@@ -1,0 +1,72 @@
+// The cycles' coarsest levels in one backend call (see cycles.hpp, bottom_levels.hpp): which
+// levels take it, and the arguments that make the call do what visit() does level by level.
+#include "bottom_levels.hpp"
+#include "cycles.hpp"
+
+namespace fdsolve::multigrid {
+
+index_t bottom_levels_cells(const std::string& backend_name) {
+  return backend_name == "cuda" ? kBottomLevelsCells : 0;
+}
+
+template <typename T>
+void Cycles<T>::set_bottom_levels_cells(index_t cells) {
+  const int last = coarsest();
+  first_in_call_ = static_cast<int>(levels_.size());
+  // One rank: levels split over ranks exchange halos between the steps, and gathered levels
+  // wait for the gather and scatter (the call's levels would be whole on rank 0, but the
+  // simple rule is enough: a split run is large, its coarse levels a small share of a cycle).
+  if (cells <= 0 || comm_.several() || !backend_.has_bottom_levels()) return;
+  if (last < 2 || levels_[last].cells() > cells) return;
+  int first = last;
+  // Never the fine level: its field, halo fill and right-hand side are the caller's.
+  while (first - 1 >= 1 && levels_[first - 1].cells() <= cells &&
+         last - (first - 1) + 1 <= kMaxBottomLevels)
+    --first;
+  if (first < last) first_in_call_ = first;
+}
+
+template <typename T>
+void Cycles<T>::visit_in_one_call(int level, bool fresh) {
+  check_interrupt();  // one check for the whole call: it cannot stop part-way
+  const int dims = levels_[0].dims;
+  BottomLevelsArgs<T> a;
+  for (int l = level; l <= coarsest(); ++l) {
+    BottomLevelArgs<T> b;
+    b.x = x_[l].data();
+    b.next = next_[l].data();
+    b.g = rhs_[l].data();
+    b.layout = layout_[l];
+    b.box = box_[l];
+    for (int f = 0; f < 6; ++f) b.rules[f] = homogeneous_[l].faces[f].rule;
+    b.smooth = ops_[l].smooth;
+    b.residual = ops_[l].residual;
+    if (l > level) {  // as restrict_residual restricts level l - 1 into this one
+      b.ratio = levels_[l].ratio;
+      b.scale = ops_[l - 1].diag / ops_[l].diag;
+      b.fused = settings_.fuse_residual_restriction && levels_[l].ratio.halves(dims);
+    }
+    a.levels.push_back(b);
+  }
+  a.fresh = fresh;
+  a.pre_smooth = settings_.spec.pre_smooth;
+  a.post_smooth = settings_.spec.post_smooth;
+  a.w_cycle = settings_.spec.cycle == CycleKind::W;
+  a.cg = cg_bottom_;
+  if (cg_bottom_)
+    a.bottom = bottom_args();
+  else
+    a.bottom_sweeps = bottom_.sweeps;
+  backend_.bottom_levels(a);
+  // The call swapped each level's pair as often as the level-by-level sweeps would have.
+  const unsigned odd = bottom_levels_swaps(a);
+  for (int l = level; l <= coarsest(); ++l)
+    if ((odd >> (l - level)) & 1u) x_[l].swap(next_[l]);
+}
+
+template void Cycles<float>::set_bottom_levels_cells(index_t);
+template void Cycles<float>::visit_in_one_call(int, bool);
+template void Cycles<double>::set_bottom_levels_cells(index_t);
+template void Cycles<double>::visit_in_one_call(int, bool);
+
+}  // namespace fdsolve::multigrid
