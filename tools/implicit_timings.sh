@@ -6,8 +6,9 @@
 # time, and the max error against the series solution (tools/heat_plate_error.py; needs NumPy
 # and h5py, "-" without them). Usage:
 #   tools/implicit_timings.sh FDSOLVE BACKEND WORKDIR [2d|3d|all]
-# FDSOLVE_CYCLE_CHECKS=every (the "checked" rows) makes each step's host read every cycle's
-# residual, as before the predicted schedule.
+# Measurement knobs: FDSOLVE_CYCLE_CHECKS=every (the "checked" rows) makes each step's host
+# read every cycle's residual, as before the predicted schedule; FDSOLVE_BOTTOM_LEVELS_CELLS=N
+# moves the bottom levels' one-kernel threshold (0: every level launched by itself).
 set -uo pipefail
 fdsolve=$(realpath "$1") backend=$2 work=$3 which=${4:-all}
 tools=$(cd "$(dirname "$0")" && pwd)
@@ -47,24 +48,30 @@ print(f"{label:34s} exit {rc}  steps {steps!s:>7}  cycles/step {per_step:>5}  lo
 PY
 }
 cn="--set time.scheme=crank-nicolson"
+# "before": the step as it was built first (no Rannacher start, the old u as the first guess,
+# a full multigrid start, every cycle checked, every level launched by itself).
+before="--set time.startup_steps=0 --set time.extrapolate=false --set solve.multigrid.fmg=true"
 if [[ $which == 2d || $which == all ]]; then
   p2="[1025,513]"
   row 2d-explicit "$p2" 5
-  FDSOLVE_CYCLE_CHECKS=every row 2d-cn-8e-5-before "$p2" 5 $cn --set time.dt=8e-5 \
-    --set time.startup_steps=0 --set time.extrapolate=false
-  FDSOLVE_CYCLE_CHECKS=every row 2d-cn-8e-5-checked "$p2" 5 $cn --set time.dt=8e-5
-  row 2d-cn-8e-5 "$p2" 5 $cn --set time.dt=8e-5
-  for dt in 1.25e-4 2.5e-4 5e-4; do
+  FDSOLVE_CYCLE_CHECKS=every FDSOLVE_BOTTOM_LEVELS_CELLS=0 row 2d-cn-8e-5-before "$p2" 5 $cn \
+    --set time.dt=8e-5 $before
+  for dt in 8e-5 1.25e-4 2e-4 2.5e-4 5e-4; do
     row "2d-cn-$dt" "$p2" 5 $cn --set time.dt=$dt
   done
-  row 2d-cn-2.5e-4-vcycles "$p2" 5 $cn --set time.dt=2.5e-4 --set solve.multigrid.fmg=false
+  row 2d-cn-2.5e-4-fmg "$p2" 5 $cn --set time.dt=2.5e-4 --set solve.multigrid.fmg=true
+  row 2d-cn-2.5e-4-no-extrapolation "$p2" 5 $cn --set time.dt=2.5e-4 --set time.extrapolate=false
   FDSOLVE_CYCLE_CHECKS=every row 2d-cn-2.5e-4-checked "$p2" 5 $cn --set time.dt=2.5e-4
+  FDSOLVE_BOTTOM_LEVELS_CELLS=0 row 2d-cn-2.5e-4-levels "$p2" 5 $cn --set time.dt=2.5e-4
+  FDSOLVE_BOTTOM_LEVELS_CELLS=16384 row 2d-cn-2.5e-4-bottom16k "$p2" 5 $cn --set time.dt=2.5e-4
   row 2d-cn-2.5e-4-float "$p2" 5 $cn --set time.dt=2.5e-4 --set precision=float
 fi
 if [[ $which == 3d || $which == all ]]; then
   p3="[257,257,257]"
   row 3d-explicit "$p3" 7 --set grid.extent=[1,1,1]
-  for dt in 5e-4 1e-3 2e-3; do
+  FDSOLVE_CYCLE_CHECKS=every FDSOLVE_BOTTOM_LEVELS_CELLS=0 row 3d-cn-5e-4-before "$p3" 7 \
+    --set grid.extent=[1,1,1] $cn --set time.dt=5e-4 $before
+  for dt in 5e-4 7e-4 1e-3; do
     row "3d-cn-$dt" "$p3" 7 --set grid.extent=[1,1,1] $cn --set time.dt=$dt
   done
 fi

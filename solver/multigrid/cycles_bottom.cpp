@@ -1,12 +1,19 @@
 // The cycles' coarsest levels in one backend call (see cycles.hpp, bottom_levels.hpp): which
 // levels take it, and the arguments that make the call do what visit() does level by level.
+#include <cstdlib>
+
 #include "bottom_levels.hpp"
 #include "cycles.hpp"
 
 namespace fdsolve::multigrid {
 
 index_t bottom_levels_cells(const std::string& backend_name) {
-  return backend_name == "cuda" ? kBottomLevelsCells : 0;
+  if (backend_name != "cuda") return 0;
+  // A measurement knob (docs/performance.md): FDSOLVE_BOTTOM_LEVELS_CELLS=N moves the
+  // threshold, 0 visits every level by itself.
+  if (const char* text = std::getenv("FDSOLVE_BOTTOM_LEVELS_CELLS"))
+    return static_cast<index_t>(std::strtoll(text, nullptr, 10));
+  return kBottomLevelsCells;
 }
 
 template <typename T>
