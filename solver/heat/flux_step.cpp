@@ -148,9 +148,9 @@ StepSolve FluxImplicitStep<T>::step(double t, double t_next, const StepPlan& pla
 }
 
 template <typename T>
-void FluxImplicitStep<T>::extrapolate(Buffer<T>& u, const Buffer<T>& u1, const Buffer<T>* u2,
-                              double ratio) {
-  extrapolate_start(backend_, u, u1, u2, ratio, L_, box_,
+void FluxImplicitStep<T>::extrapolate(Buffer<T>& u, const std::vector<const Buffer<T>*>& earlier,
+                              const std::vector<double>& c) {
+  extrapolate_start(backend_, u, earlier, c, L_, box_,
                     cycles_.fine_held() > 0 ? cycles_.held_face() : nullptr);
 }
 

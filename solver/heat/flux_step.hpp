@@ -36,9 +36,10 @@ class FluxImplicitStep {
   /// plan.after_rhs runs once the right-hand side is built. Every iteration is checked (the
   /// conjugate gradients need their inner products on the host anyway).
   StepSolve step(double t, double t_next, const StepPlan& plan);
-  /// The extrapolated first guess from u and the last steps u1, u2 (extrapolate_start in
+  /// The extrapolated first guess from u and the earlier steps (extrapolate_start in
   /// step_solve.hpp) on the nodes the step solves for (held nodes keep theirs).
-  void extrapolate(Buffer<T>& u, const Buffer<T>& u1, const Buffer<T>* u2, double ratio);
+  void extrapolate(Buffer<T>& u, const std::vector<const Buffer<T>*>& earlier,
+                   const std::vector<double>& c);
 
   const multigrid::FluxCycles<T>& cycles() const { return cycles_; }
 

@@ -24,6 +24,7 @@
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reduce.hpp"
 #include "problem/boundary_conditions.hpp"
+#include "earlier_steps.hpp"
 #include "step_solve.hpp"
 
 namespace fdsolve::heat {
@@ -68,32 +69,14 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
   if (plan.startup > 0)
     spdlog::info("Rannacher start: {} backward-Euler steps of dt/2 = {:g} before Crank-Nicolson",
                  plan.startup, 0.5 * plan.dt);
-  // u one step earlier (prev) and, for Crank-Nicolson, two (prev2): the extrapolated start
-  // needs them, and prev also serves the diagnostics and the `update` field, which otherwise
-  // keep a copy of their own.
-  const bool extrapolate = c.time.extrapolate;
-  const int kept = extrapolate ? (c.time.scheme == TimeScheme::CrankNicolson ? 2 : 1) : 0;
-  const bool keep_previous = kept > 0 || needs_previous_state(c);
-  Buffer<T> prev, prev2, spare;
-  int have = 0;  // how many of prev, prev2 hold the steps before the current one
-  if (keep_previous) prev = backend.allocate(L.size);
-  if (kept == 2) prev2 = backend.allocate(L.size);
-  if (extrapolate) spare = backend.allocate(L.size);
-  if (const Checkpoint* k = options.resume; extrapolate && k) {
-    std::vector<T> field(static_cast<std::size_t>(L.size));
-    backend.download(field.data(), cur, L.size);  // the ghosts and boundary nodes of some step
-    Buffer<T>* earlier[] = {&prev, &prev2};
-    for (; have < kept && have < static_cast<int>(k->u_previous.size()); ++have) {
-      place_owned(k->u_previous[static_cast<std::size_t>(have)], L, field);
-      backend.upload(*earlier[have], field.data(), L.size);
-    }
-  }
-  const auto earlier_fields = [&] {
-    std::vector<const Buffer<T>*> list;
-    if (have >= 1) list.push_back(&prev);
-    if (have >= 2) list.push_back(&prev2);
-    return list;
-  };
+  // The earlier steps' fields: three for Crank-Nicolson's extrapolation, one for backward
+  // Euler's, and one for the diagnostics and the `update` field (earlier_steps.hpp).
+  const int kept = !c.time.extrapolate                          ? 0
+                   : c.time.scheme == TimeScheme::CrankNicolson ? 3
+                                                                : 1;
+  EarlierSteps<T> earlier(backend, L, kept, needs_previous_state(c));
+  if (options.resume) earlier.restore(*options.resume, cur);
+  const bool keep_previous = earlier.any();
   // Cycles run before the host looks at a residual (the GPU then does not wait on each): one
   // fewer than the last step took, which keeps the step the per-cycle test makes while the
   // count does not fall by two at once. Seeded from the history on a resume, so that the
@@ -137,23 +120,7 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
     StepPlan step_plan;
     step_plan.backward_euler = c.time.scheme == TimeScheme::Implicit || plan.startup_step(it);
     stepper.set_step(plan.step_dt(it), step_plan.backward_euler);
-    if (extrapolate && have >= 1) {
-      // Three steps of one dt by Crank-Nicolson: u + u1 - u2; else u + ratio (u - u1).
-      const bool three = have == 2 && !step_plan.backward_euler &&
-                         plan.step_dt(it) == plan.step_dt(it - 1) &&
-                         plan.step_dt(it - 1) == plan.step_dt(it - 2);
-      const double ratio = plan.step_dt(it) / plan.step_dt(it - 1);
-      step_plan.after_rhs = [&] { backend.copy(spare, cur); };
-      step_plan.start_guess = [&, three, ratio] {
-        stepper.extrapolate(cur, prev, three ? &prev2 : nullptr, ratio);
-        if (kept == 2) prev2.swap(prev);  // u^(n-1) becomes the older one
-        prev.swap(spare);                 // and u^n the last
-        have = std::min(have + 1, kept);
-      };
-    } else if (keep_previous) {
-      backend.copy(prev, cur);
-      if (extrapolate) have = 1;
-    }
+    earlier.prepare(step_plan, it, plan, cur, stepper);
     if (predict) step_plan.unchecked_cycles = static_cast<int>(std::max<std::int64_t>(0, last_cycles - 1));
     const StepSolve s = stepper.step(t, t_next, step_plan);
     last_cycles = s.cycles;
@@ -169,7 +136,7 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
         it == 1 || it % c.solve.check_every == 0 || it == plan.steps || checkpoint_due;
     const Diagnostics* diagnosed = nullptr;
     if (check && c.solve.diagnostics) {
-      diag = diagnose(prev.data());
+      diag = diagnose(earlier.last().data());
       diagnosed = &diag;
     }
     output::HistoryRow row = history_row(it, t_next, s.residual, diagnosed,
@@ -184,7 +151,7 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
     // dt, so only the solve can blow up).
     const double limit = c.solve.divergence_factor * std::max(s.first_norm, s.target);
     if (diverged(norm, limit, s.residual, diagnosed)) {
-      if (!diagnosed) diag = diagnose(keep_previous ? prev.data() : cur.data());
+      if (!diagnosed) diag = diagnose(keep_previous ? earlier.last().data() : cur.data());
       r.divergence = locate_divergence(it, t_next, norm, limit, diag, grid);
       r.status = SolveStatus::Diverged;
       break;
@@ -196,11 +163,11 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
                    s.stalled ? "the residual stopped falling: the rounding level of the precision"
                              : "solve.max_iterations");
     if (c.output.every > 0 && it % c.output.every == 0) {
-      writer.snapshot(cur, keep_previous ? prev : cur, it, t_next);
+      writer.snapshot(cur, keep_previous ? earlier.last() : cur, it, t_next);
       writer.flush_history();
       last_snapshot = it;
     }
-    if (checkpoint_due) writer.checkpoint(cur, state_now(), earlier_fields());
+    if (checkpoint_due) writer.checkpoint(cur, state_now(), earlier.checkpoint_fields());
   }
   if (it == plan.steps && r.status == SolveStatus::MaxIterations) r.status = SolveStatus::Completed;
   backend.synchronize();
@@ -221,8 +188,8 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
       session > 0 ? static_cast<double>(updated_cells) * static_cast<double>(it - done) / session
                   : 0;
   if (r.status == SolveStatus::Interrupted || r.status == SolveStatus::TimeLimit)
-    writer.checkpoint(cur, state_now(), earlier_fields());
-  const Buffer<T>& before = keep_previous ? prev : cur;
+    writer.checkpoint(cur, state_now(), earlier.checkpoint_fields());
+  const Buffer<T>& before = keep_previous ? earlier.last() : cur;
   if (r.divergence) {
     writer.final_snapshot(cur, before, it, r.time,
                           {{"status", "diverged"},

@@ -230,9 +230,9 @@ StepSolve ImplicitStep<T>::step(double t, double t_next, const StepPlan& plan) {
 }
 
 template <typename T>
-void ImplicitStep<T>::extrapolate(Buffer<T>& u, const Buffer<T>& u1, const Buffer<T>* u2,
-                              double ratio) {
-  extrapolate_start(backend_, u, u1, u2, ratio, L_, box_);
+void ImplicitStep<T>::extrapolate(Buffer<T>& u, const std::vector<const Buffer<T>*>& earlier,
+                              const std::vector<double>& c) {
+  extrapolate_start(backend_, u, earlier, c, L_, box_);
 }
 
 template class ImplicitStep<float>;

@@ -36,9 +36,10 @@ class ImplicitStep {
   /// residual is at most max(absolute_tolerance, tolerance * residual of the start), or
   /// stalls, or max_iterations cycles; the first plan.unchecked_cycles without waiting.
   StepSolve step(double t, double t_next, const StepPlan& plan);
-  /// The extrapolated first guess from u and the last steps u1, u2 (extrapolate_start in
+  /// The extrapolated first guess from u and the earlier steps (extrapolate_start in
   /// step_solve.hpp) on the nodes the step solves for (held nodes keep theirs).
-  void extrapolate(Buffer<T>& u, const Buffer<T>& u1, const Buffer<T>* u2, double ratio);
+  void extrapolate(Buffer<T>& u, const std::vector<const Buffer<T>*>& earlier,
+                   const std::vector<double>& c);
 
   const multigrid::Cycles<T>& cycles() const { return cycles_; }
 

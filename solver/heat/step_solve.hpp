@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "backend.hpp"
 #include "flux_operator.hpp"
@@ -40,32 +41,28 @@ struct StepPlan {
   int unchecked_cycles = 0;
 };
 
-/// A step's extrapolated first guess on `box` (nodes marked in `held_face` keep theirs), from
-/// u = u^n and the earlier steps u1 = u^(n-1), u2 = u^(n-2):
-///  - u2 null: u + ratio (u - u1), ratio = dt / dt of the last step (linear);
-///  - u2 given (three steps of one dt): u + u1 - u2, whose error per mode of factor g per step
-///    is (g - 1)^2 (g + 1) u2: second order for the smooth modes (g near 1) like the linear
-///    guess, and zero for the modes Crank-Nicolson flips from step to step (g near -1), which
-///    the linear guess doubles. A jump in the data leaves such modes behind, and the residual,
-///    which weighs them by the operator's largest eigenvalues, would otherwise be all theirs.
+/// A step's first guess on `box` (nodes marked in `held_face` keep theirs): u <- c[0] u +
+/// sum_i c[i] earlier[i - 1], the earlier steps' fields u^(n-1), u^(n-2), ... (extrapolation
+/// coefficients from EarlierSteps); zero coefficients cost no pass.
 template <typename T>
-void extrapolate_start(Backend<T>& backend, Buffer<T>& u, const Buffer<T>& u1, const Buffer<T>* u2,
-                       double ratio, const Layout& layout, const Box& box,
+void extrapolate_start(Backend<T>& backend, Buffer<T>& u,
+                       const std::vector<const Buffer<T>*>& earlier,
+                       const std::vector<double>& c, const Layout& layout, const Box& box,
                        const T* held_face = nullptr) {
   LinearCombinationArgs<T> a;  // y = a x + b y
   a.y = u.data();
-  a.x = u1.data();
-  a.a = u2 ? 1.0 : -ratio;
-  a.b = u2 ? 1.0 : 1.0 + ratio;
   a.held_face = held_face;
   a.layout = layout;
   a.box = box;
-  backend.combine(a);
-  if (!u2) return;
-  a.x = u2->data();
-  a.a = -1.0;
-  a.b = 1.0;
-  backend.combine(a);
+  double scale = c[0];  // u's coefficient, applied with the first term
+  for (std::size_t i = 0; i < earlier.size(); ++i) {
+    if (c[i + 1] == 0.0) continue;
+    a.x = earlier[i]->data();
+    a.a = c[i + 1];
+    a.b = scale;
+    backend.combine(a);
+    scale = 1.0;
+  }
 }
 
 }  // namespace fdsolve::heat

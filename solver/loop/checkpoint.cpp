@@ -118,15 +118,15 @@ output::SnapshotInfo checkpoint_info(const Case& c, const LoopState& state,
 
 }  // namespace
 
-/// The datasets of a checkpoint: u, and u one and two steps earlier where the loop keeps
+/// The datasets of a checkpoint: u, and u one to three steps earlier where the loop keeps
 /// them. The names sort in this order, which is the order read_snapshot lists them in.
-const char* const kPreviousNames[] = {"u_previous", "u_previous_2"};
+const char* const kPreviousNames[] = {"u_previous", "u_previous_2", "u_previous_3"};
 
 template <typename T>
 std::vector<output::FieldRef<T>> checkpoint_fields(
     const std::vector<T>& u, const std::vector<const std::vector<T>*>& previous) {
   if (previous.size() > std::size(kPreviousNames))
-    throw std::logic_error("a checkpoint holds at most two earlier fields");
+    throw std::logic_error("a checkpoint holds at most three earlier fields");
   std::vector<output::FieldRef<T>> fields{{"u", u.data()}};
   for (std::size_t i = 0; i < previous.size(); ++i)
     fields.push_back({kPreviousNames[i], previous[i]->data()});

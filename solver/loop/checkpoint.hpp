@@ -38,8 +38,8 @@ inline output::Hyperslab hyperslab_of(const Subdomain& sub) {
 struct Checkpoint {
   LoopState state;
   std::vector<double> u;  // the nodes read: the whole grid, or a rank's owned box (x fastest)
-  /// The same nodes of u one and two steps earlier, where the loop needs them (the implicit
-  /// schemes' extrapolated start): none, one or two fields.
+  /// The same nodes of u one, two and three steps earlier, where the loop needs them (the
+  /// implicit schemes' extrapolated start): none to three fields.
   std::vector<std::vector<double>> u_previous;
   bool single_precision = false;
   std::vector<output::XdmfEntry> index;
@@ -56,8 +56,8 @@ std::string case_hash(const Case& c);
 std::string checkpoint_path(const Case& c);
 
 /// Writes the checkpoint atomically (a crash keeps the previous one). `u` is dense; `index` and
-/// `history` are the output so far that a resumed run continues; `previous` (dense) u one and
-/// two steps earlier where the loop keeps them (datasets u_previous, u_previous_2).
+/// `history` are the output so far that a resumed run continues; `previous` (dense) u one to
+/// three steps earlier where the loop keeps them (datasets u_previous, u_previous_2, _3).
 template <typename T>
 void write_checkpoint(const Case& c, const LoopState& state, const std::vector<T>& u,
                       const std::vector<output::XdmfEntry>& index,

@@ -168,7 +168,7 @@ class FieldWriter {
     out_.snapshot<T>(iteration, time, refs, texts);
   }
 
-  /// Hands the checkpoint of `cur` (and `previous`, u one and two steps earlier, where the
+  /// Hands the checkpoint of `cur` (and `previous`, u one to three steps earlier, where the
   /// loop needs them to resume) to the writer unless it holds a non-finite value, in which
   /// case the previous checkpoint stays and false is returned.
   bool checkpoint(const Buffer<T>& cur, const LoopState& state,
