@@ -1,19 +1,10 @@
 // Multigrid's bottom solve on the host: the CG iteration of bottom_cg.hpp with a team of one
 // (the coarsest grid has a few dozen nodes: threads would cost more than they save).
 #include "bottom_cg.hpp"
+#include "serial_team.hpp"
 #include "stencil_cpu.hpp"
 
 namespace fdsolve::cpu {
-namespace {
-
-struct SerialTeam {
-  int rank() const { return 0; }
-  int size() const { return 1; }
-  double sum(double v) const { return v; }
-  void sync() const {}
-};
-
-}  // namespace
 
 template <typename T>
 int bottom_solve(const BottomSolveArgs<T>& args) {

@@ -3,18 +3,11 @@
 // CPU operations run on one thread too (kParallelCells, team_size); the call lets the CPU
 // tests hold the code CUDA runs to the level-by-level cycles.
 #include "../bottom_levels_team.hpp"
+#include "serial_team.hpp"
 #include "stencil_cpu.hpp"
 
 namespace fdsolve::cpu {
 namespace {
-
-struct SerialTeam {
-  int rank() const { return 0; }
-  int size() const { return 1; }
-  double sum(double v) const { return v; }
-  void sync() const {}
-  SerialTeam cg() const { return *this; }
-};
 
 template <int Points, typename T>
 void run(const BottomLevelsPlain<T>& p) {

@@ -27,14 +27,7 @@ inline std::vector<BottomCase> bottom_cases(int dims, index_t n, int stencil,
                                             const std::string& extra = "") {
   std::vector<BottomCase> cases;
   for (const FaceCase& f : face_cases(dims)) {
-    std::string yaml = laplace_case(dims, n, stencil, f.faces);
-    if (f.periodic) {
-      const std::string P = std::to_string(n - 1), N = std::to_string(n);
-      yaml = "grid: {points: [" + P + ", " + N + (dims == 3 ? ", " + P : std::string()) +
-             "], extent: [1, 1" + (dims == 3 ? ", 1" : std::string()) +
-             "]}\nproblem: {equation: laplace}\nstencil: " + std::to_string(stencil) + "\n" +
-             f.faces;
-    }
+    const std::string yaml = face_case_yaml(dims, n, stencil, f);
     cases.push_back({std::to_string(dims) + "D " + std::to_string(stencil) + "-point " + f.name +
                          " n = " + std::to_string(n) + (extra.empty() ? "" : " " + extra),
                      yaml + extra, stencil, dims});

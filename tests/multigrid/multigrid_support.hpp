@@ -104,4 +104,14 @@ inline std::vector<FaceCase> face_cases(int dims) {
   };
 }
 
+/// The Laplace case of face case `f`: on the periodic axes one node fewer (the wrap is the
+/// missing node), so that a grid of n nodes coarsens as the others do.
+inline std::string face_case_yaml(int dims, index_t n, int stencil, const FaceCase& f) {
+  if (!f.periodic) return laplace_case(dims, n, stencil, f.faces);
+  const std::string P = std::to_string(n - 1), N = std::to_string(n);
+  return "grid: {points: [" + P + ", " + N + (dims == 3 ? ", " + P : std::string()) +
+         "], extent: [1, 1" + (dims == 3 ? ", 1" : std::string()) +
+         "]}\nproblem: {equation: laplace}\nstencil: " + std::to_string(stencil) + "\n" + f.faces;
+}
+
 }  // namespace fdsolve::test

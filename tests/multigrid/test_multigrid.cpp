@@ -61,16 +61,7 @@ void check_factors(int dims, int stencil, index_t n_small, double bound) {
     double factors[2];
     for (int s = 0; s < 2; ++s) {
       index_t n = s == 0 ? n_small : 2 * n_small - 1;
-      std::string yaml = laplace_case(dims, n, stencil, f.faces);
-      if (f.periodic) {
-        // Periodic axes have n - 1 nodes (even): the same spacing, one node fewer.
-        const index_t np = n - 1;
-        const std::string P = std::to_string(np), N = std::to_string(n);
-        yaml = "grid: {points: [" + P + ", " + N + (dims == 3 ? ", " + P : std::string()) +
-               "], extent: [1, 1" + (dims == 3 ? ", 1" : std::string()) +
-               "]}\nproblem: {equation: laplace}\nstencil: " + std::to_string(stencil) + "\n" +
-               f.faces;
-      }
+      const std::string yaml = face_case_yaml(dims, n, stencil, f);
       factors[s] = asymptotic_factor(cycle_residuals<double>(yaml, 8));
     }
     MESSAGE(dims, "D ", stencil, "-point ", std::string(f.name), ": V(2,2) factor ", factors[0], " (n = ",
@@ -241,14 +232,7 @@ PROBLEM_TEST("multigrid: the fused residual-restriction equals residual sweep + 
     const int dims = stencil == 5 ? 2 : 3;
     for (const FaceCase& f : face_cases(dims)) {
       const index_t n = dims == 2 ? 33 : 17;
-      std::string yaml = laplace_case(dims, n, stencil, f.faces);
-      if (f.periodic) {
-        const std::string P = std::to_string(n - 1), N = std::to_string(n);
-        yaml = "grid: {points: [" + P + ", " + N + (dims == 3 ? ", " + P : std::string()) +
-               "], extent: [1, 1" + (dims == 3 ? ", 1" : std::string()) +
-               "]}\nproblem: {equation: laplace}\nstencil: " + std::to_string(stencil) + "\n" +
-               f.faces;
-      }
+      const std::string yaml = face_case_yaml(dims, n, stencil, f);
       const auto fused = cycle_residuals<double>(yaml, 3, true, 11, 1);
       const auto unfused = cycle_residuals<double>(yaml, 3, true, 11, 0);
       INFO(stencil, "-point ", std::string(f.name));
