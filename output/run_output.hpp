@@ -78,6 +78,14 @@ struct LoopTimes {
   double reductions = 0;  // collectives: check statistics over the ranks, stop agreement
 };
 
+/// Where a multigrid level's share of the cycles went on one rank, in seconds.
+struct LevelSeconds {
+  double sweep = 0;     // smoothing and residual sweeps, halo fills without messages
+  double transfer = 0;  // restriction and prolongation
+  double exchange = 0;  // halo exchanges between ranks, gathers to and scatters from rank 0
+  double bottom = 0;    // the bottom solve
+};
+
 /// A run over several ranks: the split, how the halo travelled, where the time went.
 struct ParallelSummary {
   int ranks = 1;
@@ -86,6 +94,10 @@ struct ParallelSummary {
   std::string exchange;  // the exchange path (host memory, CUDA-aware, staged)
   LoopTimes rank0;       // measured on rank 0
   LoopTimes max;         // each figure's largest over the ranks
+  /// Multigrid: per level (0 the finest) its node counts and its seconds on rank 0 and the
+  /// largest over the ranks; empty for Jacobi.
+  std::vector<std::array<std::int64_t, 3>> level_points;
+  std::vector<LevelSeconds> levels_rank0, levels_max;
 };
 
 /// Where the whole run's time went, in seconds: from the process's start to the first iteration

@@ -119,6 +119,26 @@ void write_parallel(JsonWriter& json, const ParallelSummary& p, int dims) {
   // Host seconds of the solve loop: rank 0's, and each figure's largest over the ranks.
   write_times(json, "seconds_rank0", p.rank0);
   write_times(json, "seconds_max", p.max);
+  if (!p.levels_rank0.empty()) {
+    json.begin_array("levels");
+    for (std::size_t l = 0; l < p.levels_rank0.size(); ++l) {
+      json.begin_object({}, true);
+      json.value("level", static_cast<std::int64_t>(l));
+      json.begin_array("points", true);
+      for (int axis = 0; axis < dims; ++axis) json.value({}, p.level_points[l][static_cast<std::size_t>(axis)]);
+      json.end_array();
+      for (const auto& [key, t] : {std::pair{"rank0", &p.levels_rank0[l]}, std::pair{"max", &p.levels_max[l]}}) {
+        json.begin_object(key, true);
+        json.value("sweep", t->sweep);
+        json.value("transfer", t->transfer);
+        json.value("exchange", t->exchange);
+        json.value("bottom", t->bottom);
+        json.end_object();
+      }
+      json.end_object();
+    }
+    json.end_array();
+  }
   json.end_object();
 }
 

@@ -20,6 +20,7 @@
 #include "loop/start_state.hpp"
 #include "loop/stop_rules.hpp"
 #include "multigrid/cycle_work.hpp"
+#include "multigrid/level_split_summary.hpp"
 #include "multigrid/multigrid_solve.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reduce.hpp"
@@ -103,6 +104,10 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
                      earlier_seconds + seconds_since(start), backend.name(), r.kernel};
   };
 
+  // Over several ranks every operation of the cycles is timed per level.
+  constexpr bool timed_levels = requires { stepper.time_levels([] {}); };
+  if constexpr (timed_levels)
+    if (comm.several()) stepper.time_levels([&backend] { backend.synchronize(); });
   const auto diagnose = [&](const T* before) {
     return parallel::reduce_diagnostics(comm, backend.diagnose(before, cur.data(), L, box), sub);
   };
@@ -181,6 +186,11 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
                surplus > 0 ? fmt::format("; {} of them run unchecked past the step's target",
                                          surplus)
                            : std::string());
+  if constexpr (timed_levels)
+    if (comm.several())
+      r.parallel = multigrid::level_split_summary(comm, d, backend.host_memory(), session,
+                                                  stepper.reduce_seconds(),
+                                                  stepper.cycles().level_seconds(), levels);
   r.iterations = it;
   r.time = plan.time_after(it);
   r.seconds = earlier_seconds + session;

@@ -42,6 +42,10 @@ class ImplicitStep {
                    const std::vector<double>& c);
 
   const multigrid::Cycles<T>& cycles() const { return cycles_; }
+  /// Times the cycles' operations per level (multigrid::Cycles::time_levels).
+  void time_levels(std::function<void()> wait) { cycles_.time_levels(std::move(wait)); }
+  /// Seconds in the collectives that merge the residual norms over the ranks.
+  double reduce_seconds() const { return reduce_seconds_; }
 
  private:
   /// The source term of the right-hand side, rhs_scale * dt * (q(t) + q(t_next)) / 2 (CN) or
@@ -67,6 +71,7 @@ class ImplicitStep {
   multigrid::Cycles<T> cycles_;
   double dt_ = -1;
   double beta_ = -1;
+  double reduce_seconds_ = 0;
   double rhs_scale_ = 0;
   StencilWeights rhs_weights_;  // of the sweep that builds g from the old u
   Buffer<T> g_;                 // the fine right-hand side g = rhs_scale * f

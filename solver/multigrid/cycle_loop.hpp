@@ -22,6 +22,7 @@
 #include "loop/stop_rules.hpp"
 #include "parallel/reduce.hpp"
 #include "problem/problem_setup.hpp"
+#include "level_split_summary.hpp"
 #include "prompt_stop.hpp"
 
 namespace fdsolve::multigrid {
@@ -109,9 +110,18 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
   const auto norm_of = [&](const SweepStats& s) {
     return c.solve.norm == NormKind::L2 ? s.l2() : s.linf();
   };
+  // Over several ranks every operation is timed per level (level_split_summary.hpp).
+  constexpr bool timed_levels = requires { cycles.time_levels([] {}); };
+  if constexpr (timed_levels)
+    if (comm.several()) cycles.time_levels([&backend] { backend.synchronize(); });
+  double reduce_seconds = 0;
   // The probe's statistics over every rank, merged in rank order (deterministic).
   const auto probe = [&] {
-    return scale_norms(parallel::reduce_stats(comm, cycles.probe(cur, next)), residual_scale);
+    const SweepStats mine = cycles.probe(cur, next);
+    const auto reduce_start = std::chrono::steady_clock::now();
+    const SweepStats all = parallel::reduce_stats(comm, mine);
+    reduce_seconds += seconds_since(reduce_start);
+    return scale_norms(all, residual_scale);
   };
   const auto diagnose = [&](const T* before) {
     return parallel::reduce_diagnostics(comm, backend.diagnose(before, cur.data(), L, box), sub);
@@ -241,6 +251,10 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
   r.cells_per_second = session > 0 ? static_cast<double>(updated_cells) *
                                          static_cast<double>(it - done) / session
                                    : 0;
+  if constexpr (timed_levels)
+    if (comm.several())
+      r.parallel = level_split_summary(comm, d, backend.host_memory(), session, reduce_seconds,
+                                       cycles.level_seconds(), cycles.levels());
   if (r.status == SolveStatus::Interrupted || r.status == SolveStatus::TimeLimit)
     writer.checkpoint(cur, state_now());
   const Buffer<T>& before = keep_previous ? prev : cur;

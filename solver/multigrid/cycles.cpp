@@ -137,14 +137,15 @@ SweepArgs<T> Cycles<T>::sweep_args(int level, const StencilWeights& w, const Buf
 template <typename T>
 void Cycles<T>::fill_boundary(int level, Buffer<T>& x) {
   if (level == 0)
-    fine_halo_(x);
+    timed(0, fill_part(0), [&] { fine_halo_(x); });
   else
     fill_homogeneous(level, x);
 }
 
 template <typename T>
 void Cycles<T>::fill_homogeneous(int level, Buffer<T>& x) {
-  fill_and_exchange(homogeneous_[level], halo_[level].get(), x);
+  timed(level, fill_part(level),
+        [&] { fill_and_exchange(homogeneous_[level], halo_[level].get(), x); });
 }
 
 template <typename T>
@@ -153,7 +154,9 @@ void Cycles<T>::smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps) {
   for (int s = 0; s < sweeps; ++s) {
     check_interrupt();
     fill_boundary(level, x);
-    backend_.sweep(sweep_args(level, ops_[level].smooth, x, next, rhs(level)), kernel_[level]);
+    timed(level, &output::LevelSeconds::sweep, [&] {
+      backend_.sweep(sweep_args(level, ops_[level].smooth, x, next, rhs(level)), kernel_[level]);
+    });
     x.swap(next);
   }
 }
@@ -168,7 +171,7 @@ template <typename T>
 void Cycles<T>::visit(int level, bool fresh) {
   if (!here(level)) return;  // a gathered level: rank 0 alone
   if (level >= first_in_call_ && level < coarsest()) return visit_in_one_call(level, fresh);
-  if (fresh) backend_.zero(x_[level]);
+  if (fresh) timed(level, &output::LevelSeconds::sweep, [&] { backend_.zero(x_[level]); });
   if (level == coarsest()) {
     solve_bottom();
     return;
@@ -196,7 +199,11 @@ void Cycles<T>::finish_fine(Buffer<T>& u, Buffer<T>& next, int pre_done) {
 template <typename T>
 SweepStats Cycles<T>::probe(Buffer<T>& u, Buffer<T>& next) {
   fill_boundary(0, u);
-  return backend_.sweep_with_stats(sweep_args(0, ops_[0].smooth, u, next, rhs(0)), kernel_[0]);
+  SweepStats stats;
+  timed(0, &output::LevelSeconds::sweep, [&] {
+    stats = backend_.sweep_with_stats(sweep_args(0, ops_[0].smooth, u, next, rhs(0)), kernel_[0]);
+  });
+  return stats;
 }
 
 template <typename T>

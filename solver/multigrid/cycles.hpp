@@ -9,6 +9,7 @@
 // Dirichlet values, zero-gradient mirrors, periodic wraps).
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "parallel/comm.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/level_split.hpp"
+#include "run_output.hpp"
 
 namespace fdsolve::multigrid {
 
@@ -137,6 +139,16 @@ class Cycles {
            (settings_.spec.pre_smooth + settings_.spec.post_smooth) % 2 == 0 && !comm_.several();
   }
 
+  /// Times every operation per level (output::LevelSeconds) from now on: `wait` (the
+  /// backend's synchronize) runs before each clock reading, so that an operation's seconds
+  /// are its own. The loops turn it on over several ranks, where the split of a cycle's time
+  /// is what decides its scaling (and where the ranks' messages wait anyway).
+  void time_levels(std::function<void()> wait) {
+    wait_ = std::move(wait);
+    seconds_.assign(levels_.size(), output::LevelSeconds{});
+  }
+  const std::vector<output::LevelSeconds>& level_seconds() const { return seconds_; }
+
   /// Whether every cycle should reduce the residual (the stall rule applies).
   bool monotone() const { return true; }
   /// Multiplies the probe's update norms into residual norms: diag / omega of the fine level.
@@ -172,6 +184,21 @@ class Cycles {
   void fill_boundary(int level, Buffer<T>& x);
   void fill_homogeneous(int level, Buffer<T>& x);
   void smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps);
+  /// Runs `op`, adding its seconds to `part` of `level` when time_levels is on.
+  template <typename Op>
+  void timed(int level, double output::LevelSeconds::*part, Op&& op) {
+    if (!wait_) return op();
+    wait_();
+    const auto start = std::chrono::steady_clock::now();
+    op();
+    wait_();
+    seconds_[static_cast<std::size_t>(level)].*part +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  /// Where a halo fill of `level` counts: exchange on a level split over ranks, else sweep.
+  double output::LevelSeconds::*fill_part(int level) const {
+    return split(level) ? &output::LevelSeconds::exchange : &output::LevelSeconds::sweep;
+  }
   /// Throws CycleInterrupted when an interrupt is requested (set_interrupt).
   void check_interrupt() const {
     if (interrupt_ && interrupt_()) throw CycleInterrupted{};
@@ -223,6 +250,8 @@ class Cycles {
   int first_in_call_ = 0;  // set_bottom_levels_cells
   Buffer<T> cg_r_, cg_p_, cg_q_;  // the bottom CG's scratch fields
   std::function<bool()> interrupt_;
+  std::function<void()> wait_;                 // time_levels: on when set
+  std::vector<output::LevelSeconds> seconds_;  // per level
   const T* fine_rhs_ = nullptr;
   double fine_rhs_constant_ = 0;
 };

@@ -64,7 +64,7 @@ void Cycles<T>::visit_in_one_call(int level, bool fresh) {
     a.bottom = bottom_args();
   else
     a.bottom_sweeps = bottom_.sweeps;
-  backend_.bottom_levels(a);
+  timed(level, &output::LevelSeconds::bottom, [&] { backend_.bottom_levels(a); });
   // The call swapped each level's pair as often as the level-by-level sweeps would have.
   const unsigned odd = bottom_levels_swaps(a);
   for (int l = level; l <= coarsest(); ++l)

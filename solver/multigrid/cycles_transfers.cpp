@@ -26,11 +26,13 @@ void Cycles<T>::restrict_residual(int level, Buffer<T>& x, Buffer<T>& scratch) {
     a.coarse = coarse_layout(level);
     a.box = coarse_box(level);
     a.scale = ops_[level].diag / ops_[level + 1].diag;
-    backend_.restrict_residual(a);
-    if (level + 1 == gather_) gather_rhs();
+    timed(level, &output::LevelSeconds::transfer, [&] { backend_.restrict_residual(a); });
+    if (level + 1 == gather_) timed(level + 1, &output::LevelSeconds::exchange, [&] { gather_rhs(); });
     return;
   }
-  backend_.sweep(sweep_args(level, ops_[level].residual, x, scratch, rhs(level)), kernel_[level]);
+  timed(level, &output::LevelSeconds::sweep, [&] {
+    backend_.sweep(sweep_args(level, ops_[level].residual, x, scratch, rhs(level)), kernel_[level]);
+  });
   // The coarse nodes next to a Neumann or periodic face weigh residuals beyond it: mirrored
   // (the symmetric extension of the boundary rows) or wrapped; next to another rank's box,
   // its residuals, exchanged.
@@ -56,14 +58,14 @@ void Cycles<T>::restrict_field(int level, const Buffer<T>& from) {
   t.box = coarse_box(level);
   // g = (omega / diag) f on both levels: g_c = (omega / diag_c) R f = (diag / diag_c) R g.
   t.scale = ops_[level].diag / ops_[level + 1].diag;
-  backend_.restrict_to_coarse(t);
-  if (level + 1 == gather_) gather_rhs();
+  timed(level, &output::LevelSeconds::transfer, [&] { backend_.restrict_to_coarse(t); });
+  if (level + 1 == gather_) timed(level + 1, &output::LevelSeconds::exchange, [&] { gather_rhs(); });
 }
 
 template <typename T>
 void Cycles<T>::correct(int level, Buffer<T>& x, bool cubic) {
   const bool from_copy = level + 1 == gather_;
-  if (from_copy) scatter_correction();
+  if (from_copy) timed(level + 1, &output::LevelSeconds::exchange, [&] { scatter_correction(); });
   Buffer<T>& coarse = from_copy ? copy_x_ : x_[level + 1];
   TransferArgs<T> t;
   t.ratio = levels_[level + 1].ratio;
@@ -75,15 +77,16 @@ void Cycles<T>::correct(int level, Buffer<T>& x, bool cubic) {
   // Cubic interpolation folds the coarse field itself (no halo; whole, nested levels only).
   if (cubic && t.ratio.halves(levels_[level].dims)) {
     for (int f = 0; f < 6; ++f) t.rules[f] = homogeneous_[level + 1].faces[f].rule;
-    backend_.prolong_cubic_add(t);
+    timed(level, &output::LevelSeconds::transfer, [&] { backend_.prolong_cubic_add(t); });
     return;
   }
   // The wrap a periodic axis's last node reads, and the next rank's first coarse node.
   if (from_copy)
-    fill_and_exchange(copy_rules_, copy_halo_.get(), copy_x_);
+    timed(level + 1, &output::LevelSeconds::exchange,
+          [&] { fill_and_exchange(copy_rules_, copy_halo_.get(), copy_x_); });
   else
     fill_homogeneous(level + 1, x_[level + 1]);
-  backend_.prolong_add(t);
+  timed(level, &output::LevelSeconds::transfer, [&] { backend_.prolong_add(t); });
 }
 
 template <typename T>
@@ -94,7 +97,7 @@ void Cycles<T>::solve_bottom() {
     smooth(l, x_[l], next_[l], bottom_.sweeps);
     return;
   }
-  backend_.bottom_solve(bottom_args());
+  timed(l, &output::LevelSeconds::bottom, [&] { backend_.bottom_solve(bottom_args()); });
 }
 
 template <typename T>

@@ -122,4 +122,29 @@ output::ParallelSummary parallel_summary(const Comm& comm, const Decomposition& 
   return p;
 }
 
+output::ParallelSummary parallel_summary(const Comm& comm, const Decomposition& d, bool overlap,
+                                         const std::string& exchange, const output::LoopTimes& mine,
+                                         const std::vector<output::LevelSeconds>& mine_levels,
+                                         std::vector<std::array<std::int64_t, 3>> level_points) {
+  static_assert(std::is_trivially_copyable_v<output::LevelSeconds>);
+  output::ParallelSummary p = parallel_summary(comm, d, overlap, exchange, mine);
+  const std::size_t bytes = mine_levels.size() * sizeof(output::LevelSeconds);
+  const std::vector<char> all = comm.allgather(mine_levels.data(), bytes);
+  p.level_points = std::move(level_points);
+  p.levels_rank0 = mine_levels;
+  p.levels_max.assign(mine_levels.size(), output::LevelSeconds{});
+  for (int r = 0; r < comm.size(); ++r)
+    for (std::size_t l = 0; l < mine_levels.size(); ++l) {
+      output::LevelSeconds t;
+      std::memcpy(&t, all.data() + static_cast<std::size_t>(r) * bytes + l * sizeof t, sizeof t);
+      if (r == 0) p.levels_rank0[l] = t;
+      output::LevelSeconds& m = p.levels_max[l];
+      m.sweep = std::max(m.sweep, t.sweep);
+      m.transfer = std::max(m.transfer, t.transfer);
+      m.exchange = std::max(m.exchange, t.exchange);
+      m.bottom = std::max(m.bottom, t.bottom);
+    }
+  return p;
+}
+
 }  // namespace fdsolve::parallel

@@ -26,5 +26,11 @@ Diagnostics reduce_diagnostics(const Comm& comm, const Diagnostics& mine, const 
 /// ranks (a maximum is exact in any order), on every rank.
 output::ParallelSummary parallel_summary(const Comm& comm, const Decomposition& d, bool overlap,
                                          const std::string& exchange, const output::LoopTimes& mine);
+/// The same for multigrid, with this rank's seconds per level (`mine_levels`, the same count
+/// on every rank) and the levels' node counts.
+output::ParallelSummary parallel_summary(const Comm& comm, const Decomposition& d, bool overlap,
+                                         const std::string& exchange, const output::LoopTimes& mine,
+                                         const std::vector<output::LevelSeconds>& mine_levels,
+                                         std::vector<std::array<std::int64_t, 3>> level_points);
 
 }  // namespace fdsolve::parallel
