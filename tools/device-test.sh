@@ -16,6 +16,8 @@
 #   SKIP_MEDIA=1         skip the heterogeneous-media timings (tools/media_timings.sh)
 #   MEDIA_SIZES          "N2D N3D" for them (default "4097 257")
 #   SKIP_SETUP=1         skip the whole-process timings of large runs (tools/setup_timings.sh)
+#   SKIP_MPI_CPU=0       run multigrid over 1-16 CPU ranks (tools/mpi-cpu-scaling.sh; off by
+#                        default: a minute of the device's CPUs, no GPU)
 #   SKIP_IMPLICIT=1      skip implicit heat against explicit (tools/implicit_timings.sh;
 #                        IMPLICIT_SET=2d|3d|all, default all)
 # The comparison runs use examples/poisson_multigrid.yaml and tools/compare/ (CuPy, when the
@@ -203,6 +205,12 @@ fi
 if [[ "${SKIP_IMPLICIT:-0}" != 1 ]]; then
   tools/implicit_timings.sh "$PWD/$BUILD/solver/fdsolve" cuda "$OUT/implicit" "${IMPLICIT_SET:-all}" \
     2>&1 | tee "$OUT/implicit.log"
+fi
+
+# --- multigrid over CPU ranks of the node (1-16 ranks of one thread, and 16 threads) ---------
+if [[ "${SKIP_MPI_CPU:-1}" != 1 ]]; then
+  tools/mpi-cpu-scaling.sh "$PWD/$BUILD/solver/fdsolve" "$OUT/mpi-cpu" 2>&1 | tee "$OUT/mpi-cpu.log"
+  find "$OUT/mpi-cpu" -name '*.h5' -delete 2>/dev/null || true
 fi
 
 if [[ "${SKIP_SETUP:-0}" != 1 ]]; then
