@@ -32,7 +32,7 @@ class FluxImplicitStep {
   /// both are the current ones).
   void set_step(double dt, bool backward_euler);
   /// The step from t to t_next (see the top of this file), to max(absolute_tolerance,
-  /// tolerance * residual of the start), a stall, or solve.max_iterations iterations;
+  /// tolerance * residual of the old u), a stall, or solve.max_iterations iterations;
   /// plan.after_rhs runs once the right-hand side is built. Every iteration is checked (the
   /// conjugate gradients need their inner products on the host anyway).
   StepSolve step(double t, double t_next, const StepPlan& plan);

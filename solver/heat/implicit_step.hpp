@@ -33,7 +33,7 @@ class ImplicitStep {
   /// The step from t to t_next = t + dt (set_step first): builds the right-hand side from
   /// the old u (ghosts at t), runs plan.after_rhs, writes the Dirichlet values at t_next into
   /// both fine buffers, sets the Neumann gradients to t_next and runs cycles until the
-  /// residual is at most max(absolute_tolerance, tolerance * residual of the start), or
+  /// residual is at most max(absolute_tolerance, tolerance * residual of the old u), or
   /// stalls, or max_iterations cycles; the first plan.unchecked_cycles without waiting.
   StepSolve step(double t, double t_next, const StepPlan& plan);
   /// The extrapolated first guess from u and the earlier steps (extrapolate_start in
