@@ -12,8 +12,9 @@ sys.path.insert(0, tools)
 import bench_compare  # noqa: E402
 
 
-def row(kernel, gcells, dims=2, precision="float", size=16384, norm=0, points=None):
-    r = {"backend": "cuda", "kernel": kernel, "dims": dims, "precision": precision,
+def row(kernel, gcells, dims=2, precision="float", size=16384, norm=0, points=None,
+        backend="cuda"):
+    r = {"backend": backend, "kernel": kernel, "dims": dims, "precision": precision,
          "size": size, "iterations": 100, "Gcell/s": gcells, "GB/s": 0, "%copy": 0,
          "norm_every": norm, "copy_GB/s": 0}
     if points is not None:
@@ -22,9 +23,11 @@ def row(kernel, gcells, dims=2, precision="float", size=16384, norm=0, points=No
 
 
 recorded = [row("tb128x128/k8", 642.9), row("tb128x64/k8", 600.0), row("rows128g4", 334.0),
-            row("vring16s3", 100.0, dims=3, points=27), row("gone", 50.0)]
+            row("vring16s3", 100.0, dims=3, points=27), row("gone", 50.0),
+            row("omp", 8.5, size=8192, backend="cpu")]
 new = [row("tb128x128/k8", 315.8), row("tb128x64/k8", 560.0), row("rows128g4", 340.0),
-       row("vring16s3", 100.0, dims=3, points=7), row("added", 10.0)]
+       row("vring16s3", 100.0, dims=3, points=7), row("added", 10.0),
+       row("omp", 5.5, size=8192, backend="cpu")]
 
 lines, slower = bench_compare.compare(recorded, new, 0.10)
 text = "\n".join(lines)
@@ -37,6 +40,9 @@ if len(flagged) != 1 or not flagged[0].startswith("tb128x128/k8"):
     failures.append(f"the flagged row is not tb128x128/k8:\n{text}")
 if not flagged or "0.491" not in flagged[0]:
     failures.append(f"the ratio 315.8 / 642.9 = 0.491 is not printed:\n{text}")
+# A CPU row's drop is shown, not judged: the record is the GPU's.
+if not any(l.startswith("omp") and "cpu: not judged" in l for l in lines):
+    failures.append(f"the CPU row's drop is not shown as not judged:\n{text}")
 # Another stencil is another row: the 27-point record and the 7-point run are one-sided.
 for name, side in (("gone", "recorded only"), ("added", "new only"),
                    ("vring16s3 (27-pt)", "recorded only"), ("vring16s3 (7-pt)", "new only")):
