@@ -746,21 +746,30 @@ def group_heat():
         run_case["problem"] = dict(case["problem"], source="y > 0.71 ? 3 : 0", **extra)
         return run_case
 
+    def step_error(before, after, rhs, scale):
+        expected = flux_scheme.solve(k, rhs, h, faces, alpha=1.0, scale=scale)
+        return np.max(np.abs(after - expected)) / np.max(np.abs(after - before))
+
     def implicit_step_body(scheme):
         dt = 20 * limit  # far beyond the explicit limit
         _, _, directory = run("heat", "step_" + scheme, implicit_case(scheme, dt, 3))
         found = snapshots(directory, "step_" + scheme)
         u1, u2 = read_u(found[0][1]), read_u(found[1][1])
         if scheme == "implicit":
-            rhs, scale = u1 + dt * q, dt
-        else:
-            rhs, scale = u1 - 0.5 * dt * flux_apply(u1, k, h, faces) + dt * q, 0.5 * dt
-        expected = flux_scheme.solve(k, rhs, h, faces, alpha=1.0, scale=scale)
-        error = np.max(np.abs(u2 - expected)) / np.max(np.abs(u2 - u1))
-        assert error < 1e-8, f"step 2 differs from the SciPy solve by {error:.3e} of the step"
+            error = step_error(u1, u2, u1 + dt * q, dt)
+            assert error < 1e-8, f"step 2 differs from the SciPy solve by {error:.3e} of the step"
+            return
+        # Crank-Nicolson starts with two backward-Euler steps of dt/2 (time.startup_steps), then
+        # steps of dt: step 2 is the second half step, step 3 the first Crank-Nicolson one.
+        error = step_error(u1, u2, u1 + 0.5 * dt * q, 0.5 * dt)
+        assert error < 1e-8, f"half step 2 differs from the SciPy solve by {error:.3e} of the step"
+        u3 = read_u(found[2][1])
+        rhs = u2 - 0.5 * dt * flux_apply(u2, k, h, faces) + dt * q
+        error = step_error(u2, u3, rhs, 0.5 * dt)
+        assert error < 1e-8, f"step 3 differs from the SciPy solve by {error:.3e} of the step"
     check("heat: a backward-Euler step with k 1 | 10 at 20 x the explicit limit against SciPy",
           lambda: implicit_step_body("implicit"))
-    check("heat: a Crank-Nicolson step with k 1 | 10 against SciPy",
+    check("heat: a backward-Euler half step and a Crank-Nicolson step with k 1 | 10 against SciPy",
           lambda: implicit_step_body("crank-nicolson"))
 
     def implicit_conserved_body():
