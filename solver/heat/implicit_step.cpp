@@ -2,7 +2,6 @@
 #include "implicit_step.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "parallel/reduce.hpp"
@@ -197,11 +196,7 @@ StepSolve ImplicitStep<T>::step(double t, double t_next, const StepPlan& plan) {
   const auto probe = [&] {
     if (next_early < early.size()) return scale_norms(early[next_early++], scale);
     const SweepStats mine = cycles_.probe(cur_, next_);
-    const auto reduce_start = std::chrono::steady_clock::now();
-    const SweepStats all = parallel::reduce_stats(comm_, mine);
-    reduce_seconds_ +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - reduce_start).count();
-    return scale_norms(all, scale);
+    return scale_norms(parallel::timed_reduce_stats(comm_, mine, reduce_seconds_), scale);
   };
   r.residual = probe();
   r.first_norm = norm_of(r.residual);

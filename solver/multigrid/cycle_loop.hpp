@@ -118,10 +118,7 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
   // The probe's statistics over every rank, merged in rank order (deterministic).
   const auto probe = [&] {
     const SweepStats mine = cycles.probe(cur, next);
-    const auto reduce_start = std::chrono::steady_clock::now();
-    const SweepStats all = parallel::reduce_stats(comm, mine);
-    reduce_seconds += seconds_since(reduce_start);
-    return scale_norms(all, residual_scale);
+    return scale_norms(parallel::timed_reduce_stats(comm, mine, reduce_seconds), residual_scale);
   };
   const auto diagnose = [&](const T* before) {
     return parallel::reduce_diagnostics(comm, backend.diagnose(before, cur.data(), L, box), sub);

@@ -2,6 +2,7 @@
 #include "reduce.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <type_traits>
 
@@ -46,6 +47,13 @@ SweepStats reduce_stats(const Comm& comm, const SweepStats& mine) {
   SweepStats total;
   for (const SweepStats& s : gather_all(comm, mine)) total.merge(s);
   return total;
+}
+
+SweepStats timed_reduce_stats(const Comm& comm, const SweepStats& mine, double& seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  const SweepStats all = reduce_stats(comm, mine);
+  seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return all;
 }
 
 Diagnostics reduce_diagnostics(const Comm& comm, const Diagnostics& mine, const Subdomain& sub) {

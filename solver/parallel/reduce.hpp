@@ -16,6 +16,8 @@ namespace fdsolve::parallel {
 
 /// The sweep statistics of the whole grid, on every rank.
 SweepStats reduce_stats(const Comm& comm, const SweepStats& mine);
+/// The same, adding the seconds it took (the loop-time split's reduction share) to `seconds`.
+SweepStats timed_reduce_stats(const Comm& comm, const SweepStats& mine, double& seconds);
 
 /// The diagnostics of the whole grid, on every rank, in global node indices: `mine` is this
 /// rank's over the nodes `sub` owns (local indices). Counts, histograms and the chosen nodes
