@@ -140,6 +140,9 @@ struct SolveSpec {
   Criterion criterion = Criterion::Auto;
   std::int64_t max_iterations = 1000000;
   double tolerance = 1.0e-6;  // relative to the norm of iteration 1
+  /// solve.tolerance: discretization (multigrid): stop once the estimated algebraic error is
+  /// a fraction of the estimated discretization error; `tolerance` is then 0.
+  bool tolerance_discretization = false;
   double absolute_tolerance = 0;
   NormKind norm = NormKind::L2;
   std::int64_t check_every = 100;

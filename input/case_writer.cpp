@@ -130,7 +130,10 @@ void emit_solve(YAML::Emitter& out, const Case& c) {
   if (!heat || implicit_heat) {
     out << YAML::Key << "max_iterations" << YAML::Value << s.max_iterations;
     out << YAML::Key << "tolerance" << YAML::Value;
-    emit_number(out, s.tolerance);
+    if (s.tolerance_discretization)
+      out << "discretization";
+    else
+      emit_number(out, s.tolerance);
     out << YAML::Key << "absolute_tolerance" << YAML::Value;
     emit_number(out, s.absolute_tolerance);
   }

@@ -128,7 +128,22 @@ void parse_solve(const FieldMap& root, Case& c) {
   parse_method(solve, c);
   SolveSpec& s = c.solve;
   if (const auto f = solve.get("max_iterations")) s.max_iterations = read_integer(*f, 1);
-  if (const auto f = solve.get("tolerance")) s.tolerance = read_at_least_zero(*f);
+  if (const auto f = solve.get("tolerance")) {
+    if (f->value.IsScalar() && f->value.Scalar() == "discretization") {
+      if (c.problem.equation == Equation::Heat)
+        f->fail("discretization applies to the steady solves by multigrid (laplace, poisson); "
+                "an implicit heat step takes a number");
+      s.tolerance_discretization = true;
+      s.tolerance = 0;
+    } else {
+      // A misspelt word gets the word's name; anything else the number's usual message.
+      if (f->value.IsScalar() && f->value.Scalar().starts_with("discr") &&
+          !parse_number_text(f->value.Scalar()))
+        f->fail("expected a number or discretization, got '" + f->value.Scalar() +
+                "'; did you mean 'discretization'?");
+      s.tolerance = read_at_least_zero(*f);
+    }
+  }
   if (const auto f = solve.get("absolute_tolerance")) s.absolute_tolerance = read_at_least_zero(*f);
   if (const auto f = solve.get("norm")) {
     s.norm = read_choice(*f, {"l2", "linf"}) == 0 ? NormKind::L2 : NormKind::Linf;

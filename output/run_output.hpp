@@ -113,6 +113,17 @@ struct RunTimings {
   bool measured = false;
 };
 
+/// What a steady multigrid solve with solve.tolerance: discretization estimated at its last
+/// check, in the run's norm: the discretization error of the fine grid (Richardson's, against
+/// the grid through every other node) and the algebraic error left in u; and the seconds the
+/// coarser grid's solve took before the loop.
+struct ErrorEstimate {
+  double discretization = 0;
+  double algebraic = 0;
+  std::string norm;  // l2 | linf
+  double coarse_seconds = 0;
+};
+
 struct Summary {
   std::string name;
   std::string case_file;
@@ -146,6 +157,9 @@ struct Summary {
   bool distributed = false;  // parallel is set (a run over several ranks)
   ParallelSummary parallel;
   RunTimings timings;
+  /// solve.tolerance: discretization: the last estimates, written as "error_estimate".
+  bool estimated = false;
+  ErrorEstimate estimate;
 };
 
 class RunOutput {

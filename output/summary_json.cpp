@@ -175,6 +175,14 @@ std::string format_summary_json(const Summary& summary) {
     write_divergence(json, summary.divergence, summary.grid.dims);
   else
     json.null_value("divergence");
+  if (summary.estimated) {
+    json.begin_object("error_estimate", true);
+    json.value("norm", summary.estimate.norm);
+    json.value("discretization", summary.estimate.discretization);
+    json.value("algebraic", summary.estimate.algebraic);
+    json.value("coarse_seconds", summary.estimate.coarse_seconds);
+    json.end_object();
+  }
   if (summary.distributed) write_parallel(json, summary.parallel, summary.grid.dims);
   if (summary.timings.measured) {
     const RunTimings& t = summary.timings;

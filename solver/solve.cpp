@@ -10,6 +10,7 @@
 #include "multigrid/flux_solve.hpp"
 #include "multigrid/hierarchy.hpp"
 #include "multigrid/multigrid_solve.hpp"
+#include "multigrid/richardson.hpp"
 #include "operator/medium.hpp"
 #include "parallel/level_split.hpp"
 #include "problem/memory_estimate.hpp"
@@ -38,6 +39,11 @@ SolveResult solve_medium(const Case& c, const op::Medium& m, Backend<T>& backend
   if (implicit_heat(c))
     return heat::solve_flux_implicit_heat<T>(c, m, backend, out, options);
   if (c.problem.equation != Equation::Heat && multigrid::choose_method(c).multigrid) {
+    if (c.solve.tolerance_discretization)
+      throw InputError(c.where("solve.tolerance") +
+                       "solve.tolerance: discretization applies to a constant coefficient "
+                       "without held nodes (its estimate needs full multigrid, which the "
+                       "variable-coefficient cycles do not start with); give a number");
     if (options.comm.several())
       throw InputError(c.where("solve.method") +
                        "solve.method: multigrid with a varying coefficient or held nodes runs on "
@@ -67,6 +73,19 @@ void resolve_method_defaults(Case& c) {
   // A key the file or a --set gave has a location; a default has none.
   if (!c.locations.contains("solve.max_iterations") && runs_multigrid(c))
     c.solve.max_iterations = kMultigridDefaultCycles;
+  if (c.solve.tolerance_discretization) {
+    const multigrid::MethodChoice choice = multigrid::choose_method(c);
+    if (!choice.multigrid)
+      throw InputError(c.where("solve.tolerance") +
+                       "solve.tolerance: discretization needs multigrid (its full multigrid "
+                       "start gives the estimate), but this case runs Jacobi (" +
+                       choice.reason + "); give a number");
+    if (const std::string why = multigrid::richardson_obstacle(c); !why.empty())
+      throw InputError(c.where("solve.tolerance") +
+                       "solve.tolerance: discretization estimates the discretization error "
+                       "against the grid through every other node, but " + why +
+                       "; give a number");
+  }
 }
 
 parallel::Decomposition case_decomposition(const Case& c, std::array<int, 3> ranks, int rank) {

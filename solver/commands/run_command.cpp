@@ -291,6 +291,10 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     s.distributed = true;
     s.parallel = *r.parallel;
   }
+  if (r.error_estimate) {
+    s.estimated = true;
+    s.estimate = *r.error_estimate;
+  }
   s.timings = RunClock::get().timings();
   out.write_summary(s);
 

@@ -49,6 +49,10 @@ struct SolveResult {
   std::string kernel;
   /// Over several ranks: the split, the exchange path and where the loop's time went.
   std::optional<output::ParallelSummary> parallel;
+  /// solve.tolerance: discretization: the estimates of the last check (multigrid).
+  std::optional<output::ErrorEstimate> error_estimate;
+  /// solve.tolerance: discretization: seconds of the coarse grid's solve before the loop.
+  double coarse_seconds = 0;
   /// Set when status is Diverged: when, why and where (its snapshot's file name included).
   std::optional<output::Divergence> divergence;
   /// Why a run that did not converge stopped, in one line (stalled: the residual, target and

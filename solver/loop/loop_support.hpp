@@ -16,9 +16,10 @@ inline double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 /// Whether a loop keeps the state before its last iteration: for the check diagnostics (which
-/// compare the two) and for the `update` output field.
+/// compare the two), for the `update` output field and for the algebraic-error estimate of
+/// solve.tolerance: discretization.
 inline bool needs_previous_state(const Case& c) {
-  return c.solve.diagnostics ||
+  return c.solve.diagnostics || c.solve.tolerance_discretization ||
          std::find(c.output.fields.begin(), c.output.fields.end(), "update") != c.output.fields.end();
 }
 

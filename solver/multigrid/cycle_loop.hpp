@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <limits>
 
 #include "backend.hpp"
@@ -22,6 +23,7 @@
 #include "loop/stop_rules.hpp"
 #include "parallel/reduce.hpp"
 #include "problem/problem_setup.hpp"
+#include "discretization_stop.hpp"
 #include "level_split_summary.hpp"
 #include "prompt_stop.hpp"
 
@@ -36,6 +38,16 @@ inline std::string check_detail(const output::HistoryRow& row) {
   return text;
 }
 
+
+/// "  estimated errors: discretization 1.2e-05, algebraic 3.4e-07" (either may be unknown).
+inline std::string estimate_detail(const DiscretizationStop& d) {
+  const auto value = [](bool known, double v) {
+    return known ? fmt::format("{:.3e}", v) : std::string("unknown");
+  };
+  return fmt::format("  estimated errors: discretization {}, algebraic {}",
+                     value(d.has_discretization(), d.discretization()),
+                     value(d.has_algebraic(), d.algebraic()));
+}
 
 }  // namespace loop_detail
 
@@ -58,7 +70,8 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
                        const SolveOptions& options, C& cycles, Buffer<T>& cur, Buffer<T>& next,
                        std::int64_t done, double earlier_seconds, const Layout& L,
                        const parallel::Decomposition& d, const Box& box, index_t updated_cells,
-                       SolveResult r, bool fmg_start) {
+                       SolveResult r, bool fmg_start,
+                       const std::function<double(const Buffer<T>&)>& richardson = {}) {
   const parallel::Comm& comm = options.comm;
   const Subdomain& sub = d.sub;
   const bool keep_previous = needs_previous_state(c);
@@ -101,6 +114,11 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
   PromptStop<T> prompt(backend, L.size, updated_cells,
                        [&] { return signalled() || wall_limit.reached(); }, !comm.several());
   bool abandoned = false;
+  // solve.tolerance: discretization (discretization_stop.hpp): `richardson` estimates the
+  // discretization error of u at the first check and again whenever the stop is near, so that
+  // the stop is always decided on an estimate from the u it stops with.
+  const bool estimate = c.solve.tolerance_discretization;
+  DiscretizationStop discretization;
   const auto start = std::chrono::steady_clock::now();
   RunClock::get().loop_started();
   const auto state_now = [&] {
@@ -161,7 +179,18 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
                                            earlier_seconds + seconds_since(start));
       row.factor = norm_factor(row, out.history(), c.solve.norm);
       out.add_history(row);
-      progress.check(it, norm, target, loop_detail::check_detail(row));
+      std::string detail = loop_detail::check_detail(row);
+      if (estimate && it > 0) {
+        const auto in_norm = [&](const Diagnostics& g) {
+          return c.solve.norm == NormKind::L2 ? g.l2 : g.linf;
+        };
+        discretization.cycle_change(in_norm(diagnosed ? diag : diagnose(prev.data())),
+                                    row.factor);
+        if (richardson && (!discretization.has_discretization() || discretization.reached()))
+          discretization.set_discretization(richardson(cur));
+        detail += loop_detail::estimate_detail(discretization);
+      }
+      progress.check(it, norm, target, detail);
       r.norm_l2 = stats.l2();
       r.norm_linf = stats.linf();
       const double limit = c.solve.divergence_factor * r.first_norm;
@@ -173,6 +202,15 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
         break;
       }
       if (norm <= target) {
+        r.status = SolveStatus::Converged;
+        break;
+      }
+      if (estimate && discretization.reached()) {
+        spdlog::info(
+            "converged to the discretization error: the estimated algebraic error {:.3e} is at "
+            "most {:g} x the estimated discretization error {:.3e} ({} norm)",
+            discretization.algebraic(), DiscretizationStop::kFraction,
+            discretization.discretization(), c.solve.norm == NormKind::L2 ? "l2" : "linf");
         r.status = SolveStatus::Converged;
         break;
       }
@@ -252,6 +290,11 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
     if (comm.several())
       r.parallel = level_split_summary(comm, d, backend.host_memory(), session, reduce_seconds,
                                        cycles.level_seconds(), cycles.levels());
+  if (estimate && discretization.has_discretization())
+    r.error_estimate = output::ErrorEstimate{discretization.discretization(),
+                                             discretization.algebraic(),
+                                             c.solve.norm == NormKind::L2 ? "l2" : "linf",
+                                             r.coarse_seconds};
   if (r.status == SolveStatus::Interrupted || r.status == SolveStatus::TimeLimit)
     writer.checkpoint(cur, state_now());
   const Buffer<T>& before = keep_previous ? prev : cur;

@@ -11,9 +11,12 @@
 #include <cmath>
 #include <filesystem>
 
+#include "case_reader.hpp"
 #include "cycle_loop.hpp"
 #include "cycle_work.hpp"
 #include "cycles.hpp"
+#include "discretization_stop.hpp"
+#include "richardson.hpp"
 #include "prompt_stop.hpp"
 #include "loop/field_io.hpp"
 #include "loop/loop_support.hpp"
@@ -163,8 +166,31 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
                                      : fmt::format("{} sweeps", cycles.bottom_sweeps()),
                fmt::join(levels.back().n.begin(), levels.back().n.begin() + c.grid.dims, "x"));
 
+  // solve.tolerance: discretization: the grid through every other node solved first, for
+  // Richardson's estimate of the fine grid's discretization error (richardson.hpp).
+  std::function<double(const Buffer<T>&)> richardson;
+  std::vector<double> coarse;
+  if (c.solve.tolerance_discretization) {
+    if (comm.several())
+      throw InputError(c.where("solve.tolerance") +
+                       "solve.tolerance: discretization runs on one rank (its coarse grid's "
+                       "solve is not split over ranks); give a number");
+    if (const std::string why = richardson_obstacle(c); !why.empty())
+      throw InputError(c.where("solve.tolerance") + "solve.tolerance: discretization: " + why);
+    const auto coarse_start = std::chrono::steady_clock::now();
+    coarse = solve_coarse<T>(c, backend);
+    r.coarse_seconds = seconds_since(coarse_start);
+    spdlog::info("tolerance: discretization: the grid through every other node solved in {:.3f} "
+                 "s; the solve stops when the estimated algebraic error is at most {:g} x the "
+                 "estimated discretization error",
+                 r.coarse_seconds, DiscretizationStop::kFraction);
+    RunClock::get().mark("coarse grid solved");
+    richardson = [&](const Buffer<T>& u) {
+      return richardson_estimate<T>(c, coarse, backend, u, L, box);
+    };
+  }
   return cycle_loop(c, backend, out, options, cycles, cur, next, done, earlier_seconds, L, d,
-                    box, updated_cells, r, c.solve.multigrid.fmg);
+                    box, updated_cells, r, c.solve.multigrid.fmg, richardson);
 }
 
 template SolveResult solve_multigrid<float>(const Case&, Backend<float>&, output::RunOutput&,

@@ -1,7 +1,8 @@
 // The stops besides convergence: a stalled multigrid solve (the factor rule and the rounding
 // floor against hand-computed operator scales), check's tolerance warning, multigrid's default
 // max_iterations, solve.max_wall_time and the wall-time limit's clock, and the stagnation
-// warning's wording for multigrid.
+// warning's wording for multigrid; solve.tolerance: discretization (its parsing, where it
+// applies, and the estimates' arithmetic against hand-computed values).
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -12,6 +13,7 @@
 #include "case_reader.hpp"
 #include "loop/run_checks.hpp"
 #include "loop/stop_rules.hpp"
+#include "multigrid/discretization_stop.hpp"
 #include "solve.hpp"
 
 using namespace fdsolve;
@@ -108,4 +110,51 @@ TEST_CASE("stop rules: multigrid's stagnation warning names the rounding floor, 
   CHECK(text.find("Multigrid cycles") != std::string::npos);
   CHECK(text.find("Jacobi") == std::string::npos);
   CHECK(text.find("more iterations") == std::string::npos);
+}
+
+TEST_CASE("stop rules: solve.tolerance: discretization parses, reads back and needs multigrid") {
+  const std::string grid = "grid: {points: [33, 33]}\n";
+  Case c = parse_case(grid + "solve: {tolerance: discretization}\n", "d.yaml");
+  CHECK(c.solve.tolerance_discretization);
+  CHECK(c.solve.tolerance == 0);
+  resolve_method_defaults(c);  // auto: multigrid with full multigrid
+  const Case again = parse_case(to_yaml(c), "again.yaml");
+  CHECK(again.solve.tolerance_discretization);
+  CHECK_FALSE(parse_case(grid + "solve: {tolerance: 1e-8}\n", "n.yaml").solve.tolerance_discretization);
+
+  const auto refused = [&](const std::string& text, const std::string& says) {
+    Case k = parse_case(text.starts_with("grid") ? text : grid + text, "r.yaml");
+    try {
+      resolve_method_defaults(k);
+      FAIL("accepted: " << text);
+    } catch (const InputError& e) {
+      INFO(e.what());
+      CHECK(std::string(e.what()).find(says) != std::string::npos);
+    }
+  };
+  refused("solve: {method: jacobi, tolerance: discretization}\n", "runs Jacobi");
+  refused("grid: {points: [34, 33]}\nsolve: {tolerance: discretization}\n",
+          "the x axis has 33 intervals");
+  CHECK_THROWS_WITH_AS(parse_case(grid + "solve: {tolerance: discretisation}\n", "t.yaml"),
+                       doctest::Contains("expected a number or discretization"), InputError);
+  CHECK_THROWS_WITH_AS(parse_case(grid + "problem: {equation: heat}\ntime: {scheme: implicit, "
+                                         "dt: 0.01, end: 0.1}\nsolve: {tolerance: discretization}\n",
+                                  "h.yaml"),
+                       doctest::Contains("steady solves by multigrid"), InputError);
+}
+
+TEST_CASE("stop rules: the algebraic error is the change times rho / (1 - rho), stopped at a "
+          "tenth of the discretization error") {
+  multigrid::DiscretizationStop d;
+  CHECK_FALSE(d.reached());
+  d.set_discretization(1e-4);
+  CHECK(d.discretization() == 1e-4);
+  d.cycle_change(1e-4, 0.5);  // rho 0.5: the error left equals the change
+  CHECK(d.algebraic() == doctest::Approx(1e-4));
+  CHECK_FALSE(d.reached());
+  d.cycle_change(1e-5, 0.02);  // a factor below 0.1 counts as 0.1: 1e-5 / 9
+  CHECK(d.algebraic() == doctest::Approx(1e-5 / 9));
+  CHECK(d.reached());  // 1.1e-6 <= 0.1 x 1e-4
+  d.cycle_change(1e-5, 1.5);  // a cycle that did not contract: no bound
+  CHECK_FALSE(d.reached());
 }
