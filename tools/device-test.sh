@@ -20,6 +20,8 @@
 #                        default: a minute of the device's CPUs, no GPU)
 #   SKIP_IMPLICIT=1      skip implicit heat against explicit (tools/implicit_timings.sh;
 #                        IMPLICIT_SET=2d|3d|all, default all)
+#   SKIP_DISCRETIZATION=1  skip solve.tolerance: discretization against 1e-8
+#                        (tools/discretization_timings.sh)
 # The comparison runs use examples/poisson_multigrid.yaml and tools/compare/ (CuPy, when the
 # device's Python has it).
 #   SANITIZER_TIMEOUT    seconds per sanitizer run (default 200)
@@ -205,6 +207,12 @@ fi
 if [[ "${SKIP_IMPLICIT:-0}" != 1 ]]; then
   tools/implicit_timings.sh "$PWD/$BUILD/solver/fdsolve" cuda "$OUT/implicit" "${IMPLICIT_SET:-all}" \
     2>&1 | tee "$OUT/implicit.log"
+fi
+
+# --- solve.tolerance: discretization against 1e-8 (anchors' Poisson problem, 2D and 3D) ----
+if [[ "${SKIP_DISCRETIZATION:-0}" != 1 ]]; then
+  tools/discretization_timings.sh "$PWD/$BUILD/solver/fdsolve" cuda "$OUT/discretization" \
+    2>&1 | tee "$OUT/discretization.log"
 fi
 
 # --- multigrid over CPU ranks of the node (1-16 ranks of one thread, and 16 threads) ---------
