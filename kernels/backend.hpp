@@ -18,6 +18,7 @@
 #include "flux_transfer.hpp"
 #include "galerkin.hpp"
 #include "halo_fill.hpp"
+#include "node_difference.hpp"
 #include "stencil.hpp"
 #include "transfer.hpp"
 
@@ -278,6 +279,11 @@ class Backend {
   /// they are known. Deterministic: the same inputs give bit-identical results.
   virtual Diagnostics diagnose(const T* prev, const T* cur, const Layout& layout,
                                const Box& updated) = 0;
+
+  /// Richardson's comparison (node_difference.hpp): the differences at the nodes a field shares
+  /// with the solution on the grid through its every other node, both in this backend's
+  /// memory; returns when known. Deterministic.
+  virtual NodeDifference shared_node_difference(const SharedNodesArgs<T>& args) = 0;
 
   /// Records the work `enqueue` submits without running it; each run() of the result enqueues
   /// it again. CUDA captures it into a graph, so a cycle of a hundred small launches costs one

@@ -137,6 +137,9 @@ class CpuBackend final : public Backend<T> {
                        const Box& updated) override {
     return cpu::diagnose(prev, cur, layout, updated);
   }
+  NodeDifference shared_node_difference(const SharedNodesArgs<T>& args) override {
+    return cpu::shared_node_difference(args);
+  }
 
   double copy_bandwidth(std::size_t bytes) override {
     const index_t n = static_cast<index_t>(bytes / sizeof(T));

@@ -8,6 +8,7 @@
 #include "../transfer.hpp"
 #include "../flux_transfer.hpp"
 #include "../galerkin.hpp"
+#include "../node_difference.hpp"
 
 namespace fdsolve::cpu {
 
@@ -74,5 +75,9 @@ void transfer_axis(const AxisTransferArgs<T>& args);
 /// STREAM-style copy of `n` values, used as the CPU bandwidth yardstick.
 template <typename T>
 void copy(T* dst, const T* src, index_t n);
+
+/// Richardson's shared-node differences (node_difference.hpp), rows in parallel.
+template <typename T>
+NodeDifference shared_node_difference(const SharedNodesArgs<T>& args);
 
 }  // namespace fdsolve::cpu

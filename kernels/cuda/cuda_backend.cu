@@ -11,6 +11,7 @@
 #include "cuda_check.cuh"
 #include "cuda_device.cuh"
 #include "diagnostics.cuh"
+#include "node_difference.cuh"
 #include "field_kernels.cuh"
 #include "flux.cuh"
 #include "graph_replay.cuh"
@@ -299,6 +300,9 @@ class CudaBackend final : public Backend<T> {
     if (!diagnostics_)
       diagnostics_ = std::make_unique<DiagnosticsWorkspace>(props_.multiProcessorCount);
     return diagnostics_->diagnose(prev, cur, layout, updated, stream_);
+  }
+  NodeDifference shared_node_difference(const SharedNodesArgs<T>& args) override {
+    return cuda::shared_node_difference(args, stream_);
   }
 
   std::unique_ptr<Replay> record(std::function<void()> enqueue) override {

@@ -87,6 +87,9 @@ struct SolveOptions {
   /// Auto: on a GPU; the tests compare the two on either backend.
   enum class CycleChecks { Auto, EveryCycle, Predicted };
   CycleChecks cycle_checks = CycleChecks::Auto;
+  /// Steady multigrid: receives the final state's owned nodes (dense, x fastest) when set;
+  /// how solve.tolerance: discretization takes its coarse grid's solution without a file.
+  std::vector<double>* final_owned = nullptr;
 };
 
 /// Solves `c` on `backend`, writing snapshots, checkpoints and history through `out`. With

@@ -308,6 +308,15 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
   }
   writer.flush_history();
   writer.finish();
+  if (options.final_owned) {
+    std::vector<T> all(static_cast<std::size_t>(L.size));
+    backend.download(all.data(), cur, L.size);
+    options.final_owned->clear();
+    for (index_t k = 0; k < L.n[2]; ++k)
+      for (index_t j = 0; j < L.n[1]; ++j)
+        for (index_t i = 0; i < L.n[0]; ++i)
+          options.final_owned->push_back(static_cast<double>(all[L.at(i, j, k)]));
+  }
   return r;
 }
 

@@ -168,8 +168,8 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
 
   // solve.tolerance: discretization: the grid through every other node solved first, for
   // Richardson's estimate of the fine grid's discretization error (richardson.hpp).
+  std::unique_ptr<RichardsonEstimate<T>> estimate;
   std::function<double(const Buffer<T>&)> richardson;
-  std::vector<double> coarse;
   if (c.solve.tolerance_discretization) {
     if (comm.several())
       throw InputError(c.where("solve.tolerance") +
@@ -177,17 +177,14 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
                        "solve is not split over ranks); give a number");
     if (const std::string why = richardson_obstacle(c); !why.empty())
       throw InputError(c.where("solve.tolerance") + "solve.tolerance: discretization: " + why);
-    const auto coarse_start = std::chrono::steady_clock::now();
-    coarse = solve_coarse<T>(c, backend);
-    r.coarse_seconds = seconds_since(coarse_start);
+    estimate = std::make_unique<RichardsonEstimate<T>>(c, backend, L, box);
+    r.coarse_seconds = estimate->coarse_seconds();
     spdlog::info("tolerance: discretization: the grid through every other node solved in {:.3f} "
                  "s; the solve stops when the estimated algebraic error is at most {:g} x the "
                  "estimated discretization error",
                  r.coarse_seconds, DiscretizationStop::kFraction);
     RunClock::get().mark("coarse grid solved");
-    richardson = [&](const Buffer<T>& u) {
-      return richardson_estimate<T>(c, coarse, backend, u, L, box);
-    };
+    richardson = [&](const Buffer<T>& u) { return (*estimate)(u); };
   }
   return cycle_loop(c, backend, out, options, cycles, cur, next, done, earlier_seconds, L, d,
                     box, updated_cells, r, c.solve.multigrid.fmg, richardson);

@@ -4,16 +4,15 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
+#include <chrono>
 #include <cmath>
-#include <filesystem>
 
 #include "case_reader.hpp"
 #include "loop/jacobi.hpp"
+#include "loop/loop_support.hpp"
 #include "multigrid_solve.hpp"
 #include "problem/problem_setup.hpp"
 #include "run_output.hpp"
-#include "snapshot.hpp"
 
 namespace fdsolve::multigrid {
 
@@ -39,7 +38,6 @@ Case coarse_case(const Case& c) {
     k.grid.points[a] = c.grid.periodic[a] ? c.grid.points[a] / 2 : (c.grid.points[a] - 1) / 2 + 1;
   k.name = c.name + "_coarse";
   k.initial = Value{};  // the start does not change the solution
-  k.problem.fixed.clear();
   k.solve.method = SolveMethod::Multigrid;
   k.solve.tolerance_discretization = false;
   k.solve.tolerance = c.precision == Precision::Float ? 1e-5 : 1e-10;
@@ -55,68 +53,61 @@ Case coarse_case(const Case& c) {
 }
 
 template <typename T>
-std::vector<double> solve_coarse(const Case& c, Backend<T>& backend) {
-  Case k = coarse_case(c);
-  k.output.directory = (std::filesystem::path(c.output.directory) / ".richardson").string();
-  std::filesystem::remove_all(k.output.directory);
-  std::vector<double> u;
+RichardsonEstimate<T>::RichardsonEstimate(const Case& c, Backend<T>& backend, const Layout& L,
+                                          const Box& box)
+    : c_(c), backend_(backend), fine_layout_(L) {
+  const auto start = std::chrono::steady_clock::now();
+  const Case k = coarse_case(c);
+  std::vector<double> owned;
+  SolveOptions options;
+  options.final_owned = &owned;
+  // The coarse run writes nothing (RunOutput without writes) and logs only warnings.
   const auto level = spdlog::get_level();
   spdlog::set_level(spdlog::level::warn);
+  SolveResult r;
   try {
-    output::RunOutput out(k.output.directory, k.name, grid_meta(k), to_yaml(k));
-    const SolveResult r = solve_multigrid<T>(k, backend, out, SolveOptions{});
-    if (r.status != SolveStatus::Converged)
-      spdlog::warn("tolerance: discretization: the coarse grid's solve stopped as {} after {} "
-                   "cycles; the estimate uses its last state",
-                   to_string(r.status), r.iterations);
-    u = output::read_snapshot(out.snapshots().back()).fields.at(0);
+    output::RunOutput out("", k.name, grid_meta(k), "", false);
+    r = solve_multigrid<T>(k, backend, out, options);
   } catch (...) {
     spdlog::set_level(level);
-    std::filesystem::remove_all(k.output.directory);
     throw;
   }
   spdlog::set_level(level);
-  std::filesystem::remove_all(k.output.directory);
-  return u;
+  if (r.status != SolveStatus::Converged)
+    spdlog::warn("tolerance: discretization: the coarse grid's solve stopped as {} after {} "
+                 "cycles; the estimate uses its last state",
+                 to_string(r.status), r.iterations);
+  coarse_layout_ = field_layout(k, sizeof(T), Subdomain::whole(k));
+  std::vector<T> field(static_cast<std::size_t>(coarse_layout_.size), T(0));
+  place_owned(owned, coarse_layout_, field);
+  coarse_ = backend.allocate(coarse_layout_.size);
+  backend.upload(coarse_, field.data(), coarse_layout_.size);
+  // Coarse node I is fine node 2I: the coarse nodes from ceil(lo / 2) to floor((hi - 1) / 2).
+  for (int a = 0; a < 3; ++a) {
+    const bool axis = a < c.grid.dims;
+    coarse_box_.lo[a] = axis ? (box.lo[a] + 1) / 2 : 0;
+    coarse_box_.hi[a] = axis ? (box.hi[a] - 1) / 2 + 1 : 1;
+  }
+  seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 template <typename T>
-double richardson_estimate(const Case& c, const std::vector<double>& coarse, Backend<T>& backend,
-                           const Buffer<T>& u, const Layout& L, const Box& box) {
-  std::vector<T> fine(static_cast<std::size_t>(L.size));
-  backend.download(fine.data(), u, L.size);
-  const Case k = coarse_case(c);
-  const std::int64_t nx = k.grid.points[0], ny = k.grid.points[1];
-  const std::int64_t nz = c.grid.dims == 3 ? k.grid.points[2] : 1;
-  double sum = 0, max = 0;
-  std::int64_t count = 0;
-  for (std::int64_t K = 0; K < nz; ++K)
-    for (std::int64_t J = 0; J < ny; ++J)
-      for (std::int64_t I = 0; I < nx; ++I) {
-        const index_t i = 2 * I, j = 2 * J, kk = c.grid.dims == 3 ? 2 * K : 0;
-        if (i < box.lo[0] || i >= box.hi[0] || j < box.lo[1] || j >= box.hi[1] ||
-            kk < box.lo[2] || kk >= box.hi[2])
-          continue;  // a node the sweeps do not update (a Dirichlet face)
-        const double d =
-            static_cast<double>(fine[static_cast<std::size_t>(L.at(i, j, kk))]) -
-            coarse[static_cast<std::size_t>((K * ny + J) * nx + I)];
-        sum += d * d;
-        max = std::max(max, std::abs(d));
-        ++count;
-      }
-  const double norm = c.solve.norm == NormKind::L2
-                          ? (count > 0 ? std::sqrt(sum / static_cast<double>(count)) : 0.0)
-                          : max;
+double RichardsonEstimate<T>::operator()(const Buffer<T>& u) const {
+  SharedNodesArgs<T> a;
+  a.fine = u.data();
+  a.fine_layout = fine_layout_;
+  a.coarse = coarse_.data();
+  a.coarse_layout = coarse_layout_;
+  a.coarse_box = coarse_box_;
+  const NodeDifference d = backend_.shared_node_difference(a);
+  const double norm =
+      c_.solve.norm == NormKind::L2
+          ? (d.count > 0 ? std::sqrt(d.sum_sq / static_cast<double>(d.count)) : 0.0)
+          : d.max;
   return norm / 3;
 }
 
-template std::vector<double> solve_coarse<float>(const Case&, Backend<float>&);
-template std::vector<double> solve_coarse<double>(const Case&, Backend<double>&);
-template double richardson_estimate<float>(const Case&, const std::vector<double>&,
-                                           Backend<float>&, const Buffer<float>&, const Layout&,
-                                           const Box&);
-template double richardson_estimate<double>(const Case&, const std::vector<double>&,
-                                            Backend<double>&, const Buffer<double>&,
-                                            const Layout&, const Box&);
+template class RichardsonEstimate<float>;
+template class RichardsonEstimate<double>;
 
 }  // namespace fdsolve::multigrid

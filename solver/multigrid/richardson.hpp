@@ -3,8 +3,8 @@
 // and on the grid of spacing 2h through every other node about 4 C h^2. The two grids' discrete
 // solutions differ at the shared nodes by 3 C h^2: a third of that difference estimates the
 // fine grid's error. The coarse grid's problem is the same case (its expressions evaluated on
-// the coarse nodes) solved to a tight tolerance first: a quarter (2D) or an eighth (3D) of the
-// fine solve's work.
+// the coarse nodes), solved to a tight tolerance before the fine solve: a quarter (2D) or an
+// eighth (3D) of the fine grid's nodes.
 #pragma once
 
 #include <string>
@@ -18,23 +18,34 @@ namespace fdsolve::multigrid {
 
 /// Why solve.tolerance: discretization cannot run on `c` ("" when it can): the grid must halve
 /// (an even number of intervals on every axis, at least four), the source and the boundary
-/// data must be numbers or expressions (they are evaluated on the coarse nodes), one rank.
+/// data must be numbers or expressions (they are evaluated on the coarse nodes).
 std::string richardson_obstacle(const Case& c);
 
-/// The case on every other node of `c`'s grid, solved by multigrid to a residual 1e-10 of its
-/// initial one, without snapshots or checkpoints.
+/// The case on every other node of `c`'s grid, solved by multigrid to a residual 1e-10 (float:
+/// 1e-5) of its initial one, without snapshots or checkpoints.
 Case coarse_case(const Case& c);
 
-/// The coarse grid's solution, whole (x fastest), solved on `backend` with its output in a
-/// directory under `c`'s output directory, removed after. Logs only warnings.
+/// Richardson's estimate for the fine grid of a case: the coarse grid solved at construction
+/// (on the same backend, logging warnings only, writing no file) and kept in backend memory.
 template <typename T>
-std::vector<double> solve_coarse(const Case& c, Backend<T>& backend);
+class RichardsonEstimate {
+ public:
+  /// `L` and `box`: the fine field's layout (one rank: the whole grid) and update box.
+  RichardsonEstimate(const Case& c, Backend<T>& backend, const Layout& L, const Box& box);
 
-/// A third of the difference between the fine field `u` (layout L, the whole grid: one rank)
-/// and the coarse solution at the shared nodes inside the fine update box `box`, in the case's
-/// norm (root mean square, or maximum).
-template <typename T>
-double richardson_estimate(const Case& c, const std::vector<double>& coarse, Backend<T>& backend,
-                           const Buffer<T>& u, const Layout& L, const Box& box);
+  /// A third of the difference between `u` and the coarse solution at the shared nodes inside
+  /// the fine update box, in the case's norm (root mean square over them, or maximum).
+  double operator()(const Buffer<T>& u) const;
+  /// Seconds the coarse grid's solve took.
+  double coarse_seconds() const { return seconds_; }
+
+ private:
+  const Case& c_;
+  Backend<T>& backend_;
+  Layout fine_layout_, coarse_layout_;
+  Box coarse_box_;  // the coarse nodes whose fine counterpart is in the fine update box
+  Buffer<T> coarse_;
+  double seconds_ = 0;
+};
 
 }  // namespace fdsolve::multigrid
