@@ -12,7 +12,9 @@
 
 namespace fdsolve {
 
-/// Coarse node (I, J, K) of `coarse_box` is fine node (2I, 2J, 2K); in 2D K = 0.
+/// Coarse node (I, J, K) of `coarse_box` is fine node (s I, s J, s K), s = `stride`; in 2D
+/// K = 0. Stride 2: the grid through every other node; stride 1: two fields of one grid (the
+/// change of u over a cycle).
 template <typename T>
 struct SharedNodesArgs {
   const T* fine = nullptr;
@@ -20,6 +22,7 @@ struct SharedNodesArgs {
   const T* coarse = nullptr;
   Layout coarse_layout;
   Box coarse_box;
+  int stride = 2;
 };
 
 /// Over the shared nodes: the sum of the squared differences, the largest magnitude (a NaN

@@ -11,14 +11,17 @@ fdsolve=$(realpath "$1") backend=$2 work=$3
 tools=$(cd "$(dirname "$0")" && pwd)
 example=$(cd "$tools/.." && pwd)/examples/poisson_multigrid.yaml
 mkdir -p "$work"
-row() {  # label, points, stencil, tolerance
+# The 3D problem: u = exp(x+y+z) sin(pi x) sin(pi y) sin(pi z) (tools/compare/poisson_problem.py).
+source3="exp(x+y+z)*(3*(pi^2-1)*sin(pi*x)*sin(pi*y)*sin(pi*z) - 2*pi*(cos(pi*x)*sin(pi*y)*sin(pi*z) + sin(pi*x)*cos(pi*y)*sin(pi*z) + sin(pi*x)*sin(pi*y)*cos(pi*z)))"
+row() {  # label, points, stencil, tolerance, then --set options
   local label=$1 points=$2 stencil=$3 tolerance=$4 dir="$work/$1"
+  shift 4
   mkdir -p "$dir"
   local t0 t1 rc error="-" snap
   t0=$(date +%s.%N)
   "$fdsolve" run "$example" --backend "$backend" --output "$dir/out" --set "grid.points=$points" \
     --set "stencil=$stencil" --set "solve.tolerance=$tolerance" --set solve.max_iterations=100 \
-    --set solve.diagnostics=false --set output.every=0 > "$dir/run.log" 2>&1
+    --set solve.diagnostics=false --set output.every=0 "$@" > "$dir/run.log" 2>&1
   rc=$?
   t1=$(date +%s.%N)
   snap=$(ls "$dir"/out/*.h5 2>/dev/null | grep -v checkpoint | sort | tail -1)
@@ -42,11 +45,13 @@ print(f"{label:30s} exit {rc}  cycles {cycles!s:>3}  solve {1e3 * float(solve):8
       f"  estimate {estimate}  true error {error}")
 PY
 }
-for n in 1025 4097 8193; do
+for n in ${DISCRETIZATION_2D:-1025 4097 8193}; do
   row "2d-$n-1e-8" "[$n,$n]" 5 1e-8
   row "2d-$n-discretization" "[$n,$n]" 5 discretization
 done
-for n in 129 257; do
-  row "3d-7pt-$n-1e-8" "[$n,$n,$n]" 7 1e-8
-  row "3d-7pt-$n-discretization" "[$n,$n,$n]" 7 discretization
+for n in ${DISCRETIZATION_3D:-129 257}; do
+  for tolerance in 1e-8 discretization; do
+    row "3d-7pt-$n-$tolerance" "[$n,$n,$n]" 7 $tolerance --set "grid.extent=[1,1,1]" \
+      --set "problem.source=$source3"
+  done
 done

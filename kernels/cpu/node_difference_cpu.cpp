@@ -15,7 +15,8 @@ NodeDifference shared_node_difference(const SharedNodesArgs<T>& a) {
     const index_t J = b.lo[1] + r % ey, K = b.lo[2] + r / ey;
     double s = 0, m = 0;
     for (index_t I = b.lo[0]; I < b.hi[0]; ++I) {
-      const double d = static_cast<double>(a.fine[a.fine_layout.at(2 * I, 2 * J, 2 * K)]) -
+      const index_t st = a.stride;
+      const double d = static_cast<double>(a.fine[a.fine_layout.at(st * I, st * J, st * K)]) -
                        static_cast<double>(a.coarse[a.coarse_layout.at(I, J, K)]);
       s += d * d;
       m = std::isnan(d) || std::isnan(m) ? NAN : std::max(m, std::abs(d));

@@ -17,18 +17,18 @@ struct RowGeometry {
   const T* fine;
   const T* coarse;
   index_t fine_pitch, fine_plane, coarse_pitch, coarse_plane;
-  index_t i0, i1, j0, k0, ey;
+  index_t i0, i1, j0, k0, ey, stride;
 };
 
 template <typename T>
 __global__ void row_differences(RowGeometry<T> g, double* sum_sq, double* max) {
   const index_t r = blockIdx.x;
   const index_t J = g.j0 + r % g.ey, K = g.k0 + r / g.ey;
-  const T* fine = g.fine + 2 * K * g.fine_plane + 2 * J * g.fine_pitch;
+  const T* fine = g.fine + g.stride * (K * g.fine_plane + J * g.fine_pitch);
   const T* coarse = g.coarse + K * g.coarse_plane + J * g.coarse_pitch;
   double s = 0, m = 0;
   for (index_t I = g.i0 + threadIdx.x; I < g.i1; I += kRowThreads) {
-    const double d = static_cast<double>(fine[2 * I]) - static_cast<double>(coarse[I]);
+    const double d = static_cast<double>(fine[g.stride * I]) - static_cast<double>(coarse[I]);
     s += d * d;
     m = isnan(d) || isnan(m) ? NAN : fmax(m, fabs(d));
   }
@@ -69,7 +69,8 @@ NodeDifference shared_node_difference(const SharedNodesArgs<T>& args, cudaStream
                          b.hi[0],
                          b.lo[1],
                          b.lo[2],
-                         b.extent(1)};
+                         b.extent(1),
+                         args.stride};
   row_differences<T><<<static_cast<unsigned>(rows), kRowThreads, 0, stream>>>(g, partial,
                                                                             partial + rows);
   const cudaError_t launched = cudaGetLastError();

@@ -184,8 +184,19 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
         const auto in_norm = [&](const Diagnostics& g) {
           return c.solve.norm == NormKind::L2 ? g.l2 : g.linf;
         };
-        discretization.cycle_change(in_norm(diagnosed ? diag : diagnose(prev.data())),
-                                    row.factor);
+        // The change of u over the cycle: the diagnostics' update norms when they ran, else
+        // one pass over the two fields.
+        double change = 0;
+        if (diagnosed) {
+          change = in_norm(diag);
+        } else {
+          const NodeDifference d =
+              backend.shared_node_difference({cur.data(), L, prev.data(), L, box, 1});
+          change = c.solve.norm == NormKind::L2
+                       ? std::sqrt(d.sum_sq / static_cast<double>(std::max<std::int64_t>(1, d.count)))
+                       : d.max;
+        }
+        discretization.cycle_change(change, row.factor);
         if (richardson && (!discretization.has_discretization() || discretization.reached()))
           discretization.set_discretization(richardson(cur));
         detail += loop_detail::estimate_detail(discretization);

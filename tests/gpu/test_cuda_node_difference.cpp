@@ -46,6 +46,24 @@ void check_backend_pair(int dims, index_t nc) {
   const NodeDifference again = on(*gpu, s, random);
   CHECK(std::memcmp(&again.sum_sq, &g.sum_sq, sizeof(double)) == 0);
 
+  // Stride 1: the fine field against itself shifted by a constant, over a box of fine nodes.
+  std::vector<T> shifted = random;
+  for (T& v : shifted) v = T(v + T(0.5));
+  Buffer<T> x = gpu->allocate(s.fine.size), y = gpu->allocate(s.fine.size);
+  gpu->upload(x, shifted.data(), s.fine.size);
+  gpu->upload(y, random.data(), s.fine.size);
+  const Box fine_box{{1, 1, dims == 3 ? 1 : 0}, {2 * nc - 2, 2 * nc - 2, dims == 3 ? 2 * nc - 2 : 1}};
+  const NodeDifference one = gpu->shared_node_difference({x.data(), s.fine, y.data(), s.fine,
+                                                           fine_box, 1});
+  Buffer<T> xc = cpu->allocate(s.fine.size), yc = cpu->allocate(s.fine.size);
+  cpu->upload(xc, shifted.data(), s.fine.size);
+  cpu->upload(yc, random.data(), s.fine.size);
+  const NodeDifference one_cpu = cpu->shared_node_difference({xc.data(), s.fine, yc.data(),
+                                                               s.fine, fine_box, 1});
+  CHECK(one.count == fine_box.cells());
+  CHECK(one.max == one_cpu.max);
+  CHECK(one.sum_sq == doctest::Approx(one_cpu.sum_sq).epsilon(1e-12));
+
   random[s.fine.at(2 * (nc - 2), 2 * 1, dims == 3 ? 2 : 0)] = T(NAN);
   const NodeDifference n = on(*gpu, s, random);
   CHECK(std::isnan(n.max));

@@ -47,3 +47,23 @@ TEST_CASE("kernels: shared-node differences on the CPU, 2D and 3D, float and dou
     CHECK(std::isnan(n.sum_sq));
   }
 }
+
+TEST_CASE("kernels: node differences of two fields of one grid (stride 1) on the CPU") {
+  const Layout L = Layout::make(3, {6, 5, 4}, 16);
+  std::vector<double> prev(static_cast<std::size_t>(L.size), 1e9), cur = prev;
+  const Box box{{1, 0, 1}, {5, 5, 3}};
+  for (index_t k = 0; k < 4; ++k)
+    for (index_t j = 0; j < 5; ++j)
+      for (index_t i = 0; i < 6; ++i) {
+        prev[L.at(i, j, k)] = 0.5 * i - j;
+        cur[L.at(i, j, k)] = prev[L.at(i, j, k)] + (i == 2 && j == 3 && k == 2 ? 0.75 : 0.25);
+      }
+  auto cpu = make_cpu_backend<double>();
+  Buffer<double> a = cpu->allocate(L.size), b = cpu->allocate(L.size);
+  cpu->upload(a, cur.data(), L.size);
+  cpu->upload(b, prev.data(), L.size);
+  const NodeDifference d = cpu->shared_node_difference({a.data(), L, b.data(), L, box, 1});
+  CHECK(d.count == 4 * 5 * 2);
+  CHECK(d.max == 0.75);
+  CHECK(d.sum_sq == 39 * 0.0625 + 0.5625);  // exact in binary
+}
