@@ -302,7 +302,7 @@ class CudaBackend final : public Backend<T> {
     return diagnostics_->diagnose(prev, cur, layout, updated, stream_);
   }
   NodeDifference shared_node_difference(const SharedNodesArgs<T>& args) override {
-    return cuda::shared_node_difference(args, stream_);
+    return node_difference_.run(args, stream_);
   }
 
   std::unique_ptr<Replay> record(std::function<void()> enqueue) override {
@@ -421,6 +421,7 @@ class CudaBackend final : public Backend<T> {
   std::vector<Variant<T>> table_[2];
   std::vector<StepVariant<T>> steps_[2];
   std::unique_ptr<DiagnosticsWorkspace> diagnostics_;  // made by the first diagnose
+  cuda::NodeDifferenceWorkspace node_difference_;  // shared_node_difference's row partials
   std::unique_ptr<FluxWorkspace> flux_;                // the variable-coefficient operator
   std::unique_ptr<FieldKernels> fields_;               // formulas compiled at run time
 };

@@ -1,5 +1,4 @@
-// Richardson's shared-node differences on the device (see node_difference.cuh). A handful of
-// calls per solve: the row partials' buffer is allocated per call.
+// Richardson's shared-node differences on the device (see node_difference.cuh).
 #include <vector>
 
 #include "cuda_check.cuh"
@@ -52,13 +51,23 @@ __global__ void row_differences(RowGeometry<T> g, double* sum_sq, double* max) {
 
 }  // namespace
 
+NodeDifferenceWorkspace::~NodeDifferenceWorkspace() {
+  if (partial_) cudaFree(partial_);  // no throw from a destructor
+}
+
 template <typename T>
-NodeDifference shared_node_difference(const SharedNodesArgs<T>& args, cudaStream_t stream) {
+NodeDifference NodeDifferenceWorkspace::run(const SharedNodesArgs<T>& args, cudaStream_t stream) {
   const Box& b = args.coarse_box;
   const index_t rows = b.extent(1) * b.extent(2);
   if (rows == 0 || b.extent(0) == 0) return {};
-  double* partial = nullptr;
-  FDSOLVE_CUDA_CHECK(cudaMallocAsync(&partial, 2 * rows * sizeof(double), stream));
+  if (2 * rows > capacity_) {
+    FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (partial_) FDSOLVE_CUDA_CHECK(cudaFree(partial_));
+    partial_ = nullptr;
+    capacity_ = 0;
+    FDSOLVE_CUDA_CHECK(cudaMalloc(&partial_, 2 * rows * sizeof(double)));
+    capacity_ = 2 * rows;
+  }
   const RowGeometry<T> g{args.fine + args.fine_layout.origin,
                          args.coarse + args.coarse_layout.origin,
                          args.fine_layout.pitch,
@@ -71,27 +80,21 @@ NodeDifference shared_node_difference(const SharedNodesArgs<T>& args, cudaStream
                          b.lo[2],
                          b.extent(1),
                          args.stride};
-  row_differences<T><<<static_cast<unsigned>(rows), kRowThreads, 0, stream>>>(g, partial,
-                                                                            partial + rows);
-  const cudaError_t launched = cudaGetLastError();
+  row_differences<T><<<static_cast<unsigned>(rows), kRowThreads, 0, stream>>>(g, partial_,
+                                                                            partial_ + rows);
+  FDSOLVE_CUDA_CHECK(cudaGetLastError());
   std::vector<double> host(static_cast<std::size_t>(2 * rows));
-  const cudaError_t copied =
-      launched == cudaSuccess
-          ? cudaMemcpyAsync(host.data(), partial, host.size() * sizeof(double),
-                            cudaMemcpyDeviceToHost, stream)
-          : launched;
-  const cudaError_t freed = cudaFreeAsync(partial, stream);
-  FDSOLVE_CUDA_CHECK(copied);
-  FDSOLVE_CUDA_CHECK(freed);
+  FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(host.data(), partial_, host.size() * sizeof(double),
+                                     cudaMemcpyDeviceToHost, stream));
   FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream));
   const std::vector<double> sum_sq(host.begin(), host.begin() + rows),
       max(host.begin() + rows, host.end());
   return merge_rows(sum_sq, max, b.extent(0));
 }
 
-template NodeDifference shared_node_difference<float>(const SharedNodesArgs<float>&,
-                                                      cudaStream_t);
-template NodeDifference shared_node_difference<double>(const SharedNodesArgs<double>&,
-                                                       cudaStream_t);
+template NodeDifference NodeDifferenceWorkspace::run<float>(const SharedNodesArgs<float>&,
+                                                            cudaStream_t);
+template NodeDifference NodeDifferenceWorkspace::run<double>(const SharedNodesArgs<double>&,
+                                                             cudaStream_t);
 
 }  // namespace fdsolve::cuda

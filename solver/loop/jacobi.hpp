@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -87,9 +88,10 @@ struct SolveOptions {
   /// Auto: on a GPU; the tests compare the two on either backend.
   enum class CycleChecks { Auto, EveryCycle, Predicted };
   CycleChecks cycle_checks = CycleChecks::Auto;
-  /// Steady multigrid: receives the final state's owned nodes (dense, x fastest) when set;
-  /// how solve.tolerance: discretization takes its coarse grid's solution without a file.
-  std::vector<double>* final_owned = nullptr;
+  /// Steady multigrid: when set, receives the final state in backend memory (`field` points
+  /// to the Buffer<T> of the run's precision, `layout` is its layout) instead of a final
+  /// snapshot: how solve.tolerance: discretization keeps its coarse grid's solution.
+  std::function<void(const void* field, const Layout& layout)> final_state;
 };
 
 /// Solves `c` on `backend`, writing snapshots, checkpoints and history through `out`. With

@@ -197,8 +197,12 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
                        : d.max;
         }
         discretization.cycle_change(change, row.factor);
-        if (richardson && (!discretization.has_discretization() || discretization.reached()))
+        if (richardson && (!discretization.has_discretization() || discretization.reached())) {
+          const auto estimated = std::chrono::steady_clock::now();
           discretization.set_discretization(richardson(cur));
+          spdlog::debug("iteration {}: Richardson's estimate {:.3e} in {:.4f} s", it,
+                        discretization.discretization(), seconds_since(estimated));
+        }
         detail += loop_detail::estimate_detail(discretization);
       }
       progress.check(it, norm, target, detail);
@@ -314,20 +318,12 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
                           {{"status", "diverged"},
                            {"divergence", describe_divergence(*r.divergence, c.grid.dims, false)}});
     r.divergence->snapshot = out.snapshot_file(it);
-  } else if (last_snapshot != it) {
+  } else if (last_snapshot != it && !options.final_state) {
     writer.final_snapshot(cur, before, it, static_cast<double>(it));
   }
   writer.flush_history();
   writer.finish();
-  if (options.final_owned) {
-    std::vector<T> all(static_cast<std::size_t>(L.size));
-    backend.download(all.data(), cur, L.size);
-    options.final_owned->clear();
-    for (index_t k = 0; k < L.n[2]; ++k)
-      for (index_t j = 0; j < L.n[1]; ++j)
-        for (index_t i = 0; i < L.n[0]; ++i)
-          options.final_owned->push_back(static_cast<double>(all[L.at(i, j, k)]));
-  }
+  if (options.final_state) options.final_state(&cur, L);
   return r;
 }
 

@@ -21,8 +21,10 @@ namespace fdsolve::multigrid {
 /// data must be numbers or expressions (they are evaluated on the coarse nodes).
 std::string richardson_obstacle(const Case& c);
 
-/// The case on every other node of `c`'s grid, solved by multigrid to a residual 1e-10 (float:
-/// 1e-5) of its initial one, without snapshots or checkpoints.
+/// The case on every other node of `c`'s grid, solved by multigrid to a residual 1e-7 (float:
+/// 1e-5) of its initial one (full multigrid lands near its discretization error, and two
+/// cycles more take the algebraic error two orders below it), without snapshots or
+/// checkpoints.
 Case coarse_case(const Case& c);
 
 /// Richardson's estimate for the fine grid of a case: the coarse grid solved at construction
