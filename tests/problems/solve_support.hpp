@@ -55,6 +55,19 @@ struct Solved {
   output::SnapshotData final;
   std::vector<output::HistoryRow> history;
   const std::vector<double>& u() const { return final.fields.at(0); }
+
+  /// Calls f(i, j, k, x, y, z, u) for every node of the final snapshot in storage order (z = 0
+  /// in 2D).
+  template <typename F>
+  void for_each_node(F&& f) const {
+    const auto& g = final.info.grid;
+    std::size_t n = 0;
+    for (std::int64_t k = 0; k < g.points[2]; ++k)
+      for (std::int64_t j = 0; j < g.points[1]; ++j)
+        for (std::int64_t i = 0; i < g.points[0]; ++i, ++n)
+          f(i, j, k, g.origin[0] + i * g.spacing[0], g.origin[1] + j * g.spacing[1],
+            g.dims == 3 ? g.origin[2] + k * g.spacing[2] : 0.0, u()[n]);
+  }
 };
 
 /// Parses `yaml` (output into a temporary directory) and solves it on the backend under test

@@ -68,6 +68,16 @@ std::string read_text(const fs::path& p) {
   return ss.str();
 }
 
+double summary_number(const fs::path& dir, const std::string& key, const std::string& within) {
+  const std::string text = read_text(dir / "summary.json");
+  const std::size_t from = within.empty() ? 0 : text.find("\"" + within + "\"");
+  const std::size_t at =
+      from == std::string::npos ? from : text.find("\"" + key + "\": ", from);
+  if (at == std::string::npos)
+    throw std::runtime_error("summary.json of " + dir.string() + " has no " + key);
+  return std::strtod(text.c_str() + at + key.size() + 4, nullptr);
+}
+
 void check_bit_identical(const output::SnapshotData& a, const output::SnapshotData& b) {
   CHECK(a.info.iteration == b.info.iteration);
   CHECK(a.info.time == b.info.time);

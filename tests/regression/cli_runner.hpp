@@ -35,6 +35,11 @@ const std::vector<double>& field(const output::SnapshotData& s, const std::strin
 /// A whole file as text ("" if missing).
 std::string read_text(const std::filesystem::path& p);
 
+/// A number of <dir>/summary.json by key (the writer puts one "key": value per line); with
+/// `within`, the first such key after the object of that name. Throws when absent.
+double summary_number(const std::filesystem::path& dir, const std::string& key,
+                      const std::string& within = {});
+
 /// Every dataset of the two snapshots has the same bytes (values compared as bit patterns),
 /// and the same iteration and time (doctest checks).
 void check_bit_identical(const output::SnapshotData& a, const output::SnapshotData& b);

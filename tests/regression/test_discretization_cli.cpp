@@ -4,7 +4,6 @@
 // apply to fails as bad input (exit 2).
 #include <doctest/doctest.h>
 
-#include <cstdlib>
 #include <string>
 
 #include "cli_runner.hpp"
@@ -18,14 +17,8 @@ namespace {
 const std::string kCase = "run " + example("poisson_multigrid.yaml") +
                           " --backend cpu --set grid.points=[129,129] --set output.every=0";
 
-/// A number of the summary's error_estimate object (one "key": value per line).
 double estimate_value(const fs::path& dir, const std::string& key) {
-  const std::string text = read_text(dir / "summary.json");
-  const std::size_t object = text.find("\"error_estimate\"");
-  REQUIRE(object != std::string::npos);
-  const std::size_t at = text.find("\"" + key + "\": ", object);
-  REQUIRE(at != std::string::npos);
-  return std::strtod(text.c_str() + at + key.size() + 4, nullptr);
+  return summary_number(dir, key, "error_estimate");
 }
 
 std::size_t cycles(const fs::path& dir) {

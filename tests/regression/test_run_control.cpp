@@ -25,14 +25,6 @@ std::vector<fdsolve::output::HistoryRow> history(const fs::path& dir) {
   return fdsolve::output::parse_history_csv(read_text(dir / "history.csv"));
 }
 
-/// A number of summary.json by key (the writer puts one "key": value per line).
-double summary_number(const fs::path& dir, const std::string& key) {
-  const std::string text = read_text(dir / "summary.json");
-  const std::size_t at = text.find("\"" + key + "\": ");
-  REQUIRE(at != std::string::npos);
-  return std::strtod(text.c_str() + at + key.size() + 4, nullptr);
-}
-
 bool summary_has(const fs::path& dir, const std::string& text) {
   return read_text(dir / "summary.json").find(text) != std::string::npos;
 }

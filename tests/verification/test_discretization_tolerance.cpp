@@ -38,19 +38,16 @@ struct Errors {
 };
 
 Errors errors(const Solved& s, const Exact& exact) {
-  const auto& g = s.final.info.grid;
   Errors e;
   double sum = 0;
   std::size_t n = 0;
-  for (std::int64_t k = 0; k < g.points[2]; ++k)
-    for (std::int64_t j = 0; j < g.points[1]; ++j)
-      for (std::int64_t i = 0; i < g.points[0]; ++i, ++n) {
-        const double x = g.origin[0] + i * g.spacing[0], y = g.origin[1] + j * g.spacing[1],
-                     z = g.dims == 3 ? g.origin[2] + k * g.spacing[2] : 0.0;
-        const double d = std::fabs(s.u()[n] - exact(x, y, z));
-        sum += d * d;
-        e.max = std::max(e.max, d);
-      }
+  s.for_each_node([&](std::int64_t, std::int64_t, std::int64_t, double x, double y, double z,
+                      double u) {
+    const double d = std::fabs(u - exact(x, y, z));
+    sum += d * d;
+    e.max = std::max(e.max, d);
+    ++n;
+  });
   e.rms = std::sqrt(sum / static_cast<double>(n));
   return e;
 }

@@ -39,16 +39,12 @@ Errors errors(const Solved& s, const Exact& exact) {
   };
   Errors e;
   double sum = 0;
-  std::size_t n = 0;
-  for (std::int64_t k = 0; k < g.points[2]; ++k)
-    for (std::int64_t j = 0; j < g.points[1]; ++j)
-      for (std::int64_t i = 0; i < g.points[0]; ++i, ++n) {
-        const double x = g.origin[0] + i * g.spacing[0], y = g.origin[1] + j * g.spacing[1],
-                     z = g.dims == 3 ? g.origin[2] + k * g.spacing[2] : 0.0;
-        const double d = std::fabs(s.u()[n] - exact(x, y, z));
-        sum += d * d * weight(0, i) * weight(1, j) * (g.dims == 3 ? weight(2, k) : 1.0);
-        e.linf = std::max(e.linf, d);
-      }
+  s.for_each_node([&](std::int64_t i, std::int64_t j, std::int64_t k, double x, double y,
+                      double z, double u) {
+    const double d = std::fabs(u - exact(x, y, z));
+    sum += d * d * weight(0, i) * weight(1, j) * (g.dims == 3 ? weight(2, k) : 1.0);
+    e.linf = std::max(e.linf, d);
+  });
   e.l2 = std::sqrt(sum);
   return e;
 }
