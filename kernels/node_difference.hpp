@@ -33,6 +33,12 @@ struct NodeDifference {
   std::int64_t count = 0;
 };
 
+/// The root mean square of the differences (`l2`), or their largest magnitude.
+inline double difference_norm(const NodeDifference& d, bool l2) {
+  if (!l2) return d.max;
+  return d.count > 0 ? std::sqrt(d.sum_sq / static_cast<double>(d.count)) : 0.0;
+}
+
 /// The backends' last step, on the host in row order (deterministic): the rows' sums of
 /// squares and largest magnitudes, `per_row` nodes each.
 inline NodeDifference merge_rows(const std::vector<double>& sum_sq,

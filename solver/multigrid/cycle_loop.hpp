@@ -186,16 +186,11 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
         };
         // The change of u over the cycle: the diagnostics' update norms when they ran, else
         // one pass over the two fields.
-        double change = 0;
-        if (diagnosed) {
-          change = in_norm(diag);
-        } else {
-          const NodeDifference d =
-              backend.shared_node_difference({cur.data(), L, prev.data(), L, box, 1});
-          change = c.solve.norm == NormKind::L2
-                       ? std::sqrt(d.sum_sq / static_cast<double>(std::max<std::int64_t>(1, d.count)))
-                       : d.max;
-        }
+        const double change =
+            diagnosed ? in_norm(diag)
+                      : difference_norm(backend.shared_node_difference(
+                                            {cur.data(), L, prev.data(), L, box, 1}),
+                                        c.solve.norm == NormKind::L2);
         discretization.cycle_change(change, row.factor);
         if (richardson && (!discretization.has_discretization() || discretization.reached())) {
           const auto estimated = std::chrono::steady_clock::now();

@@ -5,7 +5,6 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <cmath>
 
 #include "case_reader.hpp"
 #include "loop/jacobi.hpp"
@@ -101,12 +100,7 @@ double RichardsonEstimate<T>::operator()(const Buffer<T>& u) const {
   a.coarse = coarse_.data();
   a.coarse_layout = coarse_layout_;
   a.coarse_box = coarse_box_;
-  const NodeDifference d = backend_.shared_node_difference(a);
-  const double norm =
-      c_.solve.norm == NormKind::L2
-          ? (d.count > 0 ? std::sqrt(d.sum_sq / static_cast<double>(d.count)) : 0.0)
-          : d.max;
-  return norm / 3;
+  return difference_norm(backend_.shared_node_difference(a), c_.solve.norm == NormKind::L2) / 3;
 }
 
 template class RichardsonEstimate<float>;
