@@ -4,6 +4,7 @@
 #include "cycles.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "cycle_work.hpp"
@@ -26,6 +27,11 @@ constexpr const char* kCoarseVariant = "plain";
 
 bool fused_restriction_pays(const std::string& backend_name, int dims) {
   return backend_name == "cuda" && dims == 2;
+}
+
+bool blocked_smoothing_default() {
+  const char* text = std::getenv("FDSOLVE_BLOCKED_SMOOTHING");
+  return text && std::string(text) != "0";
 }
 
 template <typename T>
@@ -95,6 +101,7 @@ Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settin
     }
   set_shift(settings.alpha, settings.beta);
   set_bottom_levels_cells(bottom_levels_cells(backend.name()));
+  set_blocked_smoothing(blocked_smoothing_default());
 }
 
 template <typename T>
@@ -149,15 +156,40 @@ void Cycles<T>::fill_homogeneous(int level, Buffer<T>& x) {
 }
 
 template <typename T>
+void Cycles<T>::set_blocked_smoothing(bool on) {
+  const int dims = levels_[0].dims;
+  const auto names = backend_.step_kernels(dims);
+  step_kernel_.assign(levels_.size(), std::nullopt);
+  // Over several ranks the halo between two sweeps comes from a neighbour.
+  if (!on || comm_.several() || names.empty()) return;
+  const KernelId id = backend_.find_step_kernel(dims, backend_.default_step_kernel(dims));
+  for (std::size_t l = 0; l < levels_.size(); ++l) {
+    const LevelGeometry& g = levels_[l];
+    // A blocked pass reads the halo as it was at its start: only Dirichlet faces, whose
+    // boundary nodes no sweep changes, keep every sweep's inputs what single sweeps see.
+    const bool dirichlet = std::all_of(g.faces.begin(), g.faces.begin() + 2 * dims,
+                                       [](BoundaryType b) { return b == BoundaryType::Dirichlet; });
+    if (dirichlet) step_kernel_[l] = id;
+  }
+}
+
+template <typename T>
 void Cycles<T>::smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps) {
   if (!here(level)) return;
-  for (int s = 0; s < sweeps; ++s) {
+  const std::optional<KernelId>& blocked = step_kernel_[level];
+  for (int done = 0; done < sweeps;) {
     check_interrupt();
+    const int n = blocked ? std::min(sweeps - done, kMaxBlockedSweeps) : 1;
     fill_boundary(level, x);
+    const SweepArgs<T> a = sweep_args(level, ops_[level].smooth, x, next, rhs(level));
     timed(level, &output::LevelSeconds::sweep, [&] {
-      backend_.sweep(sweep_args(level, ops_[level].smooth, x, next, rhs(level)), kernel_[level]);
+      if (n >= 2)
+        backend_.sweep_steps(a, n, *blocked);  // x's box is scratch afterwards
+      else
+        backend_.sweep(a, kernel_[level]);
     });
     x.swap(next);
+    done += n;
   }
 }
 
@@ -214,6 +246,7 @@ void Cycles<T>::enqueue_probe(Buffer<T>& u, Buffer<T>& next) {
 
 template <typename T>
 void Cycles<T>::finish_cycle(Buffer<T>& u, Buffer<T>& next) {
+  if (probe_redone()) return finish_fine(u, next, 0);  // the probe's output is dropped
   u.swap(next);
   finish_fine(u, next, 1);
 }

@@ -12,6 +12,8 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "backend.hpp"
@@ -56,6 +58,15 @@ bool fused_restriction_pays(const std::string& backend_name, int dims);
 /// over a pass than the launch it saves: 4096 nodes is 4 nodes per thread of a 1024-thread block.
 constexpr index_t kBottomLevelsCells = 4096;
 
+/// Whether the cycles smooth with temporally blocked passes (Backend::sweep_steps: a level's
+/// pre- or post-smoothing sweeps in one pass over memory) by default: never, measured slower
+/// (H100, 2026-11-25, docs/performance.md): the blocked kernels, built for eight sweeps per
+/// pass, cost 1.7 single sweeps for two in 2D double (a V-cycle 7.35 WU against 7.89, but a
+/// solve, whose cycles begin with the probe, 16.0 ms against 13.9 at 4097^2) and more than two
+/// in 3D (257^3 7-point: 12.8 WU against 7.9). FDSOLVE_BLOCKED_SMOOTHING=1 turns it on (a
+/// measurement knob); `fdsolve bench --multigrid` measures it on CUDA in its v-blocked row.
+bool blocked_smoothing_default();
+
 /// The bottom levels' threshold for backend `name`: kBottomLevelsCells on CUDA; 0 (level by
 /// level) on the CPU, whose small levels cost no launches (the CPU tests set it).
 index_t bottom_levels_cells(const std::string& backend_name);
@@ -99,6 +110,15 @@ class Cycles {
   /// The first level the one call visits (levels().size() when none is).
   int bottom_levels_first() const { return first_in_call_; }
 
+  /// Smooths with temporally blocked passes (Backend::sweep_steps) where they give the same
+  /// result: on one rank, on levels whose faces are all Dirichlet (no ghost changes between
+  /// the sweeps) and that the bottom levels' call does not visit; the same numbers as single
+  /// sweeps. The constructor sets blocked_smoothing_default(). Recorded work keeps the setting
+  /// it was recorded with.
+  void set_blocked_smoothing(bool on);
+  /// Whether `level` smooths with blocked passes.
+  bool blocked_smoothing(int level) const { return step_kernel_[level].has_value(); }
+
   /// Changes the operator to alpha I - beta L on every level (an implicit heat step whose dt
   /// differs): relaxation weights, rhs_scale and the bottom solve follow. Work recorded with
   /// Backend::record has the old weights baked in: record it again.
@@ -116,7 +136,9 @@ class Cycles {
   /// those of every probe enqueued since the last collect, in order, at one wait. One rank.
   void enqueue_probe(Buffer<T>& u, Buffer<T>& next);
   std::vector<SweepStats> collect_probes() { return backend_.collect_stats(); }
-  /// Completes the cycle a probe began: takes its sweep as the first pre-smoothing sweep.
+  /// Completes the cycle a probe began: takes its sweep as the first pre-smoothing sweep, or,
+  /// where the fine level smooths with blocked passes, runs the whole pre-smoothing in one
+  /// pass from u (the same numbers: the probe's sweep is the pass's first).
   void finish_cycle(Buffer<T>& u, Buffer<T>& next);
   /// One whole cycle (V or W) on u.
   void cycle(Buffer<T>& u, Buffer<T>& next);
@@ -136,7 +158,9 @@ class Cycles {
   /// no message between ranks (a recording replays the device work, not the MPI calls).
   bool recordable() const {
     return levels_.size() > 1 &&
-           (settings_.spec.pre_smooth + settings_.spec.post_smooth) % 2 == 0 && !comm_.several();
+           (fine_swaps(settings_.spec.pre_smooth) + fine_swaps(settings_.spec.post_smooth)) % 2 ==
+               0 &&
+           !comm_.several();
   }
 
   /// Times every operation per level (output::LevelSeconds) from now on: `wait` (the
@@ -184,6 +208,21 @@ class Cycles {
   void fill_boundary(int level, Buffer<T>& x);
   void fill_homogeneous(int level, Buffer<T>& x);
   void smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps);
+  /// How often smooth(0, ..., sweeps) swaps the fine buffers: once per blocked pass, once per
+  /// single sweep.
+  int fine_swaps(int sweeps) const {
+    return blocked_smoothing(0) && sweeps >= 2
+               ? (sweeps + kMaxBlockedSweeps - 1) / kMaxBlockedSweeps
+               : sweeps;
+  }
+  /// Whether finish_cycle redoes the probe's sweep inside a blocked pre-smoothing pass instead
+  /// of taking it (in bytes the pass replaces the single sweep that followed the probe).
+  bool probe_redone() const {
+    return blocked_smoothing(0) && settings_.spec.pre_smooth >= 2 && coarsest() > 0;
+  }
+  /// Sweeps per blocked pass at most: the interrupt is checked between passes (a bottom solve
+  /// by sweeps on a one-level grid runs thousands), and every blocked kernel takes four.
+  static constexpr int kMaxBlockedSweeps = 4;
   /// Runs `op`, adding its seconds to `part` of `level` when time_levels is on.
   template <typename Op>
   void timed(int level, double output::LevelSeconds::*part, Op&& op) {
@@ -235,6 +274,7 @@ class Cycles {
   std::vector<Layout> layout_;  // this rank's fields of each level (its box, or whole)
   std::vector<Box> box_;        // the nodes a sweep of each level updates here
   std::vector<KernelId> kernel_;
+  std::vector<std::optional<KernelId>> step_kernel_;  // set_blocked_smoothing: blocked levels
   std::vector<HaloFillArgs<T>> homogeneous_;  // face rules of corrections (field set per fill)
   std::vector<std::unique_ptr<HaloExchange<T>>> halo_;  // split levels' exchanges
   // Coarse levels' fields (index 0 unused): correction, its second buffer, right-hand side g.
@@ -247,7 +287,7 @@ class Cycles {
   Buffer<T> copy_rhs_, copy_x_, packed_;
   std::vector<T> mine_, whole_;  // host staging of the gather and the scatter
   bool cg_bottom_ = false;
-  int first_in_call_ = 0;  // set_bottom_levels_cells
+  int first_in_call_ = 0;         // set_bottom_levels_cells
   Buffer<T> cg_r_, cg_p_, cg_q_;  // the bottom CG's scratch fields
   std::function<bool()> interrupt_;
   std::function<void()> wait_;                 // time_levels: on when set

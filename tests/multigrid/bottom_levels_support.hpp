@@ -41,15 +41,17 @@ struct CycleRun {
   std::vector<T> u;           // the fine field at the end
   int first = 0;              // Cycles::bottom_levels_first()
   int levels = 0;
+  std::vector<bool> blocked;  // Cycles::blocked_smoothing(level) of each level
 };
 
 /// `cycles` cycles (after full multigrid when `fmg`) from a random start with zero source and
 /// boundary values, on operator alpha I - beta L, the levels of at most `bottom_cells` nodes in
-/// one call (0: level by level). `fused`: the residual inside the restriction (-1: the
-/// backend's default).
+/// one call (0: level by level). `fused`: the residual inside the restriction; `blocked`:
+/// smoothing by blocked passes (-1 for either: the backend's default).
 template <typename T>
 CycleRun<T> run_cycles(Backend<T>& be, const std::string& yaml, index_t bottom_cells, int cycles,
-                       double alpha = 0.0, double beta = 1.0, int fused = -1, bool fmg = false) {
+                       double alpha = 0.0, double beta = 1.0, int fused = -1, bool fmg = false,
+                       int blocked = -1) {
   const Case c = parse_case(yaml, "t.yaml");
   const auto levels = build_hierarchy(fine_level(c));
   const Layout L = levels[0].layout(sizeof(T));
@@ -73,8 +75,11 @@ CycleRun<T> run_cycles(Backend<T>& be, const std::string& yaml, index_t bottom_c
   Cycles<T> cy(levels, settings, be, choose_kernel(c, be),
                [&](Buffer<T>& x) { bounds.before_sweep(x, x, 0, 0); });
   cy.set_bottom_levels_cells(bottom_cells);
+  if (blocked >= 0) cy.set_blocked_smoothing(blocked == 1);
   cy.set_fine_rhs(nullptr, 0.0);
   CycleRun<T> run;
+  for (std::size_t l = 0; l < levels.size(); ++l)
+    run.blocked.push_back(cy.blocked_smoothing(static_cast<int>(l)));
   run.first = cy.bottom_levels_first();
   run.levels = static_cast<int>(levels.size());
   if (fmg) cy.full_multigrid(cur, next);
