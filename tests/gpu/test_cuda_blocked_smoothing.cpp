@@ -24,9 +24,11 @@ void compare(const BottomCase& bc, bool fmg = false) {
   const auto host = run_cycles<T>(*cpu, bc.yaml, 0, cycles, 0.0, 1.0,
                                   fused_restriction_pays("cuda", bc.dims) ? 1 : 0, fmg, 0);
   const double gap = field_gap(blocked.u, single.u);
-  INFO(bc.name, sizeof(T) == 4 ? " float" : " double", fmg ? " fmg" : "");
-  MESSAGE(bc.name, sizeof(T) == 4 ? " float" : " double", ": blocked vs single sweeps ",
-          gap == 0.0 && blocked.norms == single.norms ? "bit-identical" : "max relative gap ",
+  INFO(bc.name, std::string(sizeof(T) == 4 ? " float" : " double"), std::string(fmg ? " fmg" : ""));
+  MESSAGE(bc.name, std::string(sizeof(T) == 4 ? " float" : " double"),
+          ": blocked vs single sweeps ",
+          gap == 0.0 && blocked.norms == single.norms ? std::string("bit-identical")
+                                                      : std::string("max relative gap "),
           gap == 0.0 ? std::string() : std::to_string(gap));
   REQUIRE(blocked.blocked.at(0));  // all-Dirichlet cases: the fine level takes blocked passes
   CHECK(blocked.norms.back() < 1e-2 * blocked.norms.front());

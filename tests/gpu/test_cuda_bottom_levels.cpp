@@ -29,10 +29,12 @@ void compare(const BottomCase& bc, index_t cells, double alpha = 0.0, double bet
   const auto host = run_cycles<T>(*cpu, bc.yaml, 0, cycles, alpha, beta,
                                   fused_restriction_pays("cuda", bc.dims) ? 1 : 0);
   const double gap = field_gap(one.u, each.u);
-  INFO(bc.name, sizeof(T) == 4 ? " float" : " double", " alpha ", alpha, " beta ", beta, " levels ",
-       one.levels, " first in the kernel ", one.first);
-  MESSAGE(bc.name, sizeof(T) == 4 ? " float" : " double", ": one kernel vs CUDA level by level ",
-          gap == 0.0 && one.norms == each.norms ? "bit-identical" : "max relative gap ",
+  INFO(bc.name, std::string(sizeof(T) == 4 ? " float" : " double"), " alpha ", alpha, " beta ",
+       beta, " levels ", one.levels, " first in the kernel ", one.first);
+  MESSAGE(bc.name, std::string(sizeof(T) == 4 ? " float" : " double"),
+          ": one kernel vs CUDA level by level ",
+          gap == 0.0 && one.norms == each.norms ? std::string("bit-identical")
+                                                : std::string("max relative gap "),
           gap == 0.0 ? std::string() : std::to_string(gap));
   REQUIRE(one.first >= 1);
   REQUIRE(one.first < one.levels - 1);

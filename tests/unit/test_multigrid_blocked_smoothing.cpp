@@ -21,7 +21,7 @@ void compare(const BottomCase& bc, bool fmg = false) {
   const int cycles = 4;
   const auto blocked = run_cycles<T>(*be, bc.yaml, 0, cycles, 0.0, 1.0, -1, fmg, 1);
   const auto single = run_cycles<T>(*be, bc.yaml, 0, cycles, 0.0, 1.0, -1, fmg, 0);
-  INFO(bc.name, sizeof(T) == 4 ? " float" : " double", fmg ? " fmg" : "");
+  INFO(bc.name, std::string(sizeof(T) == 4 ? " float" : " double"), std::string(fmg ? " fmg" : ""));
   const bool dirichlet = bc.name.find("dirichlet") != std::string::npos;
   // Blocked passes on every level of an all-Dirichlet grid, on none of the others.
   CHECK(std::all_of(blocked.blocked.begin(), blocked.blocked.end(),
