@@ -76,6 +76,7 @@ class CudaBackend final : public Backend<T> {
     FDSOLVE_CUDA_CHECK(cudaMemsetAsync(ticket_, 0, sizeof(unsigned), stream_));
     add_sweep_variants<T>(table_);
     add_tblock2d_variants<T>(steps_[0]);
+    add_march2d_variants<T>(steps_[0]);
     add_tblock3d_variants<T>(steps_[1]);
   }
   ~CudaBackend() override {

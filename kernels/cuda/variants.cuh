@@ -65,6 +65,8 @@ template <typename T>
 void add_tblock2d_variants(std::vector<StepVariant<T>>& table);
 template <typename T>
 void add_tblock3d_variants(std::vector<StepVariant<T>>& table);
+template <typename T>
+void add_march2d_variants(std::vector<StepVariant<T>>& table);
 
 /// Raises a kernel's dynamic shared-memory limit to `bytes` (above the 48 KB default) once per
 /// kernel and size class; a no-op below the default.

@@ -23,15 +23,17 @@ using detail::whole_of;
 /// to 1025^2; docs/performance.md), and coarse levels are at most a quarter of the fine grid.
 constexpr const char* kCoarseVariant = "plain";
 
+
 }  // namespace
 
 bool fused_restriction_pays(const std::string& backend_name, int dims) {
   return backend_name == "cuda" && dims == 2;
 }
 
-bool blocked_smoothing_default() {
-  const char* text = std::getenv("FDSOLVE_BLOCKED_SMOOTHING");
-  return text && std::string(text) != "0";
+bool blocked_smoothing_default(const std::vector<std::string>& step_kernels) {
+  if (const char* text = std::getenv("FDSOLVE_BLOCKED_SMOOTHING")) return std::string(text) != "0";
+  return std::find(step_kernels.begin(), step_kernels.end(), kSmoothingStepKernel) !=
+         step_kernels.end();
 }
 
 template <typename T>
@@ -101,7 +103,7 @@ Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settin
     }
   set_shift(settings.alpha, settings.beta);
   set_bottom_levels_cells(bottom_levels_cells(backend.name()));
-  set_blocked_smoothing(blocked_smoothing_default());
+  set_blocked_smoothing(blocked_smoothing_default(backend.step_kernels(levels_[0].dims)));
 }
 
 template <typename T>
@@ -156,20 +158,24 @@ void Cycles<T>::fill_homogeneous(int level, Buffer<T>& x) {
 }
 
 template <typename T>
-void Cycles<T>::set_blocked_smoothing(bool on) {
+void Cycles<T>::set_blocked_smoothing(bool on, index_t min_cells) {
   const int dims = levels_[0].dims;
   const auto names = backend_.step_kernels(dims);
   step_kernel_.assign(levels_.size(), std::nullopt);
   // Over several ranks the halo between two sweeps comes from a neighbour.
   if (!on || comm_.several() || names.empty()) return;
-  const KernelId id = backend_.find_step_kernel(dims, backend_.default_step_kernel(dims));
+  // The two-sweep marching kernel where the backend has one, else its default blocked kernel
+  // (the CPU's runs single sweeps; CUDA's 3D tiles measured slower: a measurement only).
+  const bool march = std::find(names.begin(), names.end(), kSmoothingStepKernel) != names.end();
+  const KernelId id =
+      backend_.find_step_kernel(dims, march ? kSmoothingStepKernel : backend_.default_step_kernel(dims));
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     const LevelGeometry& g = levels_[l];
     // A blocked pass reads the halo as it was at its start: only Dirichlet faces, whose
     // boundary nodes no sweep changes, keep every sweep's inputs what single sweeps see.
     const bool dirichlet = std::all_of(g.faces.begin(), g.faces.begin() + 2 * dims,
                                        [](BoundaryType b) { return b == BoundaryType::Dirichlet; });
-    if (dirichlet) step_kernel_[l] = id;
+    if (dirichlet && g.cells() >= min_cells) step_kernel_[l] = id;
   }
 }
 

@@ -58,14 +58,22 @@ bool fused_restriction_pays(const std::string& backend_name, int dims);
 /// over a pass than the launch it saves: 4096 nodes is 4 nodes per thread of a 1024-thread block.
 constexpr index_t kBottomLevelsCells = 4096;
 
-/// Whether the cycles smooth with temporally blocked passes (Backend::sweep_steps: a level's
-/// pre- or post-smoothing sweeps in one pass over memory) by default: never, measured slower
-/// (H100, 2026-11-25, docs/performance.md): the blocked kernels, built for eight sweeps per
-/// pass, cost 1.7 single sweeps for two in 2D double (a V-cycle 7.35 WU against 7.89, but a
-/// solve, whose cycles begin with the probe, 16.0 ms against 13.9 at 4097^2) and more than two
-/// in 3D (257^3 7-point: 12.8 WU against 7.9). FDSOLVE_BLOCKED_SMOOTHING=1 turns it on (a
-/// measurement knob); `fdsolve bench --multigrid` measures it on CUDA in its v-blocked row.
-bool blocked_smoothing_default();
+/// The blocked variant made for smoothing: two sweeps a pass by row marching (CUDA, 2D). The
+/// temporally blocked tiles, built for eight sweeps a pass, cost 1.7 single sweeps for two in
+/// 2D double and 3-5 in 3D (H100, 2026-11-25, docs/performance.md).
+inline constexpr const char* kSmoothingStepKernel = "march2";
+
+/// Whether the cycles smooth with blocked passes by default, given the backend's blocked
+/// variants for the grid's dimensions: where the two-sweep marching kernel is one of them.
+/// FDSOLVE_BLOCKED_SMOOTHING=0 or 1 overrides it (a measurement knob).
+bool blocked_smoothing_default(const std::vector<std::string>& step_kernels);
+
+/// The smallest level that smooths with blocked passes (2^21 nodes, about 1449^2). Below it a
+/// pass is bound by latency more than bytes: on an H100 in double a two-sweep pass costs 2.6
+/// single sweeps at 513^2 and 1.8 at 1025^2, against 1.4 at 2049^2 and 4097^2, and a solve's
+/// cycle redoes its probe's sweep in the pre-smoothing pass (Cycles::finish_cycle), which at
+/// 1025^2 made the 1e-8 solve 2.60 ms against 2.47 ms.
+inline constexpr index_t kBlockedSmoothingCells = index_t(1) << 21;
 
 /// The bottom levels' threshold for backend `name`: kBottomLevelsCells on CUDA; 0 (level by
 /// level) on the CPU, whose small levels cost no launches (the CPU tests set it).
@@ -110,12 +118,12 @@ class Cycles {
   /// The first level the one call visits (levels().size() when none is).
   int bottom_levels_first() const { return first_in_call_; }
 
-  /// Smooths with temporally blocked passes (Backend::sweep_steps) where they give the same
-  /// result: on one rank, on levels whose faces are all Dirichlet (no ghost changes between
-  /// the sweeps) and that the bottom levels' call does not visit; the same numbers as single
-  /// sweeps. The constructor sets blocked_smoothing_default(). Recorded work keeps the setting
-  /// it was recorded with.
-  void set_blocked_smoothing(bool on);
+  /// Smooths with blocked passes (Backend::sweep_steps, two sweeps each) where they give the
+  /// same result: on one rank, on levels of at least `min_cells` nodes whose faces are all
+  /// Dirichlet (no ghost changes between the sweeps) and that the bottom levels' call does not
+  /// visit; the same numbers as single sweeps. The constructor sets blocked_smoothing_default()
+  /// with kBlockedSmoothingCells. Recorded work keeps the setting it was recorded with.
+  void set_blocked_smoothing(bool on, index_t min_cells = kBlockedSmoothingCells);
   /// Whether `level` smooths with blocked passes.
   bool blocked_smoothing(int level) const { return step_kernel_[level].has_value(); }
 
@@ -220,9 +228,9 @@ class Cycles {
   bool probe_redone() const {
     return blocked_smoothing(0) && settings_.spec.pre_smooth >= 2 && coarsest() > 0;
   }
-  /// Sweeps per blocked pass at most: the interrupt is checked between passes (a bottom solve
-  /// by sweeps on a one-level grid runs thousands), and every blocked kernel takes four.
-  static constexpr int kMaxBlockedSweeps = 4;
+  /// Sweeps per blocked pass at most: what the two-sweep marching kernel takes (V(2,2) smooths
+  /// two at a time); the interrupt is checked between passes.
+  static constexpr int kMaxBlockedSweeps = 2;
   /// Runs `op`, adding its seconds to `part` of `level` when time_levels is on.
   template <typename Op>
   void timed(int level, double output::LevelSeconds::*part, Op&& op) {

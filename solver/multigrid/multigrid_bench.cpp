@@ -78,6 +78,7 @@ class Bench {
   void set_bottom_levels_cells(index_t cells) { cycles_.set_bottom_levels_cells(cells); }
   /// Cycles::set_blocked_smoothing (work recorded afterwards takes it).
   void set_blocked_smoothing(bool on) { cycles_.set_blocked_smoothing(on); }
+  bool blocked_smoothing() const { return cycles_.blocked_smoothing(0); }
 
   void reset() {
     be_.upload(u_, initial_.data(), L_.size);
@@ -288,16 +289,16 @@ void bench_problem(Backend<T>& be, const Problem& p, const BenchOptions& o,
     levels.work_units = levels.seconds / levels.sweep_seconds;
     out_rows.insert(out_rows.begin() + 1, levels);
   }
-  // The default cycle with the other smoothing: blocked passes (Cycles::set_blocked_smoothing)
-  // where the backend has blocked kernels, single sweeps where the knob made them the default.
+  // The default cycle with the other smoothing of the fine level: blocked passes
+  // (Cycles::set_blocked_smoothing) where it runs single sweeps, and the other way round.
   if (be.name() == "cuda") {
-    const bool on = blocked_smoothing_default();
+    const bool on = b.blocked_smoothing();
     MultigridBenchRow other_smoothing = base;
     other_smoothing.what = on ? "v-single-sweeps" : "v-blocked";
     other_smoothing.cycles = 1;
     b.set_blocked_smoothing(!on);
     other_smoothing.seconds = b.cycle_seconds();
-    b.set_blocked_smoothing(on);
+    b.set_blocked_smoothing(blocked_smoothing_default(be.step_kernels(p.dims)));
     other_smoothing.work_units = other_smoothing.seconds / other_smoothing.sweep_seconds;
     out_rows.insert(out_rows.begin() + 1, other_smoothing);
   }

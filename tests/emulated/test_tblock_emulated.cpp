@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "emulator.hpp"
+#include "march2d_kernel.cuh"
 #include "tblock2d_kernel.cuh"
 #include "tblock3d_kernel.cuh"
 
@@ -164,6 +165,26 @@ void check_3d(const std::vector<Case>& cases, std::mt19937_64& gen) {
   }
 }
 
+template <typename T, int BX>
+void check_march2d(const std::vector<Case>& cases, std::mt19937_64& gen) {
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Problem<T> p(2, 5, cases[i], i % 2 == 1, gen);
+    for (int k = 1; k <= 2; ++k)
+      // Chunks of 16 rows (several per column) and one chunk for the whole box.
+      for (long long chunk : {16LL, 1000LL}) {
+        CAPTURE(i);
+        CAPTURE(k);
+        CAPTURE(chunk);
+        std::vector<T> out = p.poisoned();
+        const cuda::DevArgs<T> a = p.args(p.init, out);
+        REQUIRE(cuda::march2d_shared_bytes<T, BX>() <= sizeof(cuda::smem));
+        emu::launch(cuda::march2d_grid<BX>(a, chunk), dim3(BX),
+                    [&] { cuda::march2d_kernel<T, BX>(a, k, chunk); });
+        CHECK(same_bits(out, p.reference(k)));
+      }
+  }
+}
+
 std::vector<Case> cases_2d() {
   return {whole(1, 1),       interior(3, 3), whole(129, 65),
           whole(113, 49),    whole(37, 53),  {{40, 30, 1}, Box{{2, 1, 0}, {37, 29, 1}}},
@@ -191,6 +212,12 @@ TEST_CASE("emulated: 2D blocked kernel equals k single sweeps (double tiles)") {
   std::mt19937_64 gen(12);
   check_2d<double, 128, 8, 8>(cases_2d(), 8, gen);
   check_2d<double, 64, 16, 8>(cases_2d(), 16, gen);
+}
+
+TEST_CASE("emulated: 2D two-sweep marching kernel equals one and two single sweeps") {
+  std::mt19937_64 gen(14);
+  check_march2d<double, 32>(cases_2d(), gen);
+  check_march2d<float, 128>(cases_2d(), gen);
 }
 
 TEST_CASE("emulated: 3D blocked kernel equals k single sweeps") {

@@ -64,7 +64,7 @@ std::vector<T> probe_and_finish(Backend<T>& be, const std::string& yaml, int cyc
   settings.fuse_residual_restriction = fused_restriction_pays(be.name(), c.grid.dims);
   Cycles<T> cy(levels, settings, be, choose_kernel(c, be),
                [&](Buffer<T>& x) { bounds.before_sweep(x, x, 0, 0); });
-  cy.set_blocked_smoothing(true);
+  cy.set_blocked_smoothing(true, 0);
   cy.set_fine_rhs(nullptr, 0.0);
   REQUIRE(cy.recordable());
   std::unique_ptr<Replay> rest, fmg;

@@ -47,7 +47,7 @@ struct CycleRun {
 /// `cycles` cycles (after full multigrid when `fmg`) from a random start with zero source and
 /// boundary values, on operator alpha I - beta L, the levels of at most `bottom_cells` nodes in
 /// one call (0: level by level). `fused`: the residual inside the restriction; `blocked`:
-/// smoothing by blocked passes (-1 for either: the backend's default).
+/// smoothing by blocked passes on every level that can (-1 for either: the backend's default).
 template <typename T>
 CycleRun<T> run_cycles(Backend<T>& be, const std::string& yaml, index_t bottom_cells, int cycles,
                        double alpha = 0.0, double beta = 1.0, int fused = -1, bool fmg = false,
@@ -75,7 +75,7 @@ CycleRun<T> run_cycles(Backend<T>& be, const std::string& yaml, index_t bottom_c
   Cycles<T> cy(levels, settings, be, choose_kernel(c, be),
                [&](Buffer<T>& x) { bounds.before_sweep(x, x, 0, 0); });
   cy.set_bottom_levels_cells(bottom_cells);
-  if (blocked >= 0) cy.set_blocked_smoothing(blocked == 1);
+  if (blocked >= 0) cy.set_blocked_smoothing(blocked == 1, 0);
   cy.set_fine_rhs(nullptr, 0.0);
   CycleRun<T> run;
   for (std::size_t l = 0; l < levels.size(); ++l)

@@ -65,8 +65,8 @@ TEST_CASE("multigrid blocked smoothing: recordable cycles") {
   auto be = make_cpu_backend<double>();
   Cycles<double> cy(build_hierarchy(fine_level(c)), CycleSettings{c.solve.multigrid}, *be,
                     choose_kernel(c, *be), [](Buffer<double>&) {});
-  cy.set_blocked_smoothing(false);
+  cy.set_blocked_smoothing(false, 0);
   CHECK_FALSE(cy.recordable());
-  cy.set_blocked_smoothing(true);
+  cy.set_blocked_smoothing(true, 0);
   CHECK(cy.recordable());
 }
