@@ -273,6 +273,18 @@ class Backend {
   }
   virtual std::vector<SweepStats> collect_stats() { return std::exchange(pending_stats_, {}); }
 
+  /// Multigrid's probe fused into its pre-smoothing: two sweeps from args.in into args.out, the
+  /// numbers sweep_steps(args, 2, step_kernel) gives, args.in left unchanged, with the
+  /// statistics of the first sweep's update (what sweep_with_stats reports for it, up to the
+  /// order of the sums). Returns when they are known. Only where pairs_with_stats(step_kernel).
+  virtual SweepStats sweep_pair_with_stats(const SweepArgs<T>& args, KernelId step_kernel) = 0;
+  /// The same enqueued: its statistics come back with collect_stats(), in enqueue order.
+  virtual void enqueue_sweep_pair_with_stats(const SweepArgs<T>& args, KernelId step_kernel) {
+    pending_stats_.push_back(sweep_pair_with_stats(args, step_kernel));
+  }
+  /// Whether blocked variant `step_kernel` has the checked pair (sweep_pair_with_stats).
+  virtual bool pairs_with_stats(KernelId step_kernel) const = 0;
+
   /// The diagnostics of a check (diagnostics.hpp): `prev` is u before the sweep and `cur` u
   /// after it, both of `layout` in this backend's memory; `updated` is the box the sweep
   /// updated (inside the owned nodes). Only the small results reach the host; returns when

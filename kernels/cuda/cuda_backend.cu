@@ -158,6 +158,23 @@ class CudaBackend final : public Backend<T> {
     if (!args.box.empty()) enqueue_stats(args, kernel, slot);
     pending_.push_back({args.box.cells(), args.flux.active()});
   }
+  SweepStats sweep_pair_with_stats(const SweepArgs<T>& args, KernelId kernel) override {
+    if (args.box.empty()) return SweepStats{};
+    enqueue_pair_stats(args, kernel, 0);
+    FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return stats_of(host_stats_[0], args.box.cells());
+  }
+  void enqueue_sweep_pair_with_stats(const SweepArgs<T>& args, KernelId kernel) override {
+    const int slot = static_cast<int>(pending_.size());
+    if (slot >= kStatsSlots)
+      throw BackendError("more than " + std::to_string(kStatsSlots) +
+                         " checked sweeps pending at once");
+    if (!args.box.empty()) enqueue_pair_stats(args, kernel, slot);
+    pending_.push_back({args.box.cells(), false});
+  }
+  bool pairs_with_stats(KernelId kernel) const override {
+    return step_variant(kernel).launch_checked != nullptr;
+  }
   std::vector<SweepStats> collect_stats() override {
     FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     std::vector<SweepStats> all;
@@ -187,12 +204,10 @@ class CudaBackend final : public Backend<T> {
     if (args.flux.active())
       throw BackendError("the variable-coefficient sweep runs single sweeps only");
     if (args.box.empty() || steps <= 0) return;
-    const auto& t = steps_[args.layout.dims == 2 ? 0 : 1];
-    if (kernel.dims != args.layout.dims || kernel.index < 0 ||
-        kernel.index >= static_cast<int>(t.size()))
+    if (kernel.dims != args.layout.dims)
       throw BackendError("kernel id does not match a " + std::to_string(args.layout.dims) +
                          "D blocked CUDA kernel");
-    const StepVariant<T>& v = t[kernel.index];
+    const StepVariant<T>& v = step_variant(kernel);
     DevArgs<T> a = device_args(args);
     const T* first = a.in;
     T* second = a.out;
@@ -367,6 +382,42 @@ class CudaBackend final : public Backend<T> {
     if (args.writes_x_ghosts() && !a.xg.any) launch_fill_halo(x_ghost_fill(args), stream_);
   }
 
+  const StepVariant<T>& step_variant(KernelId kernel) const {
+    const auto& t = steps_[kernel.dims == 2 ? 0 : 1];
+    if (kernel.index < 0 || kernel.index >= static_cast<int>(t.size()))
+      throw BackendError("kernel id does not match a blocked CUDA kernel");
+    return t[kernel.index];
+  }
+
+  /// Enqueues a checked pair of sweeps (its first sweep's total in host stats slot `slot`).
+  void enqueue_pair_stats(const SweepArgs<T>& args, KernelId kernel, int slot) {
+    const StepVariant<T>& v = step_variant(kernel);
+    if (kernel.dims != args.layout.dims || !v.launch_checked || args.flux.active() ||
+        args.writes_x_ghosts())
+      throw BackendError(std::string("the blocked CUDA kernel ") + v.name +
+                         " has no checked pair for these arguments");
+    const DevArgs<T> a = device_args(args);
+    const int sms = props_.multiProcessorCount;
+    finish_partials(v.blocks(a, sms), slot,
+                    [&](StatsSink sink) { v.launch_checked(a, 2, sms, sink, stream_); });
+  }
+
+  /// Launches a checked kernel of `blocks` blocks through `launch` and brings its total to host
+  /// stats slot `slot`: by the last block where that is fast, else by a reduction of the
+  /// partials. Pieces enqueued one after another reuse the partials and the ticket in turn.
+  template <typename Launch>
+  void finish_partials(long long blocks, int slot, Launch&& launch) {
+    reserve_partials(blocks);
+    if (blocks <= kFusedStatsMaxBlocks) {
+      launch(StatsSink(partials_, ticket_, mapped_stats_ + slot));
+      return;
+    }
+    launch(StatsSink(partials_, nullptr, nullptr));
+    const StatsPartial* total = reduce_partials(partials_, partials_ + blocks, blocks, stream_);
+    FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(host_stats_ + slot, total, sizeof(StatsPartial),
+                                       cudaMemcpyDeviceToHost, stream_));
+  }
+
   /// Enqueues a checked sweep whose total lands in host stats slot `slot`.
   void enqueue_stats(const SweepArgs<T>& args, KernelId kernel, int slot) {
     if (args.flux.active()) {
@@ -377,18 +428,8 @@ class CudaBackend final : public Backend<T> {
     const Variant<T>& v = variant(args, kernel);
     const DevArgs<T> a = device_args(args, v, true);
     const dim3 grid = v.grid(a, props_.multiProcessorCount, true);
-    const long long blocks = static_cast<long long>(grid.x) * grid.y * grid.z;
-    reserve_partials(blocks);
-    // Pieces enqueued one after another on the stream reuse the partials and the ticket in
-    // turn; each total goes to its own slot.
-    if (blocks <= kFusedStatsMaxBlocks) {
-      v.launch(a, grid, StatsSink(partials_, ticket_, mapped_stats_ + slot), stream_);
-    } else {
-      v.launch(a, grid, StatsSink(partials_, nullptr, nullptr), stream_);
-      const StatsPartial* total = reduce_partials(partials_, partials_ + blocks, blocks, stream_);
-      FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(host_stats_ + slot, total, sizeof(StatsPartial),
-                                         cudaMemcpyDeviceToHost, stream_));
-    }
+    finish_partials(static_cast<long long>(grid.x) * grid.y * grid.z, slot,
+                    [&](StatsSink sink) { v.launch(a, grid, sink, stream_); });
     fill_x_ghosts_after(args, a);
   }
   /// Grows the partials buffer (per-block partials plus reduce scratch); shrinking never happens,

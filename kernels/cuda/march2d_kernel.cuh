@@ -9,18 +9,34 @@
 // (tests/emulated) compiles the same source.
 #pragma once
 
+#include <cstddef>
+
 #include "dev_args.cuh"
 
 namespace fdsolve::cuda {
+
+/// The kernel's hooks for the statistics of the first sweep's update (multigrid's probe fused
+/// into its pre-smoothing; stencil2d_march2.cu's checked form reduces them with CUB). NoProbe:
+/// none, so that the emulation test compiles the kernel without CUB.
+template <typename T>
+struct NoProbe {
+  struct Acc {};
+  using Sink = std::nullptr_t;
+  __device__ static Acc start() { return {}; }
+  __device__ static void add(Acc&, T, T) {}
+  __device__ static void finish(const Acc&, Sink) {}
+};
 
 /// Block of BX threads, one column each, over BX - 4 output columns (the first sweep is valid
 /// one column in from the block's edges, the second two) and `chunk` output rows. Shared memory
 /// holds two rows of u and two of the first sweep (alternating by row parity) for the
 /// x-neighbours: 4 * BX values, two barriers a row. Steps is 1 or 2 (one sweep: the first
-/// sweep's rows are the output).
-template <typename T, int BX>
+/// sweep's rows are the output). Probe collects the first sweep's update at the nodes the block
+/// writes (each box node once over the grid) and finishes with every thread of the block.
+template <typename T, int BX, typename Probe = NoProbe<T>>
 __global__ void __launch_bounds__(BX)
-    march2d_kernel(const StepArgs<T> a, int steps, long long chunk) {
+    march2d_kernel(const StepArgs<T> a, int steps, long long chunk,
+                   const typename Probe::Sink sink) {
   extern __shared__ __align__(16) unsigned char smem[];
   T* const rows_u = reinterpret_cast<T*>(smem);  // [2][BX]
   T* const rows_s = rows_u + 2 * BX;             // [2][BX]
@@ -45,6 +61,7 @@ __global__ void __launch_bounds__(BX)
   const long long last_row = steps == 2 ? y1 : y1 - 1;
   T u_up = load(first_row - 1), u_mid = load(first_row);
   T s_up = T(0), s_mid = T(0), g_mid = T(0);  // the first sweep and source, rows r - 2, r - 1
+  typename Probe::Acc probe = Probe::start();
   for (long long r = first_row; r <= last_row; ++r) {
     const T u_down = load(r + 1);
     const int slot = static_cast<int>(r & 1);
@@ -58,6 +75,7 @@ __global__ void __launch_bounds__(BX)
         s = combine_5pt(u_mid, rows_u[slot * BX + tx - 1], rows_u[slot * BX + tx + 1], u_up, u_down,
                         w, g);
     }
+    if (second_ok && r >= y0 && r < y1) Probe::add(probe, u_mid, s);
     if (steps == 1) {
       if (second_ok && r >= y0 && r < y1) a.out[base + r * a.pitch] = s;
     } else {
@@ -74,6 +92,7 @@ __global__ void __launch_bounds__(BX)
     s_mid = s;
     g_mid = g;
   }
+  Probe::finish(probe, sink);
 }
 
 /// The launch grid of march2d_kernel<T, BX>: columns of BX - 4 output nodes, rows in chunks

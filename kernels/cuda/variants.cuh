@@ -59,6 +59,12 @@ struct StepVariant {
   const char* name;
   int max_steps;
   void (*launch)(const DevArgs<T>& a, int steps, int sm_count, cudaStream_t stream);
+  /// The checked form, or null: the same sweeps, each block also storing the statistics of the
+  /// first sweep's update at its nodes into `sink` (as a checked sweep's blocks do).
+  void (*launch_checked)(const DevArgs<T>& a, int steps, int sm_count, StatsSink sink,
+                         cudaStream_t stream) = nullptr;
+  /// The blocks of a launch, which the checked form's partials need.
+  long long (*blocks)(const DevArgs<T>& a, int sm_count) = nullptr;
 };
 
 template <typename T>

@@ -162,6 +162,7 @@ void Cycles<T>::set_blocked_smoothing(bool on, index_t min_cells) {
   const int dims = levels_[0].dims;
   const auto names = backend_.step_kernels(dims);
   step_kernel_.assign(levels_.size(), std::nullopt);
+  pair_probe_ = false;
   // Over several ranks the halo between two sweeps comes from a neighbour.
   if (!on || comm_.several() || names.empty()) return;
   // The two-sweep marching kernel where the backend has one, else its default blocked kernel
@@ -177,6 +178,10 @@ void Cycles<T>::set_blocked_smoothing(bool on, index_t min_cells) {
                                        [](BoundaryType b) { return b == BoundaryType::Dirichlet; });
     if (dirichlet && g.cells() >= min_cells) step_kernel_[l] = id;
   }
+  // The probe as the fine level's first two pre-smoothing sweeps, where the kernel can count
+  // the first one's update as it goes.
+  pair_probe_ = blocked_smoothing(0) && settings_.spec.pre_smooth >= 2 && coarsest() > 0 &&
+                backend_.pairs_with_stats(*step_kernel_[0]);
 }
 
 template <typename T>
@@ -237,9 +242,11 @@ void Cycles<T>::finish_fine(Buffer<T>& u, Buffer<T>& next, int pre_done) {
 template <typename T>
 SweepStats Cycles<T>::probe(Buffer<T>& u, Buffer<T>& next) {
   fill_boundary(0, u);
+  const SweepArgs<T> a = sweep_args(0, ops_[0].smooth, u, next, rhs(0));
   SweepStats stats;
   timed(0, &output::LevelSeconds::sweep, [&] {
-    stats = backend_.sweep_with_stats(sweep_args(0, ops_[0].smooth, u, next, rhs(0)), kernel_[0]);
+    stats = pair_probe_ ? backend_.sweep_pair_with_stats(a, *step_kernel_[0])
+                        : backend_.sweep_with_stats(a, kernel_[0]);
   });
   return stats;
 }
@@ -247,14 +254,18 @@ SweepStats Cycles<T>::probe(Buffer<T>& u, Buffer<T>& next) {
 template <typename T>
 void Cycles<T>::enqueue_probe(Buffer<T>& u, Buffer<T>& next) {
   fill_boundary(0, u);
-  backend_.enqueue_sweep_with_stats(sweep_args(0, ops_[0].smooth, u, next, rhs(0)), kernel_[0]);
+  const SweepArgs<T> a = sweep_args(0, ops_[0].smooth, u, next, rhs(0));
+  if (pair_probe_)
+    backend_.enqueue_sweep_pair_with_stats(a, *step_kernel_[0]);
+  else
+    backend_.enqueue_sweep_with_stats(a, kernel_[0]);
 }
 
 template <typename T>
 void Cycles<T>::finish_cycle(Buffer<T>& u, Buffer<T>& next) {
   if (probe_redone()) return finish_fine(u, next, 0);  // the probe's output is dropped
   u.swap(next);
-  finish_fine(u, next, 1);
+  finish_fine(u, next, pair_probe_ ? 2 : 1);
 }
 
 template <typename T>

@@ -138,15 +138,18 @@ class Cycles {
 
   /// The first smoothing sweep of the next cycle, u -> next, with the statistics of its update,
   /// which is the scaled residual r~ = omega (f - A u) / diag of u: the norms of the residual of
-  /// u are residual_scale() times the update's. Leaves u unchanged.
+  /// u are residual_scale() times the update's. Leaves u unchanged. Where the fine level smooths
+  /// by blocked passes with a checked pair (Backend::sweep_pair_with_stats), the probe is the
+  /// first two pre-smoothing sweeps in one pass, the statistics those of the first.
   SweepStats probe(Buffer<T>& u, Buffer<T>& next);
   /// The same probe enqueued without waiting for its statistics: collect_probes() returns
   /// those of every probe enqueued since the last collect, in order, at one wait. One rank.
   void enqueue_probe(Buffer<T>& u, Buffer<T>& next);
   std::vector<SweepStats> collect_probes() { return backend_.collect_stats(); }
-  /// Completes the cycle a probe began: takes its sweep as the first pre-smoothing sweep, or,
-  /// where the fine level smooths with blocked passes, runs the whole pre-smoothing in one
-  /// pass from u (the same numbers: the probe's sweep is the pass's first).
+  /// Completes the cycle a probe began: takes its sweep (or its pair of sweeps) as the first
+  /// of the pre-smoothing, or, where the fine level smooths with blocked passes that have no
+  /// checked pair, runs the whole pre-smoothing in one pass from u (the same numbers: the
+  /// probe's sweep is the pass's first).
   void finish_cycle(Buffer<T>& u, Buffer<T>& next);
   /// One whole cycle (V or W) on u.
   void cycle(Buffer<T>& u, Buffer<T>& next);
@@ -224,9 +227,11 @@ class Cycles {
                : sweeps;
   }
   /// Whether finish_cycle redoes the probe's sweep inside a blocked pre-smoothing pass instead
-  /// of taking it (in bytes the pass replaces the single sweep that followed the probe).
+  /// of taking it (the blocked kernel has no checked pair; in bytes the pass replaces the single
+  /// sweep that followed the probe).
   bool probe_redone() const {
-    return blocked_smoothing(0) && settings_.spec.pre_smooth >= 2 && coarsest() > 0;
+    return blocked_smoothing(0) && settings_.spec.pre_smooth >= 2 && coarsest() > 0 &&
+           !pair_probe_;
   }
   /// Sweeps per blocked pass at most: what the two-sweep marching kernel takes (V(2,2) smooths
   /// two at a time); the interrupt is checked between passes.
@@ -283,6 +288,7 @@ class Cycles {
   std::vector<Box> box_;        // the nodes a sweep of each level updates here
   std::vector<KernelId> kernel_;
   std::vector<std::optional<KernelId>> step_kernel_;  // set_blocked_smoothing: blocked levels
+  bool pair_probe_ = false;  // the probe is the fine level's first blocked pass (checked pair)
   std::vector<HaloFillArgs<T>> homogeneous_;  // face rules of corrections (field set per fill)
   std::vector<std::unique_ptr<HaloExchange<T>>> halo_;  // split levels' exchanges
   // Coarse levels' fields (index 0 unused): correction, its second buffer, right-hand side g.

@@ -179,7 +179,7 @@ void check_march2d(const std::vector<Case>& cases, std::mt19937_64& gen) {
         const cuda::DevArgs<T> a = p.args(p.init, out);
         REQUIRE(cuda::march2d_shared_bytes<T, BX>() <= sizeof(cuda::smem));
         emu::launch(cuda::march2d_grid<BX>(a, chunk), dim3(BX),
-                    [&] { cuda::march2d_kernel<T, BX>(a, k, chunk); });
+                    [&] { cuda::march2d_kernel<T, BX>(a, k, chunk, nullptr); });
         CHECK(same_bits(out, p.reference(k)));
       }
   }
