@@ -151,10 +151,7 @@ class CudaBackend final : public Backend<T> {
   }
 
   void enqueue_sweep_with_stats(const SweepArgs<T>& args, KernelId kernel) override {
-    const int slot = static_cast<int>(pending_.size());
-    if (slot >= kStatsSlots)
-      throw BackendError("more than " + std::to_string(kStatsSlots) +
-                         " checked sweeps pending at once");
+    const int slot = free_stats_slot();
     if (!args.box.empty()) enqueue_stats(args, kernel, slot);
     pending_.push_back({args.box.cells(), args.flux.active()});
   }
@@ -165,10 +162,7 @@ class CudaBackend final : public Backend<T> {
     return stats_of(host_stats_[0], args.box.cells());
   }
   void enqueue_sweep_pair_with_stats(const SweepArgs<T>& args, KernelId kernel) override {
-    const int slot = static_cast<int>(pending_.size());
-    if (slot >= kStatsSlots)
-      throw BackendError("more than " + std::to_string(kStatsSlots) +
-                         " checked sweeps pending at once");
+    const int slot = free_stats_slot();
     if (!args.box.empty()) enqueue_pair_stats(args, kernel, slot);
     pending_.push_back({args.box.cells(), false});
   }
@@ -380,6 +374,15 @@ class CudaBackend final : public Backend<T> {
   /// The x ghosts a sweep launched with `a` did not write: a fill of the swept rows after it.
   void fill_x_ghosts_after(const SweepArgs<T>& args, const DevArgs<T>& a) {
     if (args.writes_x_ghosts() && !a.xg.any) launch_fill_halo(x_ghost_fill(args), stream_);
+  }
+
+  /// The host stats slot of the next enqueued checked sweep (collect_stats frees them all).
+  int free_stats_slot() const {
+    const int slot = static_cast<int>(pending_.size());
+    if (slot >= kStatsSlots)
+      throw BackendError("more than " + std::to_string(kStatsSlots) +
+                         " checked sweeps pending at once");
+    return slot;
   }
 
   const StepVariant<T>& step_variant(KernelId kernel) const {

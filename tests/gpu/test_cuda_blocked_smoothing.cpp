@@ -60,16 +60,8 @@ std::vector<T> probe_and_finish(Backend<T>& be, const std::string& yaml, int cyc
   const Case c = parse_case(yaml, "t.yaml");
   const auto levels = build_hierarchy(fine_level(c));
   const Layout L = levels[0].layout(sizeof(T));
-  std::vector<T> u(static_cast<std::size_t>(L.size), T(0));
-  std::mt19937 rng(5);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  const Box& b = levels[0].box;
-  for (index_t k = b.lo[2]; k < b.hi[2]; ++k)
-    for (index_t j = b.lo[1]; j < b.hi[1]; ++j)
-      for (index_t i = b.lo[0]; i < b.hi[0]; ++i) u[L.at(i, j, k)] = static_cast<T>(unit(rng));
   Buffer<T> cur = be.allocate(L.size), next = be.allocate(L.size);
-  be.upload(cur, u.data(), L.size);
-  be.upload(next, u.data(), L.size);
+  random_start(be, L, levels[0].box, 5, cur, next);
   Boundaries<T> bounds(c, be, L);
   CycleSettings settings;
   settings.spec = c.solve.multigrid;
@@ -94,6 +86,7 @@ std::vector<T> probe_and_finish(Backend<T>& be, const std::string& yaml, int cyc
     else
       cy.finish_cycle(cur, next);
   }
+  std::vector<T> u(static_cast<std::size_t>(L.size));
   be.download(u.data(), cur, L.size);
   return u;
 }

@@ -35,6 +35,21 @@ inline std::vector<BottomCase> bottom_cases(int dims, index_t n, int stencil,
   return cases;
 }
 
+/// Both buffers of a fine field set to one random start: values in [-1, 1] on the nodes of `b`
+/// (seeded by `seed`), zero elsewhere.
+template <typename T>
+void random_start(Backend<T>& be, const Layout& L, const Box& b, unsigned seed, Buffer<T>& cur,
+                  Buffer<T>& next) {
+  std::vector<T> u(static_cast<std::size_t>(L.size), T(0));
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (index_t k = b.lo[2]; k < b.hi[2]; ++k)
+    for (index_t j = b.lo[1]; j < b.hi[1]; ++j)
+      for (index_t i = b.lo[0]; i < b.hi[0]; ++i) u[L.at(i, j, k)] = static_cast<T>(unit(rng));
+  be.upload(cur, u.data(), L.size);
+  be.upload(next, u.data(), L.size);
+}
+
 template <typename T>
 struct CycleRun {
   std::vector<double> norms;  // the fine residual before the first cycle and after each
@@ -55,16 +70,8 @@ CycleRun<T> run_cycles(Backend<T>& be, const std::string& yaml, index_t bottom_c
   const Case c = parse_case(yaml, "t.yaml");
   const auto levels = build_hierarchy(fine_level(c));
   const Layout L = levels[0].layout(sizeof(T));
-  std::vector<T> u(static_cast<std::size_t>(L.size), T(0));
-  std::mt19937 rng(11);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  const Box& b = levels[0].box;
-  for (index_t k = b.lo[2]; k < b.hi[2]; ++k)
-    for (index_t j = b.lo[1]; j < b.hi[1]; ++j)
-      for (index_t i = b.lo[0]; i < b.hi[0]; ++i) u[L.at(i, j, k)] = static_cast<T>(unit(rng));
   Buffer<T> cur = be.allocate(L.size), next = be.allocate(L.size);
-  be.upload(cur, u.data(), L.size);
-  be.upload(next, u.data(), L.size);
+  random_start(be, L, levels[0].box, 11, cur, next);
   Boundaries<T> bounds(c, be, L);
   CycleSettings settings;
   settings.spec = c.solve.multigrid;
