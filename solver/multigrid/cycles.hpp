@@ -70,9 +70,8 @@ bool blocked_smoothing_default(const std::vector<std::string>& step_kernels);
 
 /// The smallest level that smooths with blocked passes (2^21 nodes, about 1449^2). Below it a
 /// pass is bound by latency more than bytes: on an H100 in double a two-sweep pass costs 2.6
-/// single sweeps at 513^2 and 1.8 at 1025^2, against 1.4 at 2049^2 and 4097^2, and a solve's
-/// cycle redoes its probe's sweep in the pre-smoothing pass (Cycles::finish_cycle), which at
-/// 1025^2 made the 1e-8 solve 2.60 ms against 2.47 ms.
+/// single sweeps at 513^2 and 1.8 at 1025^2, against 1.4 at 2049^2 and 4097^2 (with 1025^2's
+/// fine level blocked, its 1e-8 solve took 2.60 ms against 2.47 ms).
 inline constexpr index_t kBlockedSmoothingCells = index_t(1) << 21;
 
 /// The bottom levels' threshold for backend `name`: kBottomLevelsCells on CUDA; 0 (level by
