@@ -125,6 +125,9 @@ struct MultigridSpec {
   int pre_smooth = 2;   // at least 1
   int post_smooth = 2;  // at least 1
   bool fmg = true;
+  /// precision: float: the cycles run in float on the correction equation of a double
+  /// defect correction (the residual and the solution stay double). Steady solves.
+  bool float_cycles = false;
 
   bool operator==(const MultigridSpec&) const = default;
 };

@@ -32,7 +32,7 @@ const std::vector<Section>& table() {
        {"method", "multigrid", "krylov", "criterion", "max_iterations", "tolerance",
         "absolute_tolerance", "norm", "check_every", "divergence_factor", "diagnostics",
         "stagnation_checks", "max_wall_time"}},
-      {"solve.multigrid", {"cycle", "pre_smooth", "post_smooth", "fmg"}},
+      {"solve.multigrid", {"cycle", "pre_smooth", "post_smooth", "fmg", "precision"}},
       {"output", {"directory", "every", "fields", "precision", "compression", "queue"}},
       {"checkpoint", {"every"}},
       {"tuning", {"kernel", "blocked_kernel"}},

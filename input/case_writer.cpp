@@ -105,6 +105,7 @@ void emit_multigrid(YAML::Emitter& out, const MultigridSpec& m) {
   out << YAML::Key << "pre_smooth" << YAML::Value << m.pre_smooth;
   out << YAML::Key << "post_smooth" << YAML::Value << m.post_smooth;
   out << YAML::Key << "fmg" << YAML::Value << m.fmg;
+  if (m.float_cycles) out << YAML::Key << "precision" << YAML::Value << "float";
   out << YAML::EndMap;
 }
 

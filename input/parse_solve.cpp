@@ -41,6 +41,12 @@ void parse_multigrid(const Field& field, Case& c) {
   if (const auto f = mg.get("pre_smooth")) m.pre_smooth = read_smoothing(*f);
   if (const auto f = mg.get("post_smooth")) m.post_smooth = read_smoothing(*f);
   if (const auto f = mg.get("fmg")) m.fmg = read_choice(*f, {"true", "false"}) == 0;
+  if (const auto f = mg.get("precision")) {
+    m.float_cycles = read_choice(*f, {"same", "float"}) == 1;
+    if (m.float_cycles && c.problem.equation == Equation::Heat)
+      f->fail("float applies to the steady solves (laplace, poisson); an implicit heat step's "
+              "cycles run in the case's precision");
+  }
 }
 
 // Heat runs to time.end. With the explicit scheme each step is one stencil update: the

@@ -221,6 +221,24 @@ class Backend {
   /// Enqueues copying all of `src` into `dst` (same size).
   virtual void copy(Buffer<T>& dst, const Buffer<T>& src) = 0;
 
+  /// Mixed precision (multigrid's float cycles inside a double defect correction): a backend
+  /// of float fields on the same device, whose memory narrow_difference and add_widened
+  /// read and write. The two queue work apart: the caller synchronizes between them.
+  virtual std::unique_ptr<Backend<float>> float_companion() const {
+    throw BackendError(name() + " backend: no float companion (mixed precision)");
+  }
+  /// Enqueues out = float(a - b) on the nodes of `box`: a and b in `from`'s layout, `out`
+  /// (float_companion() memory) in `to`'s; out's other elements are left as they are.
+  virtual void narrow_difference(const Buffer<T>&, const Buffer<T>&, const Layout&, float*,
+                                 const Layout&, const Box&) {
+    throw BackendError(name() + " backend: no narrow_difference (mixed precision)");
+  }
+  /// Enqueues u += T(e) on the nodes of `box`: u in `to`'s layout, e (float_companion()
+  /// memory) in `from`'s.
+  virtual void add_widened(Buffer<T>&, const Layout&, const float*, const Layout&, const Box&) {
+    throw BackendError(name() + " backend: no add_widened (mixed precision)");
+  }
+
   /// MPI halo exchange (solver/parallel): packing faces into dense buffers and back.
   /// Copies the nodes of `box` of `field` (halo nodes allowed) into `packed`, dense in C
   /// order (x fastest); both in backend memory. Returns when `packed` is complete, so that it

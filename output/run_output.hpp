@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -124,6 +125,12 @@ struct ErrorEstimate {
   double coarse_seconds = 0;
 };
 
+/// solve.multigrid.precision: float (a double run's cycles in float): where the run moved to
+/// double cycles because float's rounding held the residual up (0: it never did).
+struct MixedPrecision {
+  std::int64_t fallback_cycle = 0;
+};
+
 struct Summary {
   std::string name;
   std::string case_file;
@@ -160,6 +167,8 @@ struct Summary {
   /// solve.tolerance: discretization: the last estimates, written as "error_estimate".
   bool estimated = false;
   ErrorEstimate estimate;
+  /// solve.multigrid.precision: float ran: written as "mixed_precision".
+  std::optional<MixedPrecision> mixed;
 };
 
 class RunOutput {

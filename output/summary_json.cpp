@@ -183,6 +183,15 @@ std::string format_summary_json(const Summary& summary) {
     json.value("coarse_seconds", summary.estimate.coarse_seconds);
     json.end_object();
   }
+  if (summary.mixed) {
+    json.begin_object("mixed_precision", true);
+    json.value("cycles", std::string("float"));
+    if (summary.mixed->fallback_cycle > 0)
+      json.value("double_from_cycle", summary.mixed->fallback_cycle);
+    else
+      json.null_value("double_from_cycle");
+    json.end_object();
+  }
   if (summary.distributed) write_parallel(json, summary.parallel, summary.grid.dims);
   if (summary.timings.measured) {
     const RunTimings& t = summary.timings;

@@ -137,6 +137,15 @@ std::vector<std::string> describe_method(const Case& c) {
   std::vector<std::string> lines{fmt::format("method: {} ({})", method_name(c), choice.reason)};
   if (!choice.multigrid) return lines;
   for (std::string& l : multigrid::describe_hierarchy(c)) lines.push_back(std::move(l));
+  if (c.solve.multigrid.float_cycles) {
+    const bool flux = op::may_need_flux(c) && op::resolved_medium(c)->needs_flux();
+    const std::string why = flux ? "the coefficient varies or nodes are held"
+                                 : multigrid::mixed_precision_obstacle(c, false);
+    lines.push_back(why.empty()
+                        ? "  cycles in float inside a double defect correction (full multigrid's "
+                          "start in double)"
+                        : "  solve.multigrid.precision: float does not apply: " + why);
+  }
   const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
   if (const std::string w = multigrid::cycle_work_warning(c, levels); !w.empty())
     lines.push_back("warning: " + w);

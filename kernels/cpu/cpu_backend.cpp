@@ -32,6 +32,16 @@ void free_host(T* p) {
   std::free(p);
 }
 
+/// Calls row(i0, i1, j, k) for every row of `box`, the rows shared among the threads.
+template <typename Row>
+void box_rows(const Box& box, const Row& row) {
+  const index_t ny = box.hi[1] - box.lo[1];
+  const index_t rows = ny * (box.hi[2] - box.lo[2]);
+#pragma omp parallel for schedule(static) num_threads(cpu::team_size(box.cells()))
+  for (index_t r = 0; r < rows; ++r)
+    row(box.lo[0], box.hi[0], box.lo[1] + r % ny, box.lo[2] + r / ny);
+}
+
 template <typename T>
 class CpuBackend final : public Backend<T> {
  public:
@@ -143,6 +153,26 @@ class CpuBackend final : public Backend<T> {
   void zero(Buffer<T>& field) override { cpu::fill_value(field.data(), field.size(), T(0)); }
   void copy(Buffer<T>& dst, const Buffer<T>& src) override {
     cpu::copy(dst.data(), src.data(), std::min(dst.size(), src.size()));
+  }
+  std::unique_ptr<Backend<float>> float_companion() const override {
+    return make_cpu_backend<float>();
+  }
+  void narrow_difference(const Buffer<T>& a, const Buffer<T>& b, const Layout& from,
+                         float* out, const Layout& to, const Box& box) override {
+    const T* pa = a.data();
+    const T* pb = b.data();
+    box_rows(box, [&](index_t i0, index_t i1, index_t j, index_t k) {
+      const index_t s = from.at(0, j, k), d = to.at(0, j, k);
+      for (index_t i = i0; i < i1; ++i) out[d + i] = static_cast<float>(pa[s + i] - pb[s + i]);
+    });
+  }
+  void add_widened(Buffer<T>& u, const Layout& to, const float* e, const Layout& from,
+                   const Box& box) override {
+    T* pu = u.data();
+    box_rows(box, [&](index_t i0, index_t i1, index_t j, index_t k) {
+      const index_t s = from.at(0, j, k), d = to.at(0, j, k);
+      for (index_t i = i0; i < i1; ++i) pu[d + i] += static_cast<T>(e[s + i]);
+    });
   }
 
   Diagnostics diagnose(const T* prev, const T* cur, const Layout& layout,

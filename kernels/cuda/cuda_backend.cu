@@ -17,6 +17,7 @@
 #include "graph_replay.cuh"
 #include "sweep_launch.cuh"
 #include "halo_fill.cuh"
+#include "precision_convert.cuh"
 #include "step_passes.hpp"
 #include "transfer.cuh"
 #include "variants.cuh"
@@ -303,6 +304,17 @@ class CudaBackend final : public Backend<T> {
   void copy(Buffer<T>& dst, const Buffer<T>& src) override {
     FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes(std::min(dst.size(), src.size())),
                                        cudaMemcpyDeviceToDevice, stream_));
+  }
+  std::unique_ptr<Backend<float>> float_companion() const override {
+    return std::make_unique<CudaBackend<float>>(device_);
+  }
+  void narrow_difference(const Buffer<T>& a, const Buffer<T>& b, const Layout& from,
+                         float* out, const Layout& to, const Box& box) override {
+    launch_narrow_difference(a.data(), b.data(), from, out, to, box, stream_);
+  }
+  void add_widened(Buffer<T>& u, const Layout& to, const float* e, const Layout& from,
+                   const Box& box) override {
+    launch_add_widened(u.data(), to, e, from, box, stream_);
   }
 
   Diagnostics diagnose(const T* prev, const T* cur, const Layout& layout,

@@ -291,6 +291,10 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     s.distributed = true;
     s.parallel = *r.parallel;
   }
+  if (r.mixed) {
+    s.mixed = r.mixed;
+    s.method += ", float cycles in a double defect correction";
+  }
   if (r.error_estimate) {
     s.estimated = true;
     s.estimate = *r.error_estimate;

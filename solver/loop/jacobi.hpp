@@ -52,6 +52,8 @@ struct SolveResult {
   std::optional<output::ParallelSummary> parallel;
   /// solve.tolerance: discretization: the estimates of the last check (multigrid).
   std::optional<output::ErrorEstimate> error_estimate;
+  /// solve.multigrid.precision: float ran (float cycles in a double defect correction).
+  std::optional<output::MixedPrecision> mixed;
   /// solve.tolerance: discretization: seconds of the coarse grid's solve before the loop.
   double coarse_seconds = 0;
   /// Set when status is Diverged: when, why and where (its snapshot's file name included).

@@ -130,6 +130,11 @@ SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>&
   const Layout L = field_layout(c, sizeof(T), sub);
   const Box box = update_box(c, sub);
   const auto levels = build_hierarchy(fine_level(c));
+  if (c.solve.multigrid.float_cycles)
+    spdlog::warn("solve.multigrid.precision: float does not apply: the coefficient varies or "
+                 "nodes are held (float cycles run the constant-coefficient operator); the "
+                 "cycles run in {}",
+                 c.precision == Precision::Float ? "float" : "double");
   SolveResult r;
   r.kernel = "flux";
   auto [cur, next, done, earlier_seconds, first_norm] =

@@ -15,6 +15,7 @@
 #include "cycle_loop.hpp"
 #include "cycle_work.hpp"
 #include "cycles.hpp"
+#include "mixed_cycles.hpp"
 #include "discretization_stop.hpp"
 #include "richardson.hpp"
 #include "prompt_stop.hpp"
@@ -40,6 +41,13 @@ parallel::LevelSplit split_over_ranks(const Case& c, const std::vector<LevelGeom
   return parallel::split_levels(c, level_points(levels), ranks, options.comm.rank());
 }
 
+std::string mixed_precision_obstacle(const Case& c, bool several_ranks) {
+  if (!c.solve.multigrid.float_cycles) return "solve.multigrid.precision is same";
+  if (c.precision == Precision::Float) return "the run is in float already";
+  if (several_ranks) return "its float cycles run on one rank";
+  return "";
+}
+
 std::string describe_cycles(const MultigridSpec& spec) {
   return fmt::format("multigrid {}({},{}) cycles{}", spec.cycle == CycleKind::V ? "V" : "W",
                      spec.pre_smooth, spec.post_smooth, spec.fmg ? ", full multigrid start" : "");
@@ -59,6 +67,10 @@ std::size_t multigrid_memory(const Case& c, std::array<int, 3> ranks, int rank) 
     if (bc.type == BoundaryType::Neumann && !bc.gradient.is_constant())
       bytes += static_cast<std::size_t>(halo_axis(L, face / 2).face_size()) * value;
   }
+  // Float cycles in a double solve add the float hierarchy (full multigrid's start holds the
+  // double coarse levels beside it).
+  const bool several = ranks[0] * ranks[1] * ranks[2] > 1;
+  if (mixed_precision_obstacle(c, several).empty()) bytes += MixedCycles::extra_bytes(levels);
   return bytes + (value == sizeof(float) ? Cycles<float>::coarse_bytes(levels, split, rank)
                                          : Cycles<double>::coarse_bytes(levels, split, rank));
 }
@@ -141,14 +153,9 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   // -div(beta grad u) = f with beta one number: A = -beta lap (its residual in the case's units).
   settings.beta = c.problem.coefficient.is_constant() ? c.problem.coefficient.constant : 1.0;
   settings.fuse_residual_restriction = fused_restriction_pays(backend.name(), c.grid.dims);
-  Cycles<T> cycles(levels, settings, backend, kernel,
-                   [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0, halo); },
-                   LevelRanks{comm, &split});
-  RunClock::get().mark("hierarchy ready");
-  if (!cycles.bottom_by_cg() && cycles.bottom_sweeps() >= 1000000000)
-    throw BackendError("multigrid: the bottom solve on the coarsest grid does not converge");
+  const auto fine_halo = [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0, halo); };
   // The fine right-hand side g = (omega / diag) f: a field when f varies, else a constant.
-  const double g_scale = cycles.op(0).rhs_scale;
+  const double g_scale = level_operator(levels[0], settings.alpha, settings.beta).rhs_scale;
   Buffer<T> g_field;
   if (has_source_field(c)) {
     g_field = backend.allocate(L.size);
@@ -158,36 +165,58 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
       c.problem.equation == Equation::Poisson && c.problem.source.is_constant()
           ? c.problem.source.constant
           : 0.0;
-  cycles.set_fine_rhs(g_field.size() ? g_field.data() : nullptr, g_scale * f_constant);
   RunClock::get().mark("source ready");
-  spdlog::info("{}: {} levels, bottom solve {} on {}", describe_cycles(c.solve.multigrid),
-               levels.size(),
-               cycles.bottom_by_cg() ? std::string("by conjugate gradients")
-                                     : fmt::format("{} sweeps", cycles.bottom_sweeps()),
-               fmt::join(levels.back().n.begin(), levels.back().n.begin() + c.grid.dims, "x"));
 
-  // solve.tolerance: discretization: the grid through every other node solved first, for
-  // Richardson's estimate of the fine grid's discretization error (richardson.hpp).
-  std::unique_ptr<RichardsonEstimate<T>> estimate;
-  std::function<double(const Buffer<T>&)> richardson;
-  if (c.solve.tolerance_discretization) {
-    if (comm.several())
-      throw InputError(c.where("solve.tolerance") +
-                       "solve.tolerance: discretization runs on one rank (its coarse grid's "
-                       "solve is not split over ranks); give a number");
-    if (const std::string why = richardson_obstacle(c); !why.empty())
-      throw InputError(c.where("solve.tolerance") + "solve.tolerance: discretization: " + why);
-    estimate = std::make_unique<RichardsonEstimate<T>>(c, backend, L, box);
-    r.coarse_seconds = estimate->coarse_seconds();
-    spdlog::info("tolerance: discretization: the grid through every other node solved in {:.3f} "
-                 "s; the solve stops when the estimated algebraic error is at most {:g} x the "
-                 "estimated discretization error",
-                 r.coarse_seconds, DiscretizationStop::kFraction);
-    RunClock::get().mark("coarse grid solved");
-    richardson = [&](const Buffer<T>& u) { return (*estimate)(u); };
+  // The rest for either iteration: double (or float) cycles, or float cycles in a double
+  // defect correction (mixed_cycles.hpp).
+  const auto run = [&](auto& cycles, const std::string& how) {
+    RunClock::get().mark("hierarchy ready");
+    if (!cycles.bottom_by_cg() && cycles.bottom_sweeps() >= 1000000000)
+      throw BackendError("multigrid: the bottom solve on the coarsest grid does not converge");
+    cycles.set_fine_rhs(g_field.size() ? g_field.data() : nullptr, g_scale * f_constant);
+    spdlog::info("{}{}: {} levels, bottom solve {} on {}", describe_cycles(c.solve.multigrid), how,
+                 levels.size(),
+                 cycles.bottom_by_cg() ? std::string("by conjugate gradients")
+                                       : fmt::format("{} sweeps", cycles.bottom_sweeps()),
+                 fmt::join(levels.back().n.begin(), levels.back().n.begin() + c.grid.dims, "x"));
+
+    // solve.tolerance: discretization: the grid through every other node solved first, for
+    // Richardson's estimate of the fine grid's discretization error (richardson.hpp).
+    std::unique_ptr<RichardsonEstimate<T>> estimate;
+    std::function<double(const Buffer<T>&)> richardson;
+    if (c.solve.tolerance_discretization) {
+      if (comm.several())
+        throw InputError(c.where("solve.tolerance") +
+                         "solve.tolerance: discretization runs on one rank (its coarse grid's "
+                         "solve is not split over ranks); give a number");
+      if (const std::string why = richardson_obstacle(c); !why.empty())
+        throw InputError(c.where("solve.tolerance") + "solve.tolerance: discretization: " + why);
+      estimate = std::make_unique<RichardsonEstimate<T>>(c, backend, L, box);
+      r.coarse_seconds = estimate->coarse_seconds();
+      spdlog::info(
+          "tolerance: discretization: the grid through every other node solved in {:.3f} s; the "
+          "solve stops when the estimated algebraic error is at most {:g} x the estimated "
+          "discretization error",
+          r.coarse_seconds, DiscretizationStop::kFraction);
+      RunClock::get().mark("coarse grid solved");
+      richardson = [&](const Buffer<T>& u) { return (*estimate)(u); };
+    }
+    return cycle_loop(c, backend, out, options, cycles, cur, next, done, earlier_seconds, L, d,
+                      box, updated_cells, r, c.solve.multigrid.fmg, richardson);
+  };
+  if (const std::string why = mixed_precision_obstacle(c, comm.several()); why.empty()) {
+    if constexpr (std::is_same_v<T, double>) {
+      MixedCycles cycles(levels, settings, backend, kernel, fine_halo, L, box);
+      SolveResult result = run(cycles, ", float cycles in a double defect correction");
+      result.mixed = output::MixedPrecision{cycles.fallback_cycle()};
+      return result;
+    }
+  } else if (c.solve.multigrid.float_cycles) {
+    spdlog::warn("solve.multigrid.precision: float does not apply: {}; the cycles run in {}", why,
+                 c.precision == Precision::Float ? "float" : "double");
   }
-  return cycle_loop(c, backend, out, options, cycles, cur, next, done, earlier_seconds, L, d,
-                    box, updated_cells, r, c.solve.multigrid.fmg, richardson);
+  Cycles<T> cycles(levels, settings, backend, kernel, fine_halo, LevelRanks{comm, &split});
+  return run(cycles, "");
 }
 
 template SolveResult solve_multigrid<float>(const Case&, Backend<float>&, output::RunOutput&,

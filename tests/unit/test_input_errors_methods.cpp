@@ -92,6 +92,15 @@ const std::vector<BadInput> kBadMethodInputs = {
      {},
      "case.yaml:4:20: solve.multigrid: does not apply to equation heat with time.scheme explicit "
      "(the implicit and crank-nicolson schemes solve each step by multigrid)"},
+    {"float cycles for implicit heat",
+     grid2 + heat + "time: {scheme: implicit, dt: 0.1}\nsolve: {multigrid: {precision: float}}\n",
+     {},
+     "case.yaml:4:32: solve.multigrid.precision: float applies to the steady solves (laplace, "
+     "poisson); an implicit heat step's cycles run in the case's precision"},
+    {"unknown cycle precision",
+     grid2 + "solve: {multigrid: {precision: half}}\n",
+     {},
+     "case.yaml:2:32: solve.multigrid.precision: unknown value 'half' (expected same, float)"},
     {"criterion for heat",
      grid2 + heat + "solve: {criterion: update}\n",
      {},

@@ -203,6 +203,9 @@ TEST_CASE("input: to_yaml round trip of multigrid settings, criterion and ranks"
     CAPTURE(what);
     CHECK(yaml.find(key) != std::string::npos);
   }
+  const std::string mixed = check_round_trip(
+      "grid: {points: [9, 9]}\nprecision: double\nsolve: {multigrid: {precision: float}}\n");
+  CHECK(mixed.find("precision: float") != std::string::npos);
   check_round_trip(
       "grid: {points: [9, 9]}\nsolve: {multigrid: {pre_smooth: 1}, criterion: update}\n"
       "parallel: {ranks: [1, 1]}\n");
