@@ -22,6 +22,8 @@
 #                        IMPLICIT_SET=2d|3d|all, default all)
 #   SKIP_DISCRETIZATION=1  skip solve.tolerance: discretization against 1e-8
 #                        (tools/discretization_timings.sh)
+#   SKIP_MIXED=1         skip float cycles in a double solve against double and float
+#                        (tools/mixed_precision_timings.sh)
 # The comparison runs use examples/poisson_multigrid.yaml and tools/compare/ (CuPy, when the
 # device's Python has it).
 #   SANITIZER_TIMEOUT    seconds per sanitizer run (default 200)
@@ -213,6 +215,12 @@ fi
 if [[ "${SKIP_DISCRETIZATION:-0}" != 1 ]]; then
   tools/discretization_timings.sh "$PWD/$BUILD/solver/fdsolve" cuda "$OUT/discretization" \
     2>&1 | tee "$OUT/discretization.log"
+fi
+
+# --- solve.multigrid.precision: float against double and float cycles (anchors' problem) ----
+if [[ "${SKIP_MIXED:-0}" != 1 ]]; then
+  tools/mixed_precision_timings.sh "$PWD/$BUILD/solver/fdsolve" cuda "$OUT/mixed" \
+    2>&1 | tee "$OUT/mixed.log"
 fi
 
 # --- multigrid over CPU ranks of the node (1-16 ranks of one thread, and 16 threads) ---------
