@@ -1,8 +1,8 @@
 // The CUDA backend: device memory, a non-default stream for the sweeps and a high-priority one
 // for halo transfers beside them, the variant tables, and checked sweeps with fused stats
-// reduced in a fixed order by the last block. The device queries and the copy yardstick are in
-// cuda_device.cu, the recorded graphs in graph_replay.cuh, the variable-coefficient operator
-// (sweeps with args.flux active, combine, dot) in flux.cu.
+// reduced in a fixed order by the last block (their buffers in stats_slots.cu). The device
+// queries and the copy yardstick are in cuda_device.cu, the recorded graphs in graph_replay.cuh,
+// the variable-coefficient operator (sweeps with args.flux active, combine, dot) in flux.cu.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -15,6 +15,7 @@
 #include "field_kernels.cuh"
 #include "flux.cuh"
 #include "graph_replay.cuh"
+#include "stats_slots.cuh"
 #include "sweep_launch.cuh"
 #include "halo_fill.cuh"
 #include "precision_convert.cuh"
@@ -30,11 +31,6 @@ namespace {
 // Temporally blocked defaults (docs/performance.md, "Temporal blocking").
 constexpr const char* kDefaultSteps2d = "tb128x64";
 constexpr const char* kDefaultSteps3d = "tb3d16";
-
-// Grids up to this many blocks reduce their stats in their last block (one launch, no copy);
-// larger ones (the plain kernels: ~1M blocks in 2D) would leave one block reducing megabytes,
-// measured at 4-7% of copy with norms (2026-11-22), so they keep the multi-block passes.
-constexpr long long kFusedStatsMaxBlocks = 16384;
 
 // Checked sweeps that may be pending at once (enqueue_sweep_with_stats): a rank's interior and
 // its six rim slabs, with room to spare.
@@ -66,15 +62,9 @@ class CudaBackend final : public Backend<T> {
         cudaStreamCreateWithPriority(&transfer_, cudaStreamNonBlocking, greatest));
     FDSOLVE_CUDA_CHECK(cudaEventCreateWithFlags(&sweeps_done_, cudaEventDisableTiming));
     FDSOLVE_CUDA_CHECK(cudaEventCreateWithFlags(&transfers_done_, cudaEventDisableTiming));
-    // The last block of a checked sweep writes the total straight into mapped pinned memory:
-    // no device-to-host copy is queued behind the kernel. One slot per pending checked sweep.
-    FDSOLVE_CUDA_CHECK(
-        cudaHostAlloc(&host_stats_, kStatsSlots * sizeof(StatsPartial), cudaHostAllocMapped));
-    FDSOLVE_CUDA_CHECK(cudaHostGetDevicePointer(&mapped_stats_, host_stats_, 0));
-    ticket_ = device_alloc<unsigned>(1);
+    stats_ = std::make_unique<StatsSlots>(kStatsSlots, stream_);  // one per pending sweep
     // Allocated here, not at first use: a flux sweep may be first enqueued inside record().
     flux_ = std::make_unique<FluxWorkspace>(props_.multiProcessorCount, kStatsSlots);
-    FDSOLVE_CUDA_CHECK(cudaMemsetAsync(ticket_, 0, sizeof(unsigned), stream_));
     add_sweep_variants<T>(table_);
     add_tblock2d_variants<T>(steps_[0]);
     add_march2d_variants<T>(steps_[0]);
@@ -83,9 +73,6 @@ class CudaBackend final : public Backend<T> {
   ~CudaBackend() override {
     cudaStreamSynchronize(stream_);
     cudaStreamSynchronize(transfer_);
-    cudaFree(partials_);
-    cudaFree(ticket_);
-    cudaFreeHost(host_stats_);
     cudaEventDestroy(sweeps_done_);
     cudaEventDestroy(transfers_done_);
     cudaStreamDestroy(transfer_);
@@ -148,7 +135,7 @@ class CudaBackend final : public Backend<T> {
     if (args.box.empty()) return SweepStats{};
     enqueue_stats(args, kernel, 0);
     FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    return args.flux.active() ? flux_->stats(0) : stats_of(host_stats_[0], args.box.cells());
+    return args.flux.active() ? flux_->stats(0) : stats_of(stats_->host(0), args.box.cells());
   }
 
   void enqueue_sweep_with_stats(const SweepArgs<T>& args, KernelId kernel) override {
@@ -160,7 +147,7 @@ class CudaBackend final : public Backend<T> {
     if (args.box.empty()) return SweepStats{};
     enqueue_pair_stats(args, kernel, 0);
     FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    return stats_of(host_stats_[0], args.box.cells());
+    return stats_of(stats_->host(0), args.box.cells());
   }
   void enqueue_sweep_pair_with_stats(const SweepArgs<T>& args, KernelId kernel) override {
     const int slot = free_stats_slot();
@@ -178,7 +165,7 @@ class CudaBackend final : public Backend<T> {
       const int s = static_cast<int>(slot);
       all.push_back(p.cells == 0 ? SweepStats{}
                     : p.flux     ? flux_->stats(s)
-                                 : stats_of(host_stats_[slot], p.cells));
+                                 : stats_of(stats_->host(s), p.cells));
     }
     pending_.clear();
     return all;
@@ -357,19 +344,10 @@ class CudaBackend final : public Backend<T> {
  private:
   static std::size_t bytes(index_t n) { return static_cast<std::size_t>(n) * sizeof(T); }
 
-  /// cudaMalloc that names the shortfall: "out of device memory: N bytes needed, M bytes free".
+  /// cudaMalloc that names the shortfall (device_malloc).
   template <typename U>
   U* device_alloc(std::size_t count) {
-    const std::size_t need = std::max<std::size_t>(count * sizeof(U), 1);
-    void* p = nullptr;
-    const cudaError_t err = cudaMalloc(&p, need);
-    if (err == cudaErrorMemoryAllocation) {
-      cudaGetLastError();  // not sticky: clear it so the backend stays usable
-      throw BackendError("out of device memory: " + std::to_string(need) + " bytes needed, " +
-                         std::to_string(free_memory()) + " bytes free");
-    }
-    FDSOLVE_CUDA_CHECK(err);
-    return static_cast<U*>(p);
+    return static_cast<U*>(device_malloc(count * sizeof(U)));
   }
 
   const std::vector<Variant<T>>& table(int dims) const { return table_[dims == 2 ? 0 : 1]; }
@@ -413,24 +391,9 @@ class CudaBackend final : public Backend<T> {
                          " has no checked pair for these arguments");
     const DevArgs<T> a = device_args(args);
     const int sms = props_.multiProcessorCount;
-    finish_partials(v.blocks(a, sms), slot,
-                    [&](StatsSink sink) { v.launch_checked(a, 2, sms, sink, stream_); });
-  }
-
-  /// Launches a checked kernel of `blocks` blocks through `launch` and brings its total to host
-  /// stats slot `slot`: by the last block where that is fast, else by a reduction of the
-  /// partials. Pieces enqueued one after another reuse the partials and the ticket in turn.
-  template <typename Launch>
-  void finish_partials(long long blocks, int slot, Launch&& launch) {
-    reserve_partials(blocks);
-    if (blocks <= kFusedStatsMaxBlocks) {
-      launch(StatsSink(partials_, ticket_, mapped_stats_ + slot));
-      return;
-    }
-    launch(StatsSink(partials_, nullptr, nullptr));
-    const StatsPartial* total = reduce_partials(partials_, partials_ + blocks, blocks, stream_);
-    FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(host_stats_ + slot, total, sizeof(StatsPartial),
-                                       cudaMemcpyDeviceToHost, stream_));
+    stats_->finish(
+        v.blocks(a, sms), slot,
+        [&](StatsSink sink) { v.launch_checked(a, 2, sms, sink, stream_); }, stream_);
   }
 
   /// Enqueues a checked sweep whose total lands in host stats slot `slot`.
@@ -443,21 +406,10 @@ class CudaBackend final : public Backend<T> {
     const Variant<T>& v = variant(args, kernel);
     const DevArgs<T> a = device_args(args, v, true);
     const dim3 grid = v.grid(a, props_.multiProcessorCount, true);
-    finish_partials(static_cast<long long>(grid.x) * grid.y * grid.z, slot,
-                    [&](StatsSink sink) { v.launch(a, grid, sink, stream_); });
+    stats_->finish(
+        static_cast<long long>(grid.x) * grid.y * grid.z, slot,
+        [&](StatsSink sink) { v.launch(a, grid, sink, stream_); }, stream_);
     fill_x_ghosts_after(args, a);
-  }
-  /// Grows the partials buffer (per-block partials plus reduce scratch); shrinking never happens,
-  /// so a steady run allocates once.
-  void reserve_partials(long long blocks) {
-    const long long need = blocks + reduce_scratch_size(blocks);
-    if (need <= partials_capacity_) return;
-    FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    cudaFree(partials_);
-    partials_ = nullptr;
-    partials_capacity_ = 0;
-    partials_ = device_alloc<StatsPartial>(static_cast<std::size_t>(need));
-    partials_capacity_ = need;
   }
 
   int device_;
@@ -470,11 +422,7 @@ class CudaBackend final : public Backend<T> {
     bool flux;      // a variable-coefficient sweep: its total is in flux_'s slot
   };
   std::vector<PendingStats> pending_;     // each enqueued checked sweep, by slot
-  StatsPartial* host_stats_ = nullptr;    // mapped pinned memory, read after the sync
-  StatsPartial* mapped_stats_ = nullptr;  // its device address
-  unsigned* ticket_ = nullptr;            // blocks finished in the running checked sweep
-  StatsPartial* partials_ = nullptr;
-  long long partials_capacity_ = 0;
+  std::unique_ptr<StatsSlots> stats_;     // where checked sweeps' totals land
   std::vector<Variant<T>> table_[2];
   std::vector<StepVariant<T>> steps_[2];
   std::unique_ptr<DiagnosticsWorkspace> diagnostics_;  // made by the first diagnose
