@@ -160,6 +160,11 @@ template void RunOutput::snapshot<double>(std::int64_t, double,
 
 void RunOutput::add_history(const HistoryRow& row) { history_.push_back(row); }
 
+void RunOutput::replace_last_history(const HistoryRow& row) {
+  if (history_.empty()) throw OutputError("replace_last_history: no history row yet");
+  history_.back() = row;
+}
+
 void RunOutput::flush_history() const { write_history(history_); }
 
 void RunOutput::write_history(const std::vector<HistoryRow>& rows) const {

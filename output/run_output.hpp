@@ -202,6 +202,9 @@ class RunOutput {
 
   /// Appends a row in memory; flush_history() rewrites history.csv with all rows.
   void add_history(const HistoryRow& row);
+  /// Replaces the last row (a multigrid loop's last cycle, diagnosed once it is known to be
+  /// the last).
+  void replace_last_history(const HistoryRow& row);
   void flush_history() const;
   /// The same with `rows` (a copy of history() taken earlier: the background writer's).
   void write_history(const std::vector<HistoryRow>& rows) const;

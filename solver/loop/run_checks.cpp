@@ -43,16 +43,20 @@ output::HistoryRow history_row(std::int64_t it, double time, const SweepStats& s
     row.mean = stats.count > 0 ? stats.sum / static_cast<double>(stats.count) : 0.0;
     return row;
   }
-  row.diagnosed = true;
-  row.min = diag->min;
-  row.max = diag->max;
-  row.mean = diag->mean;
-  row.nonfinite = diag->nonfinite;
-  row.p50 = diag->p50;
-  row.p90 = diag->p90;
-  row.p99 = diag->p99;
-  row.linf_at = diag->linf_at;
+  add_diagnostics(row, *diag);
   return row;
+}
+
+void add_diagnostics(output::HistoryRow& row, const Diagnostics& diag) {
+  row.diagnosed = true;
+  row.min = diag.min;
+  row.max = diag.max;
+  row.mean = diag.mean;
+  row.nonfinite = diag.nonfinite;
+  row.p50 = diag.p50;
+  row.p90 = diag.p90;
+  row.p99 = diag.p99;
+  row.linf_at = diag.linf_at;
 }
 
 double norm_factor(const output::HistoryRow& row, const std::vector<output::HistoryRow>& earlier,

@@ -18,6 +18,9 @@ namespace fdsolve {
 /// (null), the sweep's range and mean over the updated nodes.
 output::HistoryRow history_row(std::int64_t it, double time, const SweepStats& stats,
                                const Diagnostics* diag, double wall_seconds);
+/// Sets `row`'s diagnostics (range, mean, non-finite count, percentiles, where the largest
+/// update is) from `diag`.
+void add_diagnostics(output::HistoryRow& row, const Diagnostics& diag);
 
 /// The chosen norm of `row` over that of the last of `earlier` (NaN when there is none): the
 /// factor column of history.csv.
