@@ -140,7 +140,7 @@ std::vector<std::string> describe_method(const Case& c) {
   if (c.solve.multigrid.float_cycles) {
     const bool flux = op::may_need_flux(c) && op::resolved_medium(c)->needs_flux();
     const std::string why = flux ? "the coefficient varies or nodes are held"
-                                 : multigrid::mixed_precision_obstacle(c, false);
+                                 : multigrid::mixed_precision_obstacle(c);
     lines.push_back(why.empty()
                         ? "  cycles in float inside a double defect correction (full multigrid's "
                           "start in double)"

@@ -3,8 +3,10 @@
 
 #include <array>
 
+#include "backend.hpp"
 #include "hierarchy.hpp"
 #include "halo_fill.hpp"
+#include "parallel/halo_exchange.hpp"
 #include "parallel/subdomain.hpp"
 
 namespace fdsolve::multigrid::detail {
@@ -42,6 +44,28 @@ HaloFillArgs<T> homogeneous_rules(const LevelGeometry& g, const Layout& L, const
     if (g.faces[f] == BoundaryType::Periodic) a.faces[f].rule = GhostRule::Wrap;
   }
   return a;
+}
+
+/// Fills the ghosts of `x` by `rules` (rules.field is set here), axis by axis between the
+/// exchanges of `halo` (null or inactive: nothing to exchange), so that edges and corners come
+/// out as on one rank (Boundaries::before_sweep does the same for the fine grid's u).
+template <typename T>
+void fill_and_exchange(Backend<T>& backend, HaloFillArgs<T> rules, HaloExchange<T>* halo,
+                       Buffer<T>& x) {
+  rules.field = x.data();
+  if (!halo || !halo->active()) {
+    if (rules.any()) backend.fill_halo(rules);
+    return;
+  }
+  // One axis at a time: its physical ghosts, then its exchange, which carries the earlier
+  // axes' halo along (edges and corners as on one rank).
+  for (int axis = 0; axis < rules.layout.dims; ++axis) {
+    HaloFillArgs<T> one = rules;
+    for (int face = 0; face < 6; ++face)
+      if (face / 2 != axis) one.faces[face] = GhostFace<T>{};
+    if (one.any()) backend.fill_halo(one);
+    halo->exchange_axis(x, axis);
+  }
 }
 
 /// The padded layout of a field of n nodes (one 128-byte line of padding per row).

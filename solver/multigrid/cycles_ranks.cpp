@@ -44,20 +44,7 @@ std::size_t Cycles<T>::coarse_bytes(const std::vector<LevelGeometry>& levels,
 
 template <typename T>
 void Cycles<T>::fill_and_exchange(HaloFillArgs<T> rules, HaloExchange<T>* halo, Buffer<T>& x) {
-  rules.field = x.data();
-  if (!halo || !halo->active()) {
-    if (rules.any()) backend_.fill_halo(rules);
-    return;
-  }
-  // One axis at a time: its physical ghosts, then its exchange, which carries the earlier
-  // axes' halo along (edges and corners as on one rank).
-  for (int axis = 0; axis < rules.layout.dims; ++axis) {
-    HaloFillArgs<T> one = rules;
-    for (int face = 0; face < 6; ++face)
-      if (face / 2 != axis) one.faces[face] = GhostFace<T>{};
-    if (one.any()) backend_.fill_halo(one);
-    halo->exchange_axis(x, axis);
-  }
+  detail::fill_and_exchange(backend_, std::move(rules), halo, x);
 }
 
 template <typename T>

@@ -10,9 +10,10 @@ namespace fdsolve::multigrid {
 MixedCycles::MixedCycles(std::vector<LevelGeometry> levels, const CycleSettings& settings,
                          Backend<double>& backend, KernelId fine_kernel,
                          Cycles<double>::FineHalo fine_halo, const Layout& layout,
-                         const Box& box)
+                         const Box& box, const LevelRanks& ranks)
     : levels_(std::move(levels)),
       settings_(settings),
+      ranks_(ranks),
       backend_(backend),
       fine_kernel_(fine_kernel),
       fine_halo_(std::move(fine_halo)),
@@ -22,22 +23,26 @@ MixedCycles::MixedCycles(std::vector<LevelGeometry> levels, const CycleSettings&
       float_backend_(backend.float_companion()) {
   const LevelGeometry& fine = levels_[0];
   Backend<float>& fb = *float_backend_;
-  // The float cycles' own layout of the fine level (Cycles' layout_of), so that their sweeps
-  // see the alignment they are tuned for; narrow_difference and add_widened translate.
-  float_layout_ = detail::layout_of(fine.dims, fine.n, sizeof(float));
+  // The float cycles' own layout of this rank's fine box (Cycles' layout_of), so that their
+  // sweeps see the alignment they are tuned for; narrow_difference and add_widened translate.
+  const bool several = ranks_.comm.several() && ranks_.split;
+  const Subdomain sub = several ? ranks_.split->level[0].sub : detail::whole_of(fine);
+  float_layout_ = detail::layout_of(fine.dims, sub.n, sizeof(float));
   for (auto* b : {&e_, &e_next_, &g_}) {
     *b = fb.allocate(float_layout_.size);
     fb.zero(*b);  // Dirichlet nodes and the halo of g stay zero: only the box is written
   }
-  const HaloFillArgs<float> rules =
-      detail::homogeneous_rules<float>(fine, float_layout_, detail::whole_of(fine));
+  const HaloFillArgs<float> rules = detail::homogeneous_rules<float>(fine, float_layout_, sub);
+  if (several)
+    float_halo_ = std::make_unique<HaloExchange<float>>(float_layout_, fb, ranks_.comm,
+                                                        ranks_.split->level[0]);
   const KernelId float_kernel = fb.find_kernel(fine.dims, fb.default_kernel(fine.dims));
+  // The correction's faces: zero values, zero gradients, wraps; between ranks, the exchange.
+  HaloExchange<float>* halo = float_halo_.get();
   float_cycles_ = std::make_unique<Cycles<float>>(
-      levels_, settings_, fb, float_kernel, [&fb, rules](Buffer<float>& x) {
-        HaloFillArgs<float> r = rules;
-        r.field = x.data();
-        if (r.any()) fb.fill_halo(r);
-      });
+      levels_, settings_, fb, float_kernel,
+      [&fb, rules, halo](Buffer<float>& x) { detail::fill_and_exchange(fb, rules, halo, x); },
+      ranks_);
   float_cycles_->set_fine_rhs(g_.data(), 0.0);
   fb.synchronize();
 }
@@ -67,6 +72,16 @@ SweepArgs<double> MixedCycles::fine_sweep(const Buffer<double>& u, Buffer<double
   a.weights = fine_op_.smooth;
   if (!g_field_) a.weights.source = g_constant_;
   return a;
+}
+
+void MixedCycles::time_levels(std::function<void()> wait) {
+  wait_ = wait;
+  if (float_cycles_) float_cycles_->time_levels(wait);
+  if (double_) double_->time_levels(std::move(wait));
+}
+
+const std::vector<output::LevelSeconds>& MixedCycles::level_seconds() const {
+  return double_ ? double_->level_seconds() : float_cycles_->level_seconds();
 }
 
 double MixedCycles::residual_scale() const { return fine_op_.diag / fine_op_.omega; }
@@ -101,10 +116,12 @@ void MixedCycles::fall_back(double factor) {
       probes_ - 1, factor);
   fallback_probe_ = probes_;
   double_ = std::make_unique<Cycles<double>>(levels_, settings_, backend_, fine_kernel_,
-                                             fine_halo_);
+                                             fine_halo_, ranks_);
+  if (wait_) double_->time_levels(wait_);
   double_->set_fine_rhs(g_field_, g_constant_);
   if (interrupt_) double_->set_interrupt(interrupt_);
   float_cycles_.reset();  // its memory back: the double hierarchy replaces it
+  float_halo_.reset();
   e_ = Buffer<float>();
   e_next_ = Buffer<float>();
   g_ = Buffer<float>();
@@ -133,7 +150,7 @@ void MixedCycles::full_multigrid(Buffer<double>& u, Buffer<double>& next) {
   // is u itself, whose rounding (6e-8 |u|) leaves a residual of about 6e-8 |u| |A|, which on a
   // 4097^2 grid is a tenth of the initial one (a factor 0.14 for the start, against 0.002 in
   // double). The V-cycles' corrections that follow are a thousandth of u and smaller.
-  Cycles<double> start(levels_, settings_, backend_, fine_kernel_, fine_halo_);
+  Cycles<double> start(levels_, settings_, backend_, fine_kernel_, fine_halo_, ranks_);
   start.set_fine_rhs(g_field_, g_constant_);
   if (interrupt_) start.set_interrupt(interrupt_);
   start.full_multigrid(u, next);

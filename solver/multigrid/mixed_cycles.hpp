@@ -25,12 +25,14 @@ class MixedCycles {
   /// float V-cycle reduces the residual 5-20 fold where it works).
   static constexpr double kFallbackFactor = 0.5;
 
-  /// `levels`, `settings`, `fine_kernel` and `fine_halo` as for Cycles<double> on `backend`
-  /// (the double cycles of the fallback); `layout` and `box`: the fine field's layout and the
-  /// nodes its sweeps update.
+  /// `levels`, `settings`, `fine_kernel`, `fine_halo` and `ranks` as for Cycles<double> on
+  /// `backend` (the double cycles of full multigrid's start and of the fallback); `layout` and
+  /// `box`: this rank's fine field's layout and the nodes its sweeps update. Over several ranks
+  /// the float cycles split the levels as the double ones do, and their fine correction's halo
+  /// comes from the neighbours as u's does.
   MixedCycles(std::vector<LevelGeometry> levels, const CycleSettings& settings,
               Backend<double>& backend, KernelId fine_kernel, Cycles<double>::FineHalo fine_halo,
-              const Layout& layout, const Box& box);
+              const Layout& layout, const Box& box, const LevelRanks& ranks = {});
   ~MixedCycles();
 
   /// As Cycles::set_fine_rhs, of the double solve.
@@ -52,6 +54,12 @@ class MixedCycles {
   double residual_scale() const;
   /// As Cycles::set_interrupt, for the float cycles (and the double ones after a fallback).
   void set_interrupt(std::function<bool()> requested);
+
+  /// Times every operation per level, as Cycles::time_levels (the float cycles', and the
+  /// double ones' after a fallback); the loop turns it on over several ranks.
+  void time_levels(std::function<void()> wait);
+  const std::vector<output::LevelSeconds>& level_seconds() const;
+  const std::vector<LevelGeometry>& levels() const { return levels_; }
 
   /// The bottom solve of the float cycles (Cycles::bottom_by_cg, bottom_sweeps).
   bool bottom_by_cg() const { return float_cycles_ ? float_cycles_->bottom_by_cg() : true; }
@@ -75,6 +83,7 @@ class MixedCycles {
 
   std::vector<LevelGeometry> levels_;
   CycleSettings settings_;
+  LevelRanks ranks_;
   Backend<double>& backend_;
   KernelId fine_kernel_;
   Cycles<double>::FineHalo fine_halo_;
@@ -86,7 +95,9 @@ class MixedCycles {
   std::unique_ptr<Backend<float>> float_backend_;
   Layout float_layout_;
   Buffer<float> e_, e_next_, g_;
+  std::unique_ptr<HaloExchange<float>> float_halo_;  // the fine correction's, over ranks
   std::unique_ptr<Cycles<float>> float_cycles_;
+  std::function<void()> wait_;  // time_levels
   std::function<bool()> interrupt_;
   std::unique_ptr<Cycles<double>> double_;  // after the fallback
   int probes_ = 0;

@@ -41,10 +41,9 @@ parallel::LevelSplit split_over_ranks(const Case& c, const std::vector<LevelGeom
   return parallel::split_levels(c, level_points(levels), ranks, options.comm.rank());
 }
 
-std::string mixed_precision_obstacle(const Case& c, bool several_ranks) {
+std::string mixed_precision_obstacle(const Case& c) {
   if (!c.solve.multigrid.float_cycles) return "solve.multigrid.precision is same";
   if (c.precision == Precision::Float) return "the run is in float already";
-  if (several_ranks) return "its float cycles run on one rank";
   return "";
 }
 
@@ -69,8 +68,7 @@ std::size_t multigrid_memory(const Case& c, std::array<int, 3> ranks, int rank) 
   }
   // Float cycles in a double solve add the float hierarchy (full multigrid's start holds the
   // double coarse levels beside it).
-  const bool several = ranks[0] * ranks[1] * ranks[2] > 1;
-  if (mixed_precision_obstacle(c, several).empty()) bytes += MixedCycles::extra_bytes(levels);
+  if (mixed_precision_obstacle(c).empty()) bytes += MixedCycles::extra_bytes(levels);
   return bytes + (value == sizeof(float) ? Cycles<float>::coarse_bytes(levels, split, rank)
                                          : Cycles<double>::coarse_bytes(levels, split, rank));
 }
@@ -204,9 +202,10 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
     return cycle_loop(c, backend, out, options, cycles, cur, next, done, earlier_seconds, L, d,
                       box, updated_cells, r, c.solve.multigrid.fmg, richardson);
   };
-  if (const std::string why = mixed_precision_obstacle(c, comm.several()); why.empty()) {
+  if (const std::string why = mixed_precision_obstacle(c); why.empty()) {
     if constexpr (std::is_same_v<T, double>) {
-      MixedCycles cycles(levels, settings, backend, kernel, fine_halo, L, box);
+      MixedCycles cycles(levels, settings, backend, kernel, fine_halo, L, box,
+                         LevelRanks{comm, &split});
       SolveResult result = run(cycles, ", float cycles in a double defect correction");
       result.mixed = output::MixedPrecision{cycles.fallback_cycle()};
       return result;

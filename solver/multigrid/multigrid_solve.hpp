@@ -23,8 +23,8 @@ parallel::LevelSplit split_over_ranks(const Case& c, const std::vector<LevelGeom
                                      const SolveOptions& options);
 
 /// Why solve.multigrid.precision: float cannot run for `c` on the constant-coefficient cycles
-/// ("" where it runs): it is not asked for, the run is float, or several ranks run it.
-std::string mixed_precision_obstacle(const Case& c, bool several_ranks);
+/// ("" where it runs): it is not asked for, or the run is float.
+std::string mixed_precision_obstacle(const Case& c);
 
 /// "V(2,2) cycles, full multigrid start": the method as summary.json and the log name it.
 std::string describe_cycles(const MultigridSpec& spec);
