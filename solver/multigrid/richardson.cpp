@@ -53,7 +53,7 @@ Case coarse_case(const Case& c) {
 template <typename T>
 RichardsonEstimate<T>::RichardsonEstimate(const Case& c, Backend<T>& backend, const Layout& L,
                                           const Box& box)
-    : c_(c), backend_(backend), fine_layout_(L) {
+    : l2_(c.solve.norm == NormKind::L2), backend_(backend), fine_layout_(L) {
   const auto start = std::chrono::steady_clock::now();
   const Case k = coarse_case(c);
   SolveOptions options;
@@ -100,7 +100,7 @@ double RichardsonEstimate<T>::operator()(const Buffer<T>& u) const {
   a.coarse = coarse_.data();
   a.coarse_layout = coarse_layout_;
   a.coarse_box = coarse_box_;
-  return difference_norm(backend_.shared_node_difference(a), c_.solve.norm == NormKind::L2) / 3;
+  return difference_norm(backend_.shared_node_difference(a), l2_) / 3;
 }
 
 template class RichardsonEstimate<float>;

@@ -42,7 +42,7 @@ class RichardsonEstimate {
   double coarse_seconds() const { return seconds_; }
 
  private:
-  const Case& c_;
+  bool l2_;  // the case's norm: root mean square (else maximum)
   Backend<T>& backend_;
   Layout fine_layout_, coarse_layout_;
   Box coarse_box_;  // the coarse nodes whose fine counterpart is in the fine update box
