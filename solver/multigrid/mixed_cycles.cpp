@@ -44,7 +44,14 @@ MixedCycles::MixedCycles(std::vector<LevelGeometry> levels, const CycleSettings&
       [&fb, rules, halo](Buffer<float>& x) { detail::fill_and_exchange(fb, rules, halo, x); },
       ranks_);
   float_cycles_->set_fine_rhs(g_.data(), 0.0);
+  if (float_cycles_->recordable())
+    float_cycle_ = fb.record([this] { run_float_cycle(); });
   fb.synchronize();
+}
+
+void MixedCycles::run_float_cycle() {
+  float_backend_->zero(e_);
+  float_cycles_->cycle(e_, e_next_);
 }
 
 MixedCycles::~MixedCycles() = default;
@@ -120,6 +127,7 @@ void MixedCycles::fall_back(double factor) {
   if (wait_) double_->time_levels(wait_);
   double_->set_fine_rhs(g_field_, g_constant_);
   if (interrupt_) double_->set_interrupt(interrupt_);
+  float_cycle_.reset();
   float_cycles_.reset();  // its memory back: the double hierarchy replaces it
   float_halo_.reset();
   e_ = Buffer<float>();
@@ -132,7 +140,6 @@ void MixedCycles::correct(Buffer<double>& u, Buffer<double>& next,
   Backend<float>& fb = *float_backend_;
   backend_.narrow_difference(next, u, layout_, g_.data(), float_layout_, box_);
   backend_.synchronize();  // g is read on the float backend's queue
-  fb.zero(e_);
   solve();
   fb.synchronize();  // e is read on the double backend's queue
   backend_.add_widened(u, layout_, e_.data(), float_layout_, box_);
@@ -140,7 +147,12 @@ void MixedCycles::correct(Buffer<double>& u, Buffer<double>& next,
 
 void MixedCycles::finish_cycle(Buffer<double>& u, Buffer<double>& next) {
   if (double_) return double_->finish_cycle(u, next);
-  correct(u, next, [&] { float_cycles_->cycle(e_, e_next_); });
+  correct(u, next, [&] {
+    if (float_cycle_ && !interrupt_ && !wait_)
+      float_cycle_->run();
+    else
+      run_float_cycle();
+  });
   correction_pending_ = true;
 }
 

@@ -34,6 +34,8 @@ class MixedCycles {
               Backend<double>& backend, KernelId fine_kernel, Cycles<double>::FineHalo fine_halo,
               const Layout& layout, const Box& box, const LevelRanks& ranks = {});
   ~MixedCycles();
+  MixedCycles(const MixedCycles&) = delete;  // its recording holds `this`
+  MixedCycles& operator=(const MixedCycles&) = delete;
 
   /// As Cycles::set_fine_rhs, of the double solve.
   void set_fine_rhs(const double* g_field, double g_constant);
@@ -75,10 +77,12 @@ class MixedCycles {
 
  private:
   void fall_back(double factor);
+  /// e = 0, then one float cycle on e.
+  void run_float_cycle();
   /// The double smoothing sweep of the fine level, u -> next.
   SweepArgs<double> fine_sweep(const Buffer<double>& u, Buffer<double>& next) const;
-  /// next - u narrowed to float as the correction equation's right-hand side; then e = 0 and
-  /// `solve` (float work on e), then u += e.
+  /// next - u narrowed to float as the correction equation's right-hand side; then `solve`
+  /// (float work on e from zero), then u += e.
   void correct(Buffer<double>& u, Buffer<double>& next, const std::function<void()>& solve);
 
   std::vector<LevelGeometry> levels_;
@@ -97,6 +101,11 @@ class MixedCycles {
   Buffer<float> e_, e_next_, g_;
   std::unique_ptr<HaloExchange<float>> float_halo_;  // the fine correction's, over ranks
   std::unique_ptr<Cycles<float>> float_cycles_;
+  /// The float cycle from e = 0, recorded once on the float backend where it can be (one
+  /// rank, an even number of fine swaps): on a GPU one graph launch instead of a hundred
+  /// small kernels on the coarse levels. Not replayed while an interrupt is set or levels are
+  /// timed (both need the host between operations).
+  std::unique_ptr<Replay> float_cycle_;
   std::function<void()> wait_;  // time_levels
   std::function<bool()> interrupt_;
   std::unique_ptr<Cycles<double>> double_;  // after the fallback
