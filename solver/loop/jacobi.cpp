@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "blocked_steps.hpp"
+#include "jacobi_schedule.hpp"
 #include "multigrid/hierarchy.hpp"
 #include "operator/flux_levels.hpp"
 #include "field_io.hpp"
@@ -33,74 +34,9 @@
 namespace fdsolve {
 namespace {
 
-/// What differs between the steady equations and heat: how many sweeps, the weights of each,
-/// and the time each one reaches.
-struct Schedule {
-  bool heat = false;
-  std::int64_t total = 0;  // max_iterations, or the number of heat steps
-  TimePlan plan;
-  EquationWeights step;  // every sweep's weights...
-  EquationWeights last;  // ...but the last heat step's, whose dt may be shorter
-
-  double time_after(std::int64_t it) const {
-    return heat ? plan.time_after(it) : static_cast<double>(it);
-  }
-  const EquationWeights& weights(std::int64_t it) const {
-    return heat && it == total ? last : step;
-  }
-};
-
-Schedule make_schedule(const Case& c, bool allow_unstable) {
-  Schedule s;
-  s.heat = c.problem.equation == Equation::Heat;
-  if (s.heat) {
-    s.plan = heat_time_plan(c, allow_unstable);
-    s.total = s.plan.steps;
-    s.step = heat_step_weights(c, s.plan.dt);
-    s.last = heat_step_weights(c, s.plan.last_dt);
-  } else {
-    s.total = c.solve.max_iterations;
-    s.step = s.last = equation_weights(c);
-  }
-  return s;
-}
-
-/// The node-by-node source on the backend, re-evaluated only when what it holds would change:
-/// a source depending on t, or the shorter last heat step's scale.
-template <typename T>
-class SourceField {
- public:
-  SourceField(const Case& c, Backend<T>& backend, const Layout& L, const Subdomain& sub)
-      : c_(c), backend_(backend), L_(L), sub_(sub) {
-    if (has_source_field(c)) field_ = backend.allocate(L.size);
-  }
-  /// The source scaled by `scale` at time t, in backend memory; null when there is none.
-  const T* at(double t, double scale) {
-    if (field_.size() == 0) return nullptr;
-    const bool stale = !loaded_ || scale != scale_ || (c_.problem.source.uses_time && t != t_);
-    if (stale) {
-      try {  // an expression is evaluated on the backend, into the buffer
-        load_source(c_, backend_, L_, sub_, scale, t, field_);
-      } catch (const NonFiniteValue& e) {
-        throw NonFiniteInput(describe_nonfinite(c_, "problem.source", e.value, e.node, false) +
-                             fmt::format(" at t = {}", t));
-      }
-      loaded_ = true;
-      scale_ = scale;
-      t_ = t;
-    }
-    return field_.data();
-  }
-
- private:
-  const Case& c_;
-  Backend<T>& backend_;
-  const Layout& L_;
-  const Subdomain& sub_;
-  Buffer<T> field_;
-  bool loaded_ = false;
-  double scale_ = 0, t_ = 0;
-};
+using jacobi_detail::Schedule;
+using jacobi_detail::SourceField;
+using jacobi_detail::make_schedule;
 
 /// The diagnostics of a check for the log line: range and mean of u, |update| percentiles.
 std::string check_detail(const output::HistoryRow& row) {
