@@ -166,11 +166,6 @@ RESTART_TEST("a signal abandons a long multigrid cycle part-way; the resumed run
   check_abandoned_cycle("{pre_smooth: 20, post_smooth: 20}");
 }
 
-RESTART_TEST("a signal abandons a long float cycle of a double solve; the resume is identical") {
-  // solve.multigrid.precision: float: the signal lands in the float cycle (its correction not
-  // yet added to u), which must be abandoned as a double one is.
-  check_abandoned_cycle("{pre_smooth: 20, post_smooth: 20, precision: float}");
-}
 #endif
 
 RESTART_TEST("--resume refuses a checkpoint of another case, and a missing one") {
