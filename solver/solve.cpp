@@ -53,6 +53,11 @@ SolveResult solve_medium(const Case& c, const op::Medium& m, Backend<T>& backend
   return solve_jacobi<T>(c, backend, out, options, &m);
 }
 
+/// A coefficient that varies or held nodes: the flux operator (the medium evaluated to know).
+bool uses_flux_operator(const Case& c) {
+  return op::may_need_flux(c) && op::resolved_medium(c)->needs_flux();
+}
+
 }  // namespace
 
 template <typename T>
@@ -115,8 +120,7 @@ std::vector<std::string> describe_split(const Case& c, std::array<int, 3> ranks)
 }
 
 std::string method_name(const Case& c) {
-  // A coefficient that varies or held nodes: the flux operator (evaluated to know).
-  const bool flux = op::may_need_flux(c) && op::resolved_medium(c)->needs_flux();
+  const bool flux = uses_flux_operator(c);
   if (implicit_heat(c))
     return flux ? heat::describe_flux_implicit_heat(c) : heat::describe_implicit_heat(c);
   if (c.problem.equation == Equation::Heat)
@@ -138,8 +142,7 @@ std::vector<std::string> describe_method(const Case& c) {
   if (!choice.multigrid) return lines;
   for (std::string& l : multigrid::describe_hierarchy(c)) lines.push_back(std::move(l));
   if (c.solve.multigrid.float_cycles) {
-    const bool flux = op::may_need_flux(c) && op::resolved_medium(c)->needs_flux();
-    const std::string why = flux ? "the coefficient varies or nodes are held"
+    const std::string why = uses_flux_operator(c) ? "the coefficient varies or nodes are held"
                                  : multigrid::mixed_precision_obstacle(c);
     lines.push_back(why.empty()
                         ? "  cycles in float inside a double defect correction (full multigrid's "
