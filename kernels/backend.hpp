@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -84,6 +85,33 @@ class CallAgain final : public Replay {
 
  private:
   std::function<void()> enqueue_;
+};
+
+/// Points on a backend queue's timeline, to time enqueued work without waiting for it: the
+/// seconds between two marks are those the queue spent between them. mark() returns a mark's
+/// number; seconds() may wait for the later mark; reset() reuses the numbers.
+class QueueClock {
+ public:
+  virtual ~QueueClock() = default;
+  virtual std::size_t mark() = 0;
+  virtual double seconds(std::size_t from, std::size_t to) = 0;
+  virtual void reset() = 0;
+};
+
+/// The clock of a backend whose work is done when its call returns: the host's.
+class HostQueueClock final : public QueueClock {
+ public:
+  std::size_t mark() override {
+    marks_.push_back(std::chrono::steady_clock::now());
+    return marks_.size() - 1;
+  }
+  double seconds(std::size_t from, std::size_t to) override {
+    return std::chrono::duration<double>(marks_.at(to) - marks_.at(from)).count();
+  }
+  void reset() override { marks_.clear(); }
+
+ private:
+  std::vector<std::chrono::steady_clock::time_point> marks_;
 };
 
 /// What a kernel choice is keyed by (solver/tuning/kernel_choice): the device's model as the driver
@@ -323,6 +351,9 @@ class Backend {
   virtual std::unique_ptr<Replay> record(std::function<void()> enqueue) {
     return std::make_unique<CallAgain>(std::move(enqueue));
   }
+
+  /// A clock of this backend's queue (QueueClock): events on a GPU's stream.
+  virtual std::unique_ptr<QueueClock> queue_clock() { return std::make_unique<HostQueueClock>(); }
 
   /// Copy bandwidth in bytes (read + written) per second over arrays of `bytes` bytes:
   /// the yardstick of `fdsolve bench`.

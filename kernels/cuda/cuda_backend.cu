@@ -19,6 +19,7 @@
 #include "sweep_launch.cuh"
 #include "halo_fill.cuh"
 #include "precision_convert.cuh"
+#include "queue_clock.cuh"
 #include "step_passes.hpp"
 #include "transfer.cuh"
 #include "variants.cuh"
@@ -313,6 +314,8 @@ class CudaBackend final : public Backend<T> {
   NodeDifference shared_node_difference(const SharedNodesArgs<T>& args) override {
     return node_difference_.run(args, stream_);
   }
+
+  std::unique_ptr<QueueClock> queue_clock() override { return make_queue_clock(stream_); }
 
   std::unique_ptr<Replay> record(std::function<void()> enqueue) override {
     FDSOLVE_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));

@@ -105,9 +105,9 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
   };
 
   // Over several ranks every operation of the cycles is timed per level.
-  constexpr bool timed_levels = requires { stepper.time_levels([] {}); };
+  constexpr bool timed_levels = requires { stepper.time_levels(); };
   if constexpr (timed_levels)
-    if (comm.several()) stepper.time_levels([&backend] { backend.synchronize(); });
+    if (comm.several()) stepper.time_levels();
   const auto diagnose = [&](const T* before) {
     return parallel::reduce_diagnostics(comm, backend.diagnose(before, cur.data(), L, box), sub);
   };

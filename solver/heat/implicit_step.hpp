@@ -43,7 +43,7 @@ class ImplicitStep {
 
   const multigrid::Cycles<T>& cycles() const { return cycles_; }
   /// Times the cycles' operations per level (multigrid::Cycles::time_levels).
-  void time_levels(std::function<void()> wait) { cycles_.time_levels(std::move(wait)); }
+  void time_levels() { cycles_.time_levels(); }
   /// Seconds in the collectives that merge the residual norms over the ranks.
   double reduce_seconds() const { return reduce_seconds_; }
 

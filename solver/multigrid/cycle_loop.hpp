@@ -90,6 +90,9 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
     if (done == 0 && fmg_start)
       fmg = backend.record([&] { cycles.full_multigrid(cur, next); });
   }
+  // Cycles that cannot be recorded whole (float cycles in a double solve) prepare their start.
+  if constexpr (requires { cycles.prepare_start(cur, next); })
+    if (done == 0 && fmg_start) cycles.prepare_start(cur, next);
   RunClock::get().mark("operator and fields ready");
   FieldWriter<T> writer(c, backend, L, out, comm, d);
   RunClock::get().mark("writer ready");
@@ -129,9 +132,9 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
     return c.solve.norm == NormKind::L2 ? s.l2() : s.linf();
   };
   // Over several ranks every operation is timed per level (level_split_summary.hpp).
-  constexpr bool timed_levels = requires { cycles.time_levels([] {}); };
+  constexpr bool timed_levels = requires { cycles.time_levels(); };
   if constexpr (timed_levels)
-    if (comm.several()) cycles.time_levels([&backend] { backend.synchronize(); });
+    if (comm.several()) cycles.time_levels();
   double reduce_seconds = 0;
   // The probe's statistics over every rank, merged in rank order (deterministic).
   const auto probe = [&] {

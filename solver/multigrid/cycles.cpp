@@ -185,13 +185,13 @@ void Cycles<T>::set_blocked_smoothing(bool on, index_t min_cells) {
 }
 
 template <typename T>
-void Cycles<T>::smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps) {
+void Cycles<T>::smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps, bool zeroed) {
   if (!here(level)) return;
   const std::optional<KernelId>& blocked = step_kernel_[level];
   for (int done = 0; done < sweeps;) {
     check_interrupt();
     const int n = blocked ? std::min(sweeps - done, kMaxBlockedSweeps) : 1;
-    fill_boundary(level, x);
+    if (!(zeroed && done == 0)) fill_boundary(level, x);
     const SweepArgs<T> a = sweep_args(level, ops_[level].smooth, x, next, rhs(level));
     timed(level, &output::LevelSeconds::sweep, [&] {
       if (n >= 2)
@@ -219,7 +219,7 @@ void Cycles<T>::visit(int level, bool fresh) {
     solve_bottom();
     return;
   }
-  smooth(level, x_[level], next_[level], settings_.spec.pre_smooth);
+  smooth(level, x_[level], next_[level], settings_.spec.pre_smooth, fresh);
   restrict_residual(level, x_[level], next_[level]);
   coarse_correction(level);
   correct(level, x_[level]);
@@ -263,14 +263,28 @@ void Cycles<T>::enqueue_probe(Buffer<T>& u, Buffer<T>& next) {
 
 template <typename T>
 void Cycles<T>::finish_cycle(Buffer<T>& u, Buffer<T>& next) {
-  if (probe_redone()) return finish_fine(u, next, 0);  // the probe's output is dropped
-  u.swap(next);
-  finish_fine(u, next, pair_probe_ ? 2 : 1);
+  if (probe_redone()) {
+    finish_fine(u, next, 0);  // the probe's output is dropped
+  } else {
+    u.swap(next);
+    finish_fine(u, next, pair_probe_ ? 2 : 1);
+  }
+  settle_times();
 }
 
 template <typename T>
 void Cycles<T>::cycle(Buffer<T>& u, Buffer<T>& next) {
   finish_fine(u, next, 0);
+  settle_times();
+}
+
+template <typename T>
+void Cycles<T>::settle_times() const {
+  if (!clock_ || timings_.empty()) return;
+  for (const PendingTime& t : timings_)
+    seconds_[static_cast<std::size_t>(t.level)].*t.part += clock_->seconds(t.from, t.to);
+  timings_.clear();
+  clock_->reset();
 }
 
 template <typename T>
@@ -290,7 +304,7 @@ void Cycles<T>::full_multigrid(Buffer<T>& u, Buffer<T>& next) {
     visit(l, false);
   }
   correct(0, u, settings_.cubic_fmg);
-  cycle(u, next);
+  cycle(u, next);  // settles the times
 }
 
 template class Cycles<float>;

@@ -173,15 +173,20 @@ class Cycles {
            !comm_.several();
   }
 
-  /// Times every operation per level (output::LevelSeconds) from now on: `wait` (the
-  /// backend's synchronize) runs before each clock reading, so that an operation's seconds
-  /// are its own. The loops turn it on over several ranks, where the split of a cycle's time
-  /// is what decides its scaling (and where the ranks' messages wait anyway).
-  void time_levels(std::function<void()> wait) {
-    wait_ = std::move(wait);
+  /// Times every operation per level (output::LevelSeconds) from now on, on the backend's
+  /// queue clock (events on a GPU's stream: nothing waits for a reading until the cycle
+  /// ends). The loops turn it on over several ranks, where the split of a cycle's time is what
+  /// decides its scaling.
+  void time_levels() {
+    clock_ = backend_.queue_clock();
     seconds_.assign(levels_.size(), output::LevelSeconds{});
   }
-  const std::vector<output::LevelSeconds>& level_seconds() const { return seconds_; }
+  bool timing_levels() const { return clock_ != nullptr; }
+  /// The seconds per level so far (reads the clock for the operations still pending).
+  const std::vector<output::LevelSeconds>& level_seconds() const {
+    settle_times();
+    return seconds_;
+  }
 
   /// Whether every cycle should reduce the residual (the stall rule applies).
   bool monotone() const { return true; }
@@ -217,7 +222,9 @@ class Cycles {
   const T* rhs(int level) const;
   void fill_boundary(int level, Buffer<T>& x);
   void fill_homogeneous(int level, Buffer<T>& x);
-  void smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps);
+  /// `sweeps` smoothing sweeps of x; `zeroed`: x was just zeroed, halo included, so its first
+  /// sweep needs no halo fill (over ranks, no exchange: every halo value is zero).
+  void smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps, bool zeroed = false);
   /// How often smooth(0, ..., sweeps) swaps the fine buffers: once per blocked pass, once per
   /// single sweep.
   int fine_swaps(int sweeps) const {
@@ -235,17 +242,17 @@ class Cycles {
   /// Sweeps per blocked pass at most: what the two-sweep marching kernel takes (V(2,2) smooths
   /// two at a time); the interrupt is checked between passes.
   static constexpr int kMaxBlockedSweeps = 2;
-  /// Runs `op`, adding its seconds to `part` of `level` when time_levels is on.
+  /// Runs `op`, adding its seconds to `part` of `level` when time_levels is on: two marks on
+  /// the queue clock, read at the end of the cycle (settle_times).
   template <typename Op>
   void timed(int level, double output::LevelSeconds::*part, Op&& op) {
-    if (!wait_) return op();
-    wait_();
-    const auto start = std::chrono::steady_clock::now();
+    if (!clock_) return op();
+    const std::size_t from = clock_->mark();
     op();
-    wait_();
-    seconds_[static_cast<std::size_t>(level)].*part +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    timings_.push_back({level, part, from, clock_->mark()});
   }
+  /// Adds the pending operations' seconds to seconds_ and reuses the clock's marks.
+  void settle_times() const;
   /// Where a halo fill of `level` counts: exchange on a level split over ranks, else sweep.
   double output::LevelSeconds::*fill_part(int level) const {
     return split(level) ? &output::LevelSeconds::exchange : &output::LevelSeconds::sweep;
@@ -303,8 +310,16 @@ class Cycles {
   int first_in_call_ = 0;         // set_bottom_levels_cells
   Buffer<T> cg_r_, cg_p_, cg_q_;  // the bottom CG's scratch fields
   std::function<bool()> interrupt_;
-  std::function<void()> wait_;                 // time_levels: on when set
-  std::vector<output::LevelSeconds> seconds_;  // per level
+  // time_levels: on when clock_ is set. A reading settles the operations timed so far, so
+  // that const readers (the summaries) see every one: mutable, as a cache of the clock.
+  struct PendingTime {
+    int level;
+    double output::LevelSeconds::*part;
+    std::size_t from, to;  // marks of clock_
+  };
+  mutable std::unique_ptr<QueueClock> clock_;
+  mutable std::vector<PendingTime> timings_;
+  mutable std::vector<output::LevelSeconds> seconds_;  // per level
   const T* fine_rhs_ = nullptr;
   double fine_rhs_constant_ = 0;
 };

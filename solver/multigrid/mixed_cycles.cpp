@@ -81,10 +81,10 @@ SweepArgs<double> MixedCycles::fine_sweep(const Buffer<double>& u, Buffer<double
   return a;
 }
 
-void MixedCycles::time_levels(std::function<void()> wait) {
-  wait_ = wait;
-  if (float_cycles_) float_cycles_->time_levels(wait);
-  if (double_) double_->time_levels(std::move(wait));
+void MixedCycles::time_levels() {
+  timed_ = true;
+  if (float_cycles_) float_cycles_->time_levels();
+  if (double_) double_->time_levels();
 }
 
 const std::vector<output::LevelSeconds>& MixedCycles::level_seconds() const {
@@ -115,6 +115,13 @@ SweepStats MixedCycles::probe(Buffer<double>& u, Buffer<double>& next) {
   return stats;
 }
 
+std::unique_ptr<Cycles<double>> MixedCycles::make_double() const {
+  auto cycles = std::make_unique<Cycles<double>>(levels_, settings_, backend_, fine_kernel_,
+                                                 fine_halo_, ranks_);
+  cycles->set_fine_rhs(g_field_, g_constant_);
+  return cycles;
+}
+
 void MixedCycles::fall_back(double factor) {
   spdlog::warn(
       "solve.multigrid.precision: float: cycle {} reduced the residual only by a factor {:.3f}: "
@@ -122,10 +129,9 @@ void MixedCycles::fall_back(double factor) {
       "floor) holds it up; the rest of the solve runs double cycles",
       probes_ - 1, factor);
   fallback_probe_ = probes_;
-  double_ = std::make_unique<Cycles<double>>(levels_, settings_, backend_, fine_kernel_,
-                                             fine_halo_, ranks_);
-  if (wait_) double_->time_levels(wait_);
-  double_->set_fine_rhs(g_field_, g_constant_);
+  start_replay_.reset();
+  double_ = start_ ? std::move(start_) : make_double();  // full multigrid's hierarchy, if made
+  if (timed_) double_->time_levels();
   if (interrupt_) double_->set_interrupt(interrupt_);
   float_cycle_.reset();
   float_cycles_.reset();  // its memory back: the double hierarchy replaces it
@@ -148,7 +154,7 @@ void MixedCycles::correct(Buffer<double>& u, Buffer<double>& next,
 void MixedCycles::finish_cycle(Buffer<double>& u, Buffer<double>& next) {
   if (double_) return double_->finish_cycle(u, next);
   correct(u, next, [&] {
-    if (float_cycle_ && !interrupt_ && !wait_)
+    if (float_cycle_ && !interrupt_ && !timed_)
       float_cycle_->run();
     else
       run_float_cycle();
@@ -156,17 +162,27 @@ void MixedCycles::finish_cycle(Buffer<double>& u, Buffer<double>& next) {
   correction_pending_ = true;
 }
 
+void MixedCycles::prepare_start(Buffer<double>& u, Buffer<double>& next) {
+  if (double_ || start_) return;
+  start_ = make_double();
+  if (start_->recordable())
+    start_replay_ = backend_.record([this, &u, &next] { start_->full_multigrid(u, next); });
+}
+
 void MixedCycles::full_multigrid(Buffer<double>& u, Buffer<double>& next) {
   if (double_) return double_->full_multigrid(u, next);
-  // In double, on a hierarchy that lives for this call: in float, full multigrid's correction
-  // is u itself, whose rounding (6e-8 |u|) leaves a residual of about 6e-8 |u| |A|, which on a
-  // 4097^2 grid is a tenth of the initial one (a factor 0.14 for the start, against 0.002 in
-  // double). The V-cycles' corrections that follow are a thousandth of u and smaller.
-  Cycles<double> start(levels_, settings_, backend_, fine_kernel_, fine_halo_, ranks_);
-  start.set_fine_rhs(g_field_, g_constant_);
-  if (interrupt_) start.set_interrupt(interrupt_);
-  start.full_multigrid(u, next);
-  backend_.synchronize();  // before its fields are freed
+  // In double: in float, full multigrid's correction is u itself, whose rounding (6e-8 |u|)
+  // leaves a residual of about 6e-8 |u| |A|, which on a 4097^2 grid is a tenth of the initial
+  // one (a factor 0.14 for the start, against 0.002 in double). The V-cycles' corrections
+  // that follow are a thousandth of u and smaller.
+  if (!start_) start_ = make_double();
+  if (start_replay_ && !interrupt_ && !timed_) {
+    start_replay_->run();
+  } else {
+    if (interrupt_) start_->set_interrupt(interrupt_);
+    start_->full_multigrid(u, next);
+    start_->set_interrupt({});
+  }
   correction_pending_ = true;
 }
 

@@ -46,9 +46,13 @@ class MixedCycles {
   SweepStats probe(Buffer<double>& u, Buffer<double>& next);
   /// u += the float cycle's correction for the residual the probe left in next - u.
   void finish_cycle(Buffer<double>& u, Buffer<double>& next);
-  /// Full multigrid in double (mixed_cycles.cpp says why), on coarse levels allocated for it
-  /// and freed after it.
+  /// Full multigrid in double (mixed_cycles.cpp says why), on a double hierarchy of its own
+  /// (prepare_start's, else made here), kept for a fallback to double cycles.
   void full_multigrid(Buffer<double>& u, Buffer<double>& next);
+  /// Before the loop's clock starts: makes full multigrid's double hierarchy and records its
+  /// full multigrid on u and next where it can be recorded (one rank), so that the solve
+  /// replays one graph instead of running its hundreds of small launches.
+  void prepare_start(Buffer<double>& u, Buffer<double>& next);
 
   /// The loop records nothing: the work runs on two backends' queues, ordered by the host.
   bool recordable() const { return false; }
@@ -59,7 +63,7 @@ class MixedCycles {
 
   /// Times every operation per level, as Cycles::time_levels (the float cycles', and the
   /// double ones' after a fallback); the loop turns it on over several ranks.
-  void time_levels(std::function<void()> wait);
+  void time_levels();
   const std::vector<output::LevelSeconds>& level_seconds() const;
   const std::vector<LevelGeometry>& levels() const { return levels_; }
 
@@ -72,11 +76,13 @@ class MixedCycles {
   int fallback_cycle() const { return fallback_probe_; }
   /// Backend memory beyond the double fine fields: the float hierarchy (the fine correction,
   /// its second buffer and right-hand side, three fields per coarse level); full multigrid's
-  /// start adds the double coarse levels for its duration.
+  /// start adds the double coarse levels, kept for a fallback.
   static std::size_t extra_bytes(const std::vector<LevelGeometry>& levels);
 
  private:
   void fall_back(double factor);
+  /// A double hierarchy of these levels with the solve's right-hand side.
+  std::unique_ptr<Cycles<double>> make_double() const;
   /// e = 0, then one float cycle on e.
   void run_float_cycle();
   /// The double smoothing sweep of the fine level, u -> next.
@@ -106,8 +112,11 @@ class MixedCycles {
   /// small kernels on the coarse levels. Not replayed while an interrupt is set or levels are
   /// timed (both need the host between operations).
   std::unique_ptr<Replay> float_cycle_;
-  std::function<void()> wait_;  // time_levels
+  bool timed_ = false;  // time_levels
   std::function<bool()> interrupt_;
+  /// Full multigrid's double hierarchy (prepare_start or full_multigrid), and its recording.
+  std::unique_ptr<Cycles<double>> start_;
+  std::unique_ptr<Replay> start_replay_;
   std::unique_ptr<Cycles<double>> double_;  // after the fallback
   int probes_ = 0;
   int fallback_probe_ = 0;
