@@ -66,7 +66,7 @@ HaloExchange<T>::HaloExchange(const Layout& layout, Backend<T>& backend, const p
     f.recv_buffer = backend.allocate(f.recv.cells());
     if (!direct_) {
       f.send_staged = backend.allocate_staging(f.send.cells());
-      f.recv_staged = backend.allocate_staging(f.recv.cells());
+      for (Buffer<T>& landing : f.recv_staged) landing = backend.allocate_staging(f.recv.cells());
     }
     active_ = true;
   }
@@ -78,7 +78,10 @@ void HaloExchange<T>::post_axis(Buffer<T>& field, int axis) {
   Face& hi = faces_[2 * axis + 1];
   for (Face* f : {&hi, &lo}) {
     if (f->neighbour < 0) continue;
-    T* landing = direct_ ? f->recv_buffer.data() : f->recv_staged.data();
+    // The other landing than the last exchange's: its upload may still be queued. The one
+    // before that was uploaded by the time the last exchange waited for its packing.
+    f->landing = 1 - f->landing;
+    T* landing = direct_ ? f->recv_buffer.data() : f->recv_staged[f->landing].data();
     comm_.irecv(landing, bytes_of(f->recv, sizeof(T)), f->neighbour,
                 f == &hi ? tag_downward(axis) : tag_upward(axis), pending_);
   }
@@ -106,7 +109,8 @@ void HaloExchange<T>::deliver_axis(Buffer<T>& field, int axis) {
   for (int side = 0; side < 2; ++side) {
     Face& f = faces_[2 * axis + side];
     if (f.neighbour < 0) continue;
-    if (!direct_) backend_->enqueue_upload(f.recv_buffer, f.recv_staged.data(), f.recv.cells());
+    if (!direct_)
+      backend_->enqueue_upload(f.recv_buffer, f.recv_staged[f.landing].data(), f.recv.cells());
     backend_->enqueue_unpack_box(field, layout_, f.recv, f.recv_buffer);
   }
 }
@@ -130,6 +134,13 @@ void HaloExchange<T>::wait_for_faces() {
   auto t0 = std::chrono::steady_clock::now();
   backend_->wait_transfers();
   lap(t0, times_.faces_ready);
+}
+
+template <typename T>
+void HaloExchange<T>::wait_unless_staged() {
+  // A receive lands straight in recv_buffer when MPI reads backend memory: the next exchange's
+  // receives must wait for this one's unpacking. Staged faces land in the other landing.
+  if (direct_) backend_->wait_transfers();
 }
 
 template <typename T>
@@ -180,8 +191,7 @@ void HaloExchange<T>::finish(Buffer<T>& field) {
     lap(t0, times_.exchange);
   }
   backend_->sweeps_after_transfers();
-  // The next start() posts receives into these buffers: the unpacking must be done with them.
-  backend_->wait_transfers();
+  wait_unless_staged();
   lap(t0, times_.exchange);
 }
 
@@ -196,7 +206,7 @@ void HaloExchange<T>::exchange_axis(Buffer<T>& field, int axis) {
   comm_.wait_all(pending_);
   deliver_axis(field, axis);
   backend_->sweeps_after_transfers();
-  backend_->wait_transfers();
+  wait_unless_staged();
   lap(t0, times_.exchange);
 }
 

@@ -76,7 +76,12 @@ class HaloExchange {
     int neighbour = -1;
     Box send, recv;                        // the owned layer sent, the halo layer received
     Buffer<T> send_buffer, recv_buffer;    // backend memory
-    Buffer<T> send_staged, recv_staged;    // page-locked host copies when MPI cannot read them
+    // Page-locked host copies when MPI cannot read backend memory. Two landings for the
+    // received face, used in turn: a message may land in one while the upload from the other
+    // (the exchange before) is still queued, so finish() need not wait for its uploads.
+    Buffer<T> send_staged;
+    std::array<Buffer<T>, 2> recv_staged;
+    int landing = 0;  // recv_staged's index the last posted receive lands in
   };
   bool has_axis(int axis) const {
     return faces_[2 * axis].neighbour >= 0 || faces_[2 * axis + 1].neighbour >= 0;
@@ -89,6 +94,9 @@ class HaloExchange {
   void deliver_axis(Buffer<T>& field, int axis);
   /// The transfer queue done: the faces are packed (and staged) for MPI.
   void wait_for_faces();
+  /// The end of an exchange: waits for the unpacking where the next receive would overwrite
+  /// what it reads.
+  void wait_unless_staged();
   /// Enqueues `axis`'s physical ghosts beside the earlier axes' exchanged halo.
   void refill_edges(Buffer<T>& field, int axis);
 
