@@ -6,12 +6,14 @@
 # 4). Each rank keeps 16384^2 (2D 5-point) or 512^3 (3D 27-point) nodes in the weak runs; the
 # strong runs split the 1-rank problems. Jacobi with a norm every 100 sweeps; the rate is taken
 # from history.csv between the second and the last check, so set-up and output are not in it.
-# Prints one table row per run (markdown) and keeps every log under OUTDIR.
+# Prints one table row per run (markdown) and keeps every log under OUTDIR. SCALING_PARTS
+# (default "jacobi multigrid") picks the tables.
 set -uo pipefail
 fdsolve=${1:?usage: tools/mpi-scaling.sh FDSOLVE [RANKS] [OUTDIR]}
 max_ranks=${2:-2}
 out=${3:-mpi-scaling}
 precisions=${SCALING_PRECISIONS:-double float}
+parts=${SCALING_PARTS:-jacobi multigrid}
 sweeps=${SCALING_SWEEPS:-1000}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$out"
@@ -49,8 +51,9 @@ interior() {  # nodes updated per sweep of an all-Dirichlet grid: prod(n - 2)
   echo "$p"
 }
 
-echo "| run | precision | ranks | overlap | grid | Gcell/s | per rank | efficiency |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+[[ " $parts " == *" jacobi "* ]] || precisions=""
+[[ -n $precisions ]] && echo "| run | precision | ranks | overlap | grid | Gcell/s | per rank | efficiency |"
+[[ -n $precisions ]] && echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 for precision in $precisions; do
   for dims in 2 3; do
     if [[ $dims == 2 ]]; then
@@ -100,23 +103,60 @@ for precision in $precisions; do
   done
 done
 
-# Multigrid: time to solution (the run's wall time to tolerance) at 4097^2 and 513^3.
+# Multigrid: time to solution (the run's wall time to tolerance). Strong: 4097^2, 8193^2, 513^3
+# on 1 and RANKS ranks; weak: 4097^2 per rank (the last axis grows with the ranks); then the
+# agglomeration threshold parallel.gather_below on RANKS ranks (MG_GATHER, nodes per rank).
+# Each run twice: the solve time of each (the first includes any first-touch cost).
+mg_run() {  # label ranks grid case_file extra --set arguments...: prints "cycles secs secs2"
+  local label=$1 ranks=$2 grid=$3 case_file=$4
+  shift 4
+  local secs=() cycles="" dir rep
+  for rep in 1 2; do
+    dir=$(run_case "mg-$label-rep$rep" "$ranks" true "$case_file" --set solve.method=multigrid \
+          --set grid.points="[$grid]" --set solve.tolerance=1e-8 --set solve.max_iterations=100 \
+          --set output.every=0 --set output.fields=[u] --quiet "$@")
+    if [[ ! -d $dir ]]; then echo "failed($dir)"; return; fi
+    # The last history row: its iteration is the cycle count, its wall_seconds the solve time.
+    secs+=("$(awk -F, 'NR > 1 { w = $NF } END { printf "%.4f", w }' "$dir/history.csv")")
+    cycles=$(awk -F, 'NR > 1 { c = $1 } END { print c }' "$dir/history.csv")
+  done
+  echo "$cycles ${secs[*]}"
+}
+best() { tr ' ' '\n' <<< "$1" | sort -g | head -1; }
+[[ " $parts " == *" multigrid "* ]] || exit 0
+
 echo
-echo "| multigrid | ranks | cycles | solve seconds | speed-up |"
-echo "| --- | --- | --- | --- | --- |"
-for mg in "2d 4097,4097 examples/poisson_multigrid.yaml" "3d 513,513,513 examples/poisson_box.yaml"; do
+echo "| multigrid | kind | ranks | grid | cycles | solve seconds (2 runs) | speed-up / efficiency |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
+for mg in "2d 4097,4097 examples/poisson_multigrid.yaml" "2d 8193,8193 examples/poisson_multigrid.yaml" \
+          "3d 513,513,513 examples/poisson_box.yaml"; do
   read -r name grid case_file <<< "$mg"
   first=""
   for ranks in "${rank_counts[@]}"; do
-    dir=$(run_case "mg-$name" "$ranks" true "$case_file" --set solve.method=multigrid \
-          --set grid.points="[$grid]" --set solve.tolerance=1e-8 --set solve.max_iterations=100 \
-          --set output.every=0 --set output.fields=[u] --quiet)
-    if [[ ! -d $dir ]]; then echo "| $name [$grid] | $ranks | failed ($dir) | | |"; continue; fi
-    # The last history row: its iteration is the cycle count, its wall_seconds the solve time.
-    secs=$(awk -F, 'NR > 1 { w = $NF } END { printf "%.4f", w }' "$dir/history.csv")
-    cycles=$(awk -F, 'NR > 1 { c = $1 } END { print c }' "$dir/history.csv")
-    [[ -z $first ]] && first=$secs
-    speed=$(awk -v a="$first" -v b="$secs" 'BEGIN { printf "%.2f", a / b }')
-    echo "| $name [$grid] | $ranks | $cycles | $secs | $speed |"
+    read -r cycles times <<< "$(mg_run "$name-$grid" "$ranks" "$grid" "$case_file")"
+    [[ $cycles == failed* ]] && { echo "| $name | strong | $ranks | [$grid] | $cycles | | |"; continue; }
+    t=$(best "$times")
+    [[ -z $first ]] && first=$t
+    echo "| $name | strong | $ranks | [$grid] | $cycles | $times | $(awk -v a="$first" -v b="$t" 'BEGIN { printf "%.2fx", a / b }') |"
   done
 done
+first=""
+for ranks in "${rank_counts[@]}"; do
+  grid="4097,$((4096 * ranks + 1))"
+  read -r cycles times <<< "$(mg_run "2d-weak" "$ranks" "$grid" examples/poisson_multigrid.yaml \
+    --set grid.extent="[1,$ranks]" --set parallel.ranks="[1,$ranks]")"
+  [[ $cycles == failed* ]] && { echo "| 2d | weak | $ranks | [$grid] | $cycles | | |"; continue; }
+  t=$(best "$times")
+  [[ -z $first ]] && first=$t
+  echo "| 2d | weak | $ranks | [$grid] | $cycles | $times | $(awk -v a="$first" -v b="$t" 'BEGIN { printf "%.1f%%", 100 * a / b }') |"
+done
+if [[ $max_ranks -ge 2 ]]; then
+  for mg in "2d 8193,8193 examples/poisson_multigrid.yaml" "3d 513,513,513 examples/poisson_box.yaml"; do
+    read -r name grid case_file <<< "$mg"
+    for gather in ${MG_GATHER:-4096 65536 1048576}; do
+      read -r cycles times <<< "$(mg_run "$name-$grid-gather$gather" "$max_ranks" "$grid" \
+        "$case_file" --set parallel.gather_below="$gather")"
+      echo "| $name | gather_below $gather | $max_ranks | [$grid] | $cycles | $times | |"
+    done
+  done
+fi
