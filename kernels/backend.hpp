@@ -4,7 +4,6 @@
 #pragma once
 
 #include <array>
-#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -20,6 +19,7 @@
 #include "galerkin.hpp"
 #include "halo_fill.hpp"
 #include "node_difference.hpp"
+#include "queue_clock.hpp"
 #include "stencil.hpp"
 #include "transfer.hpp"
 
@@ -85,33 +85,6 @@ class CallAgain final : public Replay {
 
  private:
   std::function<void()> enqueue_;
-};
-
-/// Points on a backend queue's timeline, to time enqueued work without waiting for it: the
-/// seconds between two marks are those the queue spent between them. mark() returns a mark's
-/// number; seconds() may wait for the later mark; reset() reuses the numbers.
-class QueueClock {
- public:
-  virtual ~QueueClock() = default;
-  virtual std::size_t mark() = 0;
-  virtual double seconds(std::size_t from, std::size_t to) = 0;
-  virtual void reset() = 0;
-};
-
-/// The clock of a backend whose work is done when its call returns: the host's.
-class HostQueueClock final : public QueueClock {
- public:
-  std::size_t mark() override {
-    marks_.push_back(std::chrono::steady_clock::now());
-    return marks_.size() - 1;
-  }
-  double seconds(std::size_t from, std::size_t to) override {
-    return std::chrono::duration<double>(marks_.at(to) - marks_.at(from)).count();
-  }
-  void reset() override { marks_.clear(); }
-
- private:
-  std::vector<std::chrono::steady_clock::time_point> marks_;
 };
 
 /// What a kernel choice is keyed by (solver/tuning/kernel_choice): the device's model as the driver
