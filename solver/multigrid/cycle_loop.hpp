@@ -136,10 +136,16 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
   if constexpr (timed_levels)
     if (comm.several()) cycles.time_levels();
   double reduce_seconds = 0;
+  // Why the ranks stop (2 a signal, 1 the time limit, 0 not): this rank's, made the largest
+  // over the ranks by the probe's reduction, so that a cycle needs one collective, not two.
+  const auto stop_request = [&] { return signalled() ? 2 : wall_limit.reached() ? 1 : 0; };
+  int agreed_stop = 0;
   // The probe's statistics over every rank, merged in rank order (deterministic).
   const auto probe = [&] {
     const SweepStats mine = cycles.probe(cur, next);
-    return scale_norms(parallel::timed_reduce_stats(comm, mine, reduce_seconds), residual_scale);
+    agreed_stop = stop_request();
+    return scale_norms(
+        parallel::timed_reduce_stats(comm, mine, agreed_stop, reduce_seconds), residual_scale);
   };
   const auto diagnose = [&](const T* before) {
     return parallel::reduce_diagnostics(comm, backend.diagnose(before, cur.data(), L, box), sub);
@@ -277,10 +283,9 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
       r.norm_l2 = stats.l2();
       r.norm_linf = stats.linf();
     }
-    // A signal (or the clock) reaches the ranks at different moments: they stop together
-    // (integer maximum; a signal outranks the time limit).
-    const int mine = signalled() ? 2 : wall_limit.reached() ? 1 : 0;
-    if (const long long why = comm.several() ? comm.max(mine) : mine; why != 0) {
+    // A signal (or the clock) reaches the ranks at different moments: they stop together, as
+    // agreed with this cycle's norms (a signal outranks the time limit); one rank looks now.
+    if (const int why = comm.several() ? agreed_stop : stop_request(); why != 0) {
       r.status = why == 2 ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
       break;
     }

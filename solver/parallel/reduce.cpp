@@ -56,6 +56,24 @@ SweepStats timed_reduce_stats(const Comm& comm, const SweepStats& mine, double& 
   return all;
 }
 
+SweepStats timed_reduce_stats(const Comm& comm, const SweepStats& mine, int& stop,
+                              double& seconds) {
+  if (!comm.several()) return mine;
+  struct WithStop {
+    SweepStats stats;
+    int stop;
+  };
+  static_assert(std::is_trivially_copyable_v<WithStop>);
+  const auto start = std::chrono::steady_clock::now();
+  SweepStats total;
+  for (const WithStop& s : gather_all(comm, WithStop{mine, stop})) {
+    total.merge(s.stats);
+    stop = std::max(stop, s.stop);
+  }
+  seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return total;
+}
+
 Diagnostics reduce_diagnostics(const Comm& comm, const Diagnostics& mine, const Subdomain& sub) {
   if (!comm.several()) return mine;
   PackedDiagnostics p{};

@@ -18,6 +18,11 @@ namespace fdsolve::parallel {
 SweepStats reduce_stats(const Comm& comm, const SweepStats& mine);
 /// The same, adding the seconds it took (the loop-time split's reduction share) to `seconds`.
 SweepStats timed_reduce_stats(const Comm& comm, const SweepStats& mine, double& seconds);
+/// The same with the ranks' stop requests in the one collective: `stop` (this rank's: 2 a
+/// signal, 1 the time limit, 0 none) becomes the largest over the ranks, so that a loop agrees
+/// on its norms and on stopping with one message a cycle.
+SweepStats timed_reduce_stats(const Comm& comm, const SweepStats& mine, int& stop,
+                              double& seconds);
 
 /// The diagnostics of the whole grid, on every rank, in global node indices: `mine` is this
 /// rank's over the nodes `sub` owns (local indices). Counts, histograms and the chosen nodes
