@@ -181,7 +181,6 @@ class Cycles {
     clock_ = backend_.queue_clock();
     seconds_.assign(levels_.size(), output::LevelSeconds{});
   }
-  bool timing_levels() const { return clock_ != nullptr; }
   /// The seconds per level so far (reads the clock for the operations still pending).
   const std::vector<output::LevelSeconds>& level_seconds() const {
     settle_times();
