@@ -24,6 +24,10 @@
 #                        (tools/discretization_timings.sh)
 #   SKIP_MIXED=1         skip float cycles in a double solve against double and float
 #                        (tools/mixed_precision_timings.sh)
+#   SKIP_MULTI_GPU=1     skip, on a machine of two or more GPUs, the regression parity on all of
+#                        them (tools/mpi-gpu-parity.sh), the scaling tables (tools/mpi-scaling.sh,
+#                        SCALING_PARTS / SCALING_SWEEPS as there) and NVIDIA's samples beside
+#                        (tools/nvidia-jacobi-anchor.sh, when NVIDIA_SAMPLES names a checkout)
 # The comparison runs use examples/poisson_multigrid.yaml and tools/compare/ (CuPy, when the
 # device's Python has it).
 #   SANITIZER_TIMEOUT    seconds per sanitizer run (default 200)
@@ -223,6 +227,22 @@ if [[ "${SKIP_MIXED:-0}" != 1 ]]; then
     2>&1 | tee "$OUT/mixed.log"
 fi
 
+# --- several GPUs of the node: parity, scaling, NVIDIA's samples beside ----------------------
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU" || true)
+if [[ "${SKIP_MULTI_GPU:-0}" != 1 && ${gpus:-0} -ge 2 ]]; then
+  set +e
+  fd="$PWD/$BUILD/solver/fdsolve"
+  tools/mpi-gpu-parity.sh "$fd" "$gpus" "$BUILD/multi-gpu/parity" 2>&1 | tee "$OUT/multi_gpu.log"
+  [[ ${PIPESTATUS[0]} -eq 0 ]] || failures+=("regression parity on $gpus GPUs")
+  tools/mpi-scaling.sh "$fd" "$gpus" "$BUILD/multi-gpu/scaling" 2>&1 | tee -a "$OUT/multi_gpu.log"
+  if [[ -n "${NVIDIA_SAMPLES:-}" ]]; then
+    tools/nvidia-jacobi-anchor.sh "$NVIDIA_SAMPLES" "$gpus" "$BUILD/multi-gpu/anchor" 2>&1 \
+      | tee -a "$OUT/multi_gpu.log"
+  fi
+  find "$BUILD/multi-gpu" -name '*.h5' -delete 2>/dev/null
+  set -e
+fi
+
 # --- multigrid over CPU ranks of the node (1-16 ranks of one thread, and 16 threads) ---------
 if [[ "${SKIP_MPI_CPU:-1}" != 1 ]]; then
   tools/mpi-cpu-scaling.sh "$PWD/$BUILD/solver/fdsolve" "$OUT/mpi-cpu" 2>&1 | tee "$OUT/mpi-cpu.log"
@@ -309,6 +329,7 @@ grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases" "$OUT/sanitizer.log" 2>/dev
 [[ -f "$OUT/any_size.log" ]] && cat "$OUT/any_size.log"
 [[ -f "$OUT/media.log" ]] && cat "$OUT/media.log"
 [[ -f "$OUT/run_timings.log" ]] && cat "$OUT/run_timings.log"
+[[ -f "$OUT/multi_gpu.log" ]] && cat "$OUT/multi_gpu.log"
 if ((${#failures[@]})); then
   printf 'FAILED: %s\n' "${failures[@]}"
   exit 1
