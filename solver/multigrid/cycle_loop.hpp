@@ -114,8 +114,11 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
   const auto signalled = [&] {
     return options.stop && options.stop->load(std::memory_order_relaxed);
   };
-  PromptStop<T> prompt(backend, L.size, updated_cells,
-                       [&] { return signalled() || wall_limit.reached(); }, !comm.several());
+  // Why the ranks stop (2 a signal, 1 the time limit, 0 not): this rank's, made the largest
+  // over the ranks by the probe's reduction, so that a cycle needs one collective, not two.
+  const auto stop_request = [&] { return signalled() ? 2 : wall_limit.reached() ? 1 : 0; };
+  PromptStop<T> prompt(backend, L.size, updated_cells, [&] { return stop_request() != 0; },
+                       !comm.several());
   bool abandoned = false;
   // solve.tolerance: discretization (discretization_stop.hpp): `richardson` estimates the
   // discretization error of u at the first check and again whenever the stop is near, so that
@@ -136,9 +139,6 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
   if constexpr (timed_levels)
     if (comm.several()) cycles.time_levels();
   double reduce_seconds = 0;
-  // Why the ranks stop (2 a signal, 1 the time limit, 0 not): this rank's, made the largest
-  // over the ranks by the probe's reduction, so that a cycle needs one collective, not two.
-  const auto stop_request = [&] { return signalled() ? 2 : wall_limit.reached() ? 1 : 0; };
   int agreed_stop = 0;
   // The probe's statistics over every rank, merged in rank order (deterministic).
   const auto probe = [&] {

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -102,15 +103,45 @@ std::string history_without_wall(const fs::path& dir) {
   return out;
 }
 
+namespace {
+
+/// Runs fdsolve in the background, polls `condition` (a shell test) every 5 ms while it runs,
+/// then sleeps `delay`, sends SIGTERM and waits. Returns the wait status.
+int signal_when(const std::string& args, const fs::path& out, const fs::path& log,
+                const std::string& condition, double delay) {
+  const std::string cmd = std::string(FDSOLVE_BINARY) + " " + args + out.string() + " 2> " +
+                          log.string() + " & pid=$!; while kill -0 $pid 2>/dev/null && ! " +
+                          condition + "; do sleep 0.005; done; sleep " + std::to_string(delay) +
+                          "; kill -TERM $pid; wait $pid";
+  return std::system(cmd.c_str());
+}
+
+}  // namespace
+
 int signal_after_checkpoint(const std::string& args, const fs::path& out, const fs::path& log,
                             double delay) {
-  const fs::path checkpoint = out / "checkpoint.h5";
-  const std::string cmd = std::string(FDSOLVE_BINARY) + " " + args + out.string() + " 2> " +
-                          log.string() +
-                          " & pid=$!; while kill -0 $pid 2>/dev/null && [ ! -f " +
-                          checkpoint.string() + " ]; do sleep 0.005; done; sleep " +
-                          std::to_string(delay) + "; kill -TERM $pid; wait $pid";
-  return std::system(cmd.c_str());
+  return signal_when(args, out, log, "[ -f " + (out / "checkpoint.h5").string() + " ]", delay);
+}
+
+int signal_after_log_line(const std::string& args, const fs::path& out, const fs::path& log,
+                          const std::string& line, double delay) {
+  return signal_when(args, out, log, "grep -qF '" + line + "' " + log.string() + " 2>/dev/null",
+                     delay);
+}
+
+double iteration_seconds(const fs::path& dir, int from) {
+  std::istringstream rows(read_text(dir / "history.csv"));
+  std::string line;
+  std::map<int, double> wall;
+  std::getline(rows, line);  // header
+  while (std::getline(rows, line)) {
+    if (line.empty()) continue;
+    wall[std::stoi(line.substr(0, line.find(',')))] = std::stod(line.substr(line.rfind(',') + 1));
+  }
+  if (!wall.count(from) || !wall.count(from + 1))
+    throw std::runtime_error("history.csv of " + dir.string() + " lacks rows " +
+                             std::to_string(from) + " and " + std::to_string(from + 1));
+  return wall.at(from + 1) - wall.at(from);
 }
 
 }  // namespace fdsolve::testing

@@ -53,4 +53,14 @@ std::string history_without_wall(const std::filesystem::path& dir);
 int signal_after_checkpoint(const std::string& args, const std::filesystem::path& out,
                             const std::filesystem::path& log, double delay = 0.0);
 
+/// As signal_after_checkpoint, but waits until `log` holds `line` (a fixed string the loop logs
+/// as it happens, unlike a file written in the background), then `delay` seconds more.
+int signal_after_log_line(const std::string& args, const std::filesystem::path& out,
+                          const std::filesystem::path& log, const std::string& line,
+                          double delay);
+
+/// The wall-clock seconds between history rows `from` and `from + 1` of <dir>/history.csv
+/// (its last column): how long one iteration of that run took.
+double iteration_seconds(const std::filesystem::path& dir, int from);
+
 }  // namespace fdsolve::testing

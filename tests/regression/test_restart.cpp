@@ -131,19 +131,25 @@ RESTART_TEST("a signal abandons a long multigrid cycle part-way; the resumed run
   TempDir full, parts;
   // Cycles of about 56 fine sweeps (20 + 20 smoothing sweeps per level) on 2049x1025 nodes,
   // every one abandonable whatever its length (FDSOLVE_PROMPT_SECONDS=0; by default only those
-  // over 0.2 s are). The signal follows the checkpoint of cycle 1 by 0.05 s, past the next
-  // cycle's first sweep (the probe, which is never abandoned).
+  // over 0.2 s are). The signal follows the loop's log line of cycle 1's checkpoint (logged as
+  // cycle 2 is about to start; the file itself is written in the background and may appear only
+  // after cycle 2) by a third of a cycle as the uninterrupted run measured it: past cycle 2's
+  // first sweep (the probe, which is never abandoned), well before its end.
   ::setenv("FDSOLVE_PROMPT_SECONDS", "0", 1);
-  const std::string base =
+  const std::string options =
       "run " + example("poisson_multigrid.yaml") + kBackend +
       " --set grid.points=[2049,1025] --set grid.extent=[2,1] --set output.every=0"
       " --set 'solve.multigrid={pre_smooth: 20, post_smooth: 20}' --set solve.tolerance=1e-10"
-      " --set checkpoint.every=1 --output ";
+      " --set checkpoint.every=1";
+  const std::string base = options + " --output ";
   const auto a = run_fdsolve(base + full.path.string() + " --log-level warn");
   INFO(a.output);
   REQUIRE(a.exit_code == 0);
+  const double cycle = iteration_seconds(full.path, 1);
+  INFO("cycle 2 of the uninterrupted run took " << cycle << " s");
   const fs::path log = full.path / "interrupted.log";
-  const int status = signal_after_checkpoint(base, parts.path, log, 0.05);
+  const int status = signal_after_log_line(options + " --log-level debug --output ", parts.path,
+                                           log, "checkpoint at iteration 1:", cycle / 3);
   ::unsetenv("FDSOLVE_PROMPT_SECONDS");
   INFO(read_text(log));
   REQUIRE(WIFEXITED(status));
