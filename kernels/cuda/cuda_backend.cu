@@ -1,27 +1,29 @@
-// The CUDA backend: device memory, a non-default stream for the sweeps and a high-priority one
-// for halo transfers beside them, the variant tables, and checked sweeps with fused stats
-// reduced in a fixed order by the last block (their buffers in stats_slots.cu). The device
-// queries and the copy yardstick are in cuda_device.cu, the recorded graphs in graph_replay.cuh,
-// the variable-coefficient operator (sweeps with args.flux active, combine, dot) in flux.cu.
+// The CUDA backend: a non-default stream for the sweeps and a high-priority one for halo
+// transfers beside them (transfer_stream.cu), the variant tables, and checked sweeps with fused
+// stats reduced in a fixed order by the last block (their buffers in stats_slots.cu). The device
+// queries and the copy yardstick are in cuda_device.cu, the recorded graphs in graph_replay.cu,
+// the checked allocations in device_memory.cu, the variable-coefficient operator (sweeps with
+// args.flux active, combine, dot) in flux.cu.
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "cuda_check.cuh"
 #include "cuda_device.cuh"
+#include "device_memory.cuh"
 #include "diagnostics.cuh"
-#include "node_difference.cuh"
 #include "field_kernels.cuh"
 #include "flux.cuh"
 #include "graph_replay.cuh"
-#include "stats_slots.cuh"
-#include "sweep_launch.cuh"
 #include "halo_fill.cuh"
+#include "node_difference.cuh"
 #include "precision_convert.cuh"
 #include "queue_clock.cuh"
+#include "stats_slots.cuh"
 #include "step_passes.hpp"
+#include "sweep_launch.cuh"
 #include "transfer.cuh"
+#include "transfer_stream.cuh"
 #include "variants.cuh"
 
 namespace fdsolve {
@@ -38,31 +40,13 @@ constexpr const char* kDefaultSteps3d = "tb3d16";
 constexpr int kStatsSlots = 8;
 
 template <typename T>
-void free_device(T* p) {
-  cudaFree(p);  // a deleter must not throw; a sticky error surfaces at the next checked call
-}
-
-template <typename T>
-void free_pinned(T* p) {
-  cudaFreeHost(p);
-}
-
-template <typename T>
 class CudaBackend final : public Backend<T> {
  public:
   explicit CudaBackend(int device) : device_(device) {
     FDSOLVE_CUDA_CHECK(cudaSetDevice(device));
     FDSOLVE_CUDA_CHECK(cudaGetDeviceProperties(&props_, device));
     FDSOLVE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    // Halo packing and copies run beside the interior sweep; the highest priority lets their
-    // small kernels take SMs as soon as a block of the sweep retires (NVIDIA's mpi_overlap
-    // sample gives its boundary work the same priority).
-    int least = 0, greatest = 0;
-    FDSOLVE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    FDSOLVE_CUDA_CHECK(
-        cudaStreamCreateWithPriority(&transfer_, cudaStreamNonBlocking, greatest));
-    FDSOLVE_CUDA_CHECK(cudaEventCreateWithFlags(&sweeps_done_, cudaEventDisableTiming));
-    FDSOLVE_CUDA_CHECK(cudaEventCreateWithFlags(&transfers_done_, cudaEventDisableTiming));
+    transfer_ = std::make_unique<TransferStream>();
     stats_ = std::make_unique<StatsSlots>(kStatsSlots, stream_);  // one per pending sweep
     // Allocated here, not at first use: a flux sweep may be first enqueued inside record().
     flux_ = std::make_unique<FluxWorkspace>(props_.multiProcessorCount, kStatsSlots);
@@ -72,22 +56,13 @@ class CudaBackend final : public Backend<T> {
     add_tblock3d_variants<T>(steps_[1]);
   }
   ~CudaBackend() override {
-    cudaStreamSynchronize(stream_);
-    cudaStreamSynchronize(transfer_);
-    cudaEventDestroy(sweeps_done_);
-    cudaEventDestroy(transfers_done_);
-    cudaStreamDestroy(transfer_);
+    cudaStreamSynchronize(stream_);  // a destructor must not throw
+    transfer_.reset();
     cudaStreamDestroy(stream_);
   }
 
   std::string name() const override { return "cuda"; }
-  std::string device() const override {
-    char text[256];
-    std::snprintf(text, sizeof text, "%s (sm_%d%d, %d SMs, %.1f GiB)", props_.name, props_.major,
-                  props_.minor, props_.multiProcessorCount,
-                  static_cast<double>(props_.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0));
-    return text;
-  }
+  std::string device() const override { return describe_device(props_); }
 
   DeviceIdentity identity() const override { return {props_.name, driver_version_text()}; }
 
@@ -113,9 +88,7 @@ class CudaBackend final : public Backend<T> {
     for (const auto& v : table(dims)) names.emplace_back(v.name);
     return names;
   }
-  std::string default_kernel(int dims) const override {
-    return default_sweep_variant(dims);
-  }
+  std::string default_kernel(int dims) const override { return default_sweep_variant(dims); }
 
   // A variable-coefficient sweep (args.flux active) runs flux.cu's kernels whatever `kernel`
   // names; its statistics count the nodes that are not held.
@@ -204,43 +177,30 @@ class CudaBackend final : public Backend<T> {
 
   void synchronize() override { FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
-  void transfers_after_sweeps() override {
-    FDSOLVE_CUDA_CHECK(cudaEventRecord(sweeps_done_, stream_));
-    FDSOLVE_CUDA_CHECK(cudaStreamWaitEvent(transfer_, sweeps_done_, 0));
-  }
+  void transfers_after_sweeps() override { transfer_->after(stream_); }
   void enqueue_fill_halo(const HaloFillArgs<T>& args) override {
-    launch_fill_halo(args, transfer_);
+    launch_fill_halo(args, transfer_->stream());
   }
   void enqueue_pack_box(const Buffer<T>& field, const Layout& layout, const Box& box,
                         Buffer<T>& packed) override {
-    cuda::enqueue_pack_box(field.data(), layout, box, packed.data(), transfer_);
+    cuda::enqueue_pack_box(field.data(), layout, box, packed.data(), transfer_->stream());
   }
   void enqueue_unpack_box(Buffer<T>& field, const Layout& layout, const Box& box,
                           const Buffer<T>& packed) override {
-    cuda::unpack_box(field.data(), layout, box, packed.data(), transfer_);
+    cuda::unpack_box(field.data(), layout, box, packed.data(), transfer_->stream());
   }
   void enqueue_download(T* host, const Buffer<T>& src, index_t n) override {
     FDSOLVE_CUDA_CHECK(
-        cudaMemcpyAsync(host, src.data(), bytes(n), cudaMemcpyDeviceToHost, transfer_));
+        cudaMemcpyAsync(host, src.data(), bytes(n), cudaMemcpyDeviceToHost, transfer_->stream()));
   }
   void enqueue_upload(Buffer<T>& dst, const T* host, index_t n) override {
     FDSOLVE_CUDA_CHECK(
-        cudaMemcpyAsync(dst.data(), host, bytes(n), cudaMemcpyHostToDevice, transfer_));
+        cudaMemcpyAsync(dst.data(), host, bytes(n), cudaMemcpyHostToDevice, transfer_->stream()));
   }
-  void wait_transfers() override { FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(transfer_)); }
-  void sweeps_after_transfers() override {
-    FDSOLVE_CUDA_CHECK(cudaEventRecord(transfers_done_, transfer_));
-    FDSOLVE_CUDA_CHECK(cudaStreamWaitEvent(stream_, transfers_done_, 0));
-  }
+  void wait_transfers() override { transfer_->wait(); }
+  void sweeps_after_transfers() override { transfer_->before(stream_); }
   Buffer<T> allocate_staging(index_t n) override {
-    void* p = nullptr;
-    const cudaError_t err = cudaHostAlloc(&p, std::max<std::size_t>(bytes(n), 1), cudaHostAllocDefault);
-    if (err == cudaErrorMemoryAllocation) {
-      cudaGetLastError();
-      throw BackendError("out of page-locked host memory: " + std::to_string(bytes(n)) +
-                         " bytes needed for staging (halo exchange or output)");
-    }
-    FDSOLVE_CUDA_CHECK(err);
+    void* p = pinned_malloc(bytes(n), "staging (halo exchange or output)");
     return Buffer<T>(static_cast<T*>(p), n, &free_pinned<T>);
   }
 
@@ -263,16 +223,12 @@ class CudaBackend final : public Backend<T> {
     cuda::write_box(field.data(), layout, box, values, stream_);
   }
 
-  void restrict_to_coarse(const TransferArgs<T>& args) override {
-    launch_restrict(args, stream_);
-  }
+  void restrict_to_coarse(const TransferArgs<T>& args) override { launch_restrict(args, stream_); }
   void prolong_add(const TransferArgs<T>& args) override { launch_prolong_add(args, stream_); }
   void prolong_cubic_add(const TransferArgs<T>& args) override {
     launch_prolong_cubic_add(args, stream_);
   }
-  void bottom_solve(const BottomSolveArgs<T>& args) override {
-    launch_bottom_solve(args, stream_);
-  }
+  void bottom_solve(const BottomSolveArgs<T>& args) override { launch_bottom_solve(args, stream_); }
   bool has_bottom_levels() const override { return true; }
   void bottom_levels(const BottomLevelsArgs<T>& args) override {
     launch_bottom_levels(args, stream_);
@@ -290,14 +246,15 @@ class CudaBackend final : public Backend<T> {
     FDSOLVE_CUDA_CHECK(cudaMemsetAsync(field.data(), 0, bytes(field.size()), stream_));
   }
   void copy(Buffer<T>& dst, const Buffer<T>& src) override {
-    FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes(std::min(dst.size(), src.size())),
+    FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(),
+                                       bytes(std::min(dst.size(), src.size())),
                                        cudaMemcpyDeviceToDevice, stream_));
   }
   std::unique_ptr<Backend<float>> float_companion() const override {
     return std::make_unique<CudaBackend<float>>(device_);
   }
-  void narrow_difference(const Buffer<T>& a, const Buffer<T>& b, const Layout& from,
-                         float* out, const Layout& to, const Box& box) override {
+  void narrow_difference(const Buffer<T>& a, const Buffer<T>& b, const Layout& from, float* out,
+                         const Layout& to, const Box& box) override {
     launch_narrow_difference(a.data(), b.data(), from, out, to, box, stream_);
   }
   void add_widened(Buffer<T>& u, const Layout& to, const float* e, const Layout& from,
@@ -318,22 +275,7 @@ class CudaBackend final : public Backend<T> {
   std::unique_ptr<QueueClock> queue_clock() override { return make_queue_clock(stream_); }
 
   std::unique_ptr<Replay> record(std::function<void()> enqueue) override {
-    FDSOLVE_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-    cudaGraph_t graph = nullptr;
-    try {
-      enqueue();
-    } catch (...) {
-      cudaStreamEndCapture(stream_, &graph);  // leave the stream usable; the error goes on
-      if (graph) cudaGraphDestroy(graph);
-      cudaGetLastError();
-      throw;
-    }
-    FDSOLVE_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
-    cudaGraphExec_t exec = nullptr;
-    const cudaError_t err = cudaGraphInstantiate(&exec, graph, 0);
-    cudaGraphDestroy(graph);
-    FDSOLVE_CUDA_CHECK(err);
-    return std::make_unique<GraphReplay>(exec, stream_);
+    return record_graph(stream_, enqueue);
   }
 
   double copy_bandwidth(std::size_t nbytes) override {
@@ -347,7 +289,6 @@ class CudaBackend final : public Backend<T> {
  private:
   static std::size_t bytes(index_t n) { return static_cast<std::size_t>(n) * sizeof(T); }
 
-  /// cudaMalloc that names the shortfall (device_malloc).
   template <typename U>
   U* device_alloc(std::size_t count) {
     return static_cast<U*>(device_malloc(count * sizeof(U)));
@@ -395,8 +336,8 @@ class CudaBackend final : public Backend<T> {
     const DevArgs<T> a = device_args(args);
     const int sms = props_.multiProcessorCount;
     stats_->finish(
-        v.blocks(a, sms), slot,
-        [&](StatsSink sink) { v.launch_checked(a, 2, sms, sink, stream_); }, stream_);
+        v.blocks(a, sms), slot, [&](StatsSink sink) { v.launch_checked(a, 2, sms, sink, stream_); },
+        stream_);
   }
 
   /// Enqueues a checked sweep whose total lands in host stats slot `slot`.
@@ -418,18 +359,17 @@ class CudaBackend final : public Backend<T> {
   int device_;
   cudaDeviceProp props_{};
   cudaStream_t stream_ = nullptr;
-  cudaStream_t transfer_ = nullptr;  // halo packing and copies beside the sweeps
-  cudaEvent_t sweeps_done_ = nullptr, transfers_done_ = nullptr;
+  std::unique_ptr<TransferStream> transfer_;  // halo packing and copies beside the sweeps
   struct PendingStats {
     index_t cells;  // nodes of the box
     bool flux;      // a variable-coefficient sweep: its total is in flux_'s slot
   };
-  std::vector<PendingStats> pending_;     // each enqueued checked sweep, by slot
-  std::unique_ptr<StatsSlots> stats_;     // where checked sweeps' totals land
+  std::vector<PendingStats> pending_;  // each enqueued checked sweep, by slot
+  std::unique_ptr<StatsSlots> stats_;  // where checked sweeps' totals land
   std::vector<Variant<T>> table_[2];
   std::vector<StepVariant<T>> steps_[2];
   std::unique_ptr<DiagnosticsWorkspace> diagnostics_;  // made by the first diagnose
-  cuda::NodeDifferenceWorkspace node_difference_;  // shared_node_difference's row partials
+  cuda::NodeDifferenceWorkspace node_difference_;      // shared_node_difference's row partials
   std::unique_ptr<FluxWorkspace> flux_;                // the variable-coefficient operator
   std::unique_ptr<FieldKernels> fields_;               // formulas compiled at run time
 };

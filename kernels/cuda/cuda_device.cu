@@ -1,5 +1,6 @@
 // Device queries and the copy yardstick of `fdsolve bench` (see cuda_device.cuh).
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,14 @@ void compile_formulas_ahead(const std::vector<FieldProgram>& programs, int devic
 }
 
 namespace cuda {
+
+std::string describe_device(const cudaDeviceProp& props) {
+  char text[256];
+  std::snprintf(text, sizeof text, "%s (sm_%d%d, %d SMs, %.1f GiB)", props.name, props.major,
+                props.minor, props.multiProcessorCount,
+                static_cast<double>(props.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0));
+  return text;
+}
 
 double device_copy_bandwidth(char* a, char* b, std::size_t nbytes, cudaStream_t stream) {
   FDSOLVE_CUDA_CHECK(cudaMemsetAsync(a, 1, nbytes, stream));

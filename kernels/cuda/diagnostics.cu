@@ -14,6 +14,7 @@
 #include <string>
 
 #include "cuda_check.cuh"
+#include "device_memory.cuh"
 #include "diagnostics.cuh"
 
 namespace fdsolve::cuda {
@@ -155,21 +156,6 @@ struct NonfiniteNode {
 
 long long ceil_div_ll(long long a, long long b) { return (a + b - 1) / b; }
 
-/// cudaMalloc that names the shortfall, like the backend's own allocations.
-void* device_malloc(std::size_t bytes) {
-  void* p = nullptr;
-  const cudaError_t err = cudaMalloc(&p, std::max<std::size_t>(bytes, 1));
-  if (err == cudaErrorMemoryAllocation) {
-    cudaGetLastError();  // not sticky
-    std::size_t free = 0, total = 0;
-    cudaMemGetInfo(&free, &total);
-    throw BackendError("out of device memory for diagnostics: " + std::to_string(bytes) +
-                       " bytes needed, " + std::to_string(free) + " bytes free");
-  }
-  FDSOLVE_CUDA_CHECK(err);
-  return p;
-}
-
 template <typename U>
 U* member_at(DiagResult* r, std::size_t offset) {  // device address arithmetic, no access
   return reinterpret_cast<U*>(reinterpret_cast<char*>(r) + offset);
@@ -178,13 +164,13 @@ U* member_at(DiagResult* r, std::size_t offset) {  // device address arithmetic,
 }  // namespace
 
 DiagnosticsWorkspace::DiagnosticsWorkspace(int sm_count) : sm_count_(sm_count) {
-  result_ = static_cast<DiagResult*>(device_malloc(sizeof(DiagResult)));
+  result_ = static_cast<DiagResult*>(device_malloc(sizeof(DiagResult), "diagnostics"));
   FDSOLVE_CUDA_CHECK(cudaMallocHost(&host_result_, sizeof(DiagResult)));
   unsigned long long* hist = member_at<unsigned long long>(result_, offsetof(DiagResult, hist));
   unsigned long long* cdf = member_at<unsigned long long>(result_, offsetof(DiagResult, cdf));
   FDSOLVE_CUDA_CHECK(
       cub::DeviceScan::InclusiveSum(nullptr, scan_temp_bytes_, hist, cdf, kHistBins));
-  scan_temp_ = device_malloc(scan_temp_bytes_);
+  scan_temp_ = device_malloc(scan_temp_bytes_, "diagnostics");
 }
 
 DiagnosticsWorkspace::~DiagnosticsWorkspace() {
@@ -206,7 +192,7 @@ void* DiagnosticsWorkspace::grow(void*& buffer, std::size_t& capacity, std::size
   cudaFree(buffer);
   buffer = nullptr;
   capacity = 0;
-  buffer = device_malloc(bytes);
+  buffer = device_malloc(bytes, "diagnostics");
   capacity = bytes;
   return buffer;
 }
@@ -282,8 +268,9 @@ template <typename T>
 void DiagnosticsWorkspace::locate_nonfinite(const T* cur, const Layout& L, std::int64_t count,
                                             Diagnostics& out, cudaStream_t stream) {
   if (!selected_) {
-    selected_ = static_cast<long long*>(device_malloc(kSelectChunk * sizeof(long long)));
-    selected_count_ = static_cast<long long*>(device_malloc(sizeof(long long)));
+    selected_ =
+        static_cast<long long*>(device_malloc(kSelectChunk * sizeof(long long), "diagnostics"));
+    selected_count_ = static_cast<long long*>(device_malloc(sizeof(long long), "diagnostics"));
     FDSOLVE_CUDA_CHECK(
         cudaMallocHost(&host_selected_, (1 + kMaxNonfiniteLocations) * sizeof(long long)));
   }

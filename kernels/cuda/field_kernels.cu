@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "device_memory.cuh"
 #include "expression_compile.hpp"
 #include "field_kernels.cuh"
 #include "halo_fill.cuh"
@@ -26,7 +27,8 @@ __global__ void fill_constant(T* out, const ExpressionArgs a, double v) {
 
 FieldKernels::FieldKernels(int, const cudaDeviceProp& props)
     : arch_(props.major * 10 + props.minor), blocks_(props.multiProcessorCount * 8) {
-  FDSOLVE_CUDA_CHECK(cudaMalloc(&bad_, sizeof(unsigned long long)));
+  bad_ = static_cast<unsigned long long*>(
+      device_malloc(sizeof(unsigned long long), "the formulas' checks"));
   FDSOLVE_CUDA_CHECK(cudaMallocHost(&host_bad_, sizeof(unsigned long long)));
 }
 

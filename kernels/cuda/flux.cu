@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cuda_check.cuh"
+#include "device_memory.cuh"
 #include "flux.cuh"
 #include "flux_march.cuh"
 
@@ -209,16 +210,7 @@ __global__ void __launch_bounds__(kFinishThreads)
 
 template <typename U>
 U* device_new(std::size_t count) {
-  void* p = nullptr;
-  const std::size_t bytes = std::max<std::size_t>(count * sizeof(U), 1);
-  const cudaError_t err = cudaMalloc(&p, bytes);
-  if (err == cudaErrorMemoryAllocation) {
-    cudaGetLastError();  // not sticky
-    throw BackendError("out of device memory for the flux operator: " + std::to_string(bytes) +
-                       " bytes needed");
-  }
-  FDSOLVE_CUDA_CHECK(err);
-  return static_cast<U*>(p);
+  return static_cast<U*>(device_malloc(count * sizeof(U), "the flux operator"));
 }
 
 /// Launches the sweep; with `partials`, the checked one over a bounded grid, whose block count

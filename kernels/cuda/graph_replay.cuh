@@ -3,6 +3,9 @@
 
 #include <cuda_runtime.h>
 
+#include <functional>
+#include <memory>
+
 #include "backend.hpp"
 #include "cuda_check.cuh"
 
@@ -21,5 +24,10 @@ class GraphReplay final : public Replay {
   cudaGraphExec_t exec_;
   cudaStream_t stream_;
 };
+
+/// Captures what `enqueue` puts on `stream` (thread-local capture mode) as one graph, ready to
+/// replay on that stream. If `enqueue` throws, the capture is ended, the stream left usable and
+/// the error rethrown.
+std::unique_ptr<Replay> record_graph(cudaStream_t stream, const std::function<void()>& enqueue);
 
 }  // namespace fdsolve::cuda

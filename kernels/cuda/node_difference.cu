@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "device_memory.cuh"
 #include "node_difference.cuh"
 
 namespace fdsolve::cuda {
@@ -65,7 +66,8 @@ NodeDifference NodeDifferenceWorkspace::run(const SharedNodesArgs<T>& args, cuda
     if (partial_) FDSOLVE_CUDA_CHECK(cudaFree(partial_));
     partial_ = nullptr;
     capacity_ = 0;
-    FDSOLVE_CUDA_CHECK(cudaMalloc(&partial_, 2 * rows * sizeof(double)));
+    partial_ = static_cast<double*>(
+        device_malloc(2 * rows * sizeof(double), "the shared-node difference"));
     capacity_ = 2 * rows;
   }
   const RowGeometry<T> g{args.fine + args.fine_layout.origin,

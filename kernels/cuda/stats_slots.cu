@@ -4,24 +4,10 @@
 
 #include "backend.hpp"
 #include "cuda_check.cuh"
+#include "device_memory.cuh"
 #include "stats_slots.cuh"
 
 namespace fdsolve::cuda {
-
-void* device_malloc(std::size_t bytes) {
-  const std::size_t need = std::max<std::size_t>(bytes, 1);
-  void* p = nullptr;
-  const cudaError_t err = cudaMalloc(&p, need);
-  if (err == cudaErrorMemoryAllocation) {
-    cudaGetLastError();  // not sticky: clear it so the backend stays usable
-    std::size_t free = 0, total = 0;
-    FDSOLVE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
-    throw BackendError("out of device memory: " + std::to_string(need) + " bytes needed, " +
-                       std::to_string(free) + " bytes free");
-  }
-  FDSOLVE_CUDA_CHECK(err);
-  return p;
-}
 
 StatsSlots::StatsSlots(int slots, cudaStream_t stream) {
   FDSOLVE_CUDA_CHECK(cudaHostAlloc(&host_, static_cast<std::size_t>(slots) * sizeof(StatsPartial),

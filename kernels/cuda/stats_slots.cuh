@@ -17,10 +17,6 @@ namespace fdsolve::cuda {
 /// measured at 4-7% of copy with norms (2026-11-22), so they keep the multi-block passes.
 constexpr long long kFusedStatsMaxBlocks = 16384;
 
-/// cudaMalloc of `bytes` (at least 1) that names a shortfall: "out of device memory: N bytes
-/// needed, M bytes free" (a BackendError; the error is cleared, the device stays usable).
-void* device_malloc(std::size_t bytes);
-
 class StatsSlots {
  public:
   /// `slots` host slots; the ticket is zeroed on `stream`.
