@@ -11,10 +11,11 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
-#include <map>
 #include <random>
 #include <sstream>
 #include <stdexcept>
+
+#include "history_csv.hpp"
 
 namespace fdsolve::testing {
 namespace fs = std::filesystem;
@@ -130,18 +131,18 @@ int signal_after_log_line(const std::string& args, const fs::path& out, const fs
 }
 
 double iteration_seconds(const fs::path& dir, int from) {
-  std::istringstream rows(read_text(dir / "history.csv"));
-  std::string line;
-  std::map<int, double> wall;
-  std::getline(rows, line);  // header
-  while (std::getline(rows, line)) {
-    if (line.empty()) continue;
-    wall[std::stoi(line.substr(0, line.find(',')))] = std::stod(line.substr(line.rfind(',') + 1));
-  }
-  if (!wall.count(from) || !wall.count(from + 1))
-    throw std::runtime_error("history.csv of " + dir.string() + " lacks rows " +
-                             std::to_string(from) + " and " + std::to_string(from + 1));
-  return wall.at(from + 1) - wall.at(from);
+  const std::vector<output::HistoryRow> rows =
+      output::parse_history_csv(read_text(dir / "history.csv"));
+  const auto at = [&](std::int64_t iteration) {
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const output::HistoryRow& r) {
+      return r.iteration == iteration;
+    });
+    if (row == rows.end())
+      throw std::runtime_error("history.csv of " + dir.string() + " lacks row " +
+                               std::to_string(iteration));
+    return row->wall_seconds;
+  };
+  return at(from + 1) - at(from);
 }
 
 }  // namespace fdsolve::testing
