@@ -183,6 +183,16 @@ class Backend {
   /// correction added to the fine nodes of args.box.
   virtual void restrict_to_coarse(const TransferArgs<T>& args) = 0;
   virtual void prolong_add(const TransferArgs<T>& args) = 0;
+  /// Multigrid's coarse correction and post-smoothing: prolong_add(correction) onto args.in
+  /// (correction.to == args.in, correction.box == args.box, nested halving), then
+  /// sweep_steps(args, steps, step_kernel); args.in's box is scratch afterwards. CUDA's
+  /// two-sweep marching kernel adds the correction as it reads u, one pass over the level
+  /// fewer; elsewhere the two operations run in turn (this default).
+  virtual void correct_and_sweep_steps(const TransferArgs<T>& correction, const SweepArgs<T>& args,
+                                       int steps, KernelId step_kernel) {
+    prolong_add(correction);
+    sweep_steps(args, steps, step_kernel);
+  }
   /// The same with cubic interpolation (full multigrid's ascent; args.rules fold the coarse
   /// field beyond its faces, transfer.hpp).
   virtual void prolong_cubic_add(const TransferArgs<T>& args) = 0;

@@ -24,6 +24,8 @@
 #                        (tools/discretization_timings.sh)
 #   SKIP_MIXED=1         skip float cycles in a double solve against double and float
 #                        (tools/mixed_precision_timings.sh)
+#   KNOB_AB=NAME         time a measurement knob (e.g. FDSOLVE_FUSED_CORRECTION) off and on in
+#                        turn (tools/knob_ab.sh, its KNOB_AB_* and ROUNDS as there)
 #   SKIP_MULTI_GPU=1     skip, on a machine of two or more GPUs, the regression parity on all of
 #                        them (tools/mpi-gpu-parity.sh), the scaling tables (tools/mpi-scaling.sh,
 #                        SCALING_PARTS / SCALING_SWEEPS as there) and NVIDIA's samples beside
@@ -219,6 +221,12 @@ fi
 if [[ "${SKIP_DISCRETIZATION:-0}" != 1 ]]; then
   tools/discretization_timings.sh "$PWD/$BUILD/solver/fdsolve" cuda "$OUT/discretization" \
     2>&1 | tee "$OUT/discretization.log"
+fi
+
+# --- a measurement knob off and on in turn (tools/knob_ab.sh), when KNOB_AB names one ----------
+if [[ -n "${KNOB_AB:-}" ]]; then
+  tools/knob_ab.sh "$PWD/$BUILD/solver/fdsolve" cuda "$OUT/knob_ab" "$KNOB_AB" \
+    2>&1 | tee "$OUT/knob_ab.log"
 fi
 
 # --- solve.multigrid.precision: float against double and float cycles (anchors' problem) ----

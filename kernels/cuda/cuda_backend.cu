@@ -175,6 +175,20 @@ class CudaBackend final : public Backend<T> {
     }
   }
 
+  /// One pass where the variant has the corrected form (march2): the correction is added as
+  /// the pass reads u.
+  void correct_and_sweep_steps(const TransferArgs<T>& t, const SweepArgs<T>& args, int steps,
+                               KernelId kernel) override {
+    const StepVariant<T>* v = kernel.dims == 2 ? &step_variant(kernel) : nullptr;
+    if (!v || !v->launch_corrected || steps < 1 || steps > v->max_steps || args.flux.active() ||
+        args.writes_x_ghosts() || args.layout.dims != 2 || !t.ratio.halves(2) || t.to != args.in ||
+        t.box.lo != args.box.lo || t.box.hi != args.box.hi)
+      return Backend<T>::correct_and_sweep_steps(t, args, steps, kernel);
+    if (args.box.empty()) return;
+    v->launch_corrected(device_args(args), steps, CoarseCorrection<T>{t.from, strides_of(t.coarse)},
+                        props_.multiProcessorCount, stream_);
+  }
+
   void synchronize() override { FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
   void transfers_after_sweeps() override { transfer_->after(stream_); }

@@ -9,6 +9,8 @@
 // (tests/emulated) compiles the same source.
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <cstddef>
 
 #include "dev_args.cuh"
@@ -27,16 +29,27 @@ struct NoProbe {
   __device__ static void finish(const Acc&, Sink) {}
 };
 
+/// What the kernel adds to u as it reads it: nothing (a smoothing pass), or, with multigrid's
+/// post-smoothing, the coarse correction interpolated to the node (coarse_correction.cuh), so that
+/// the correction is never written to memory on its own. `at(x, y)` gives the value to add at box
+/// node (x, y); nodes outside the box take none.
+template <typename T>
+struct NoCorrection {
+  static constexpr bool kAdds = false;
+  __device__ T at(long long, long long) const { return T(0); }
+};
+
 /// Block of BX threads, one column each, over BX - 4 output columns (the first sweep is valid
 /// one column in from the block's edges, the second two) and `chunk` output rows. Shared memory
 /// holds two rows of u and two of the first sweep (alternating by row parity) for the
 /// x-neighbours: 4 * BX values, two barriers a row. Steps is 1 or 2 (one sweep: the first
 /// sweep's rows are the output). Probe collects the first sweep's update at the nodes the block
 /// writes (each box node once over the grid) and finishes with every thread of the block.
-template <typename T, int BX, typename Probe = NoProbe<T>>
+/// Correction is added to u's box nodes as they are read (NoCorrection: none).
+template <typename T, int BX, typename Probe = NoProbe<T>, typename Correction = NoCorrection<T>>
 __global__ void __launch_bounds__(BX)
-    march2d_kernel(const StepArgs<T> a, int steps, long long chunk,
-                   const typename Probe::Sink sink) {
+    march2d_kernel(const StepArgs<T> a, int steps, long long chunk, const typename Probe::Sink sink,
+                   const Correction correction = {}) {
   extern __shared__ __align__(16) unsigned char smem[];
   T* const rows_u = reinterpret_cast<T*>(smem);  // [2][BX]
   T* const rows_s = rows_u + 2 * BX;             // [2][BX]
@@ -52,7 +65,11 @@ __global__ void __launch_bounds__(BX)
   const bool second_ok = x_box && tx >= 2 && tx < BX - 2;  // the first sweep's too
   const TypedWeights<T> w = a.w;
   const auto load = [&](long long y) {
-    return x_read && y >= a.lo[1] - 1 && y <= a.hi[1] ? a.in[base + y * a.pitch] : T(0);
+    if (!(x_read && y >= a.lo[1] - 1 && y <= a.hi[1])) return T(0);
+    const T u = a.in[base + y * a.pitch];
+    if constexpr (Correction::kAdds)
+      if (x_box && y >= a.lo[1] && y < a.hi[1]) return u + correction.at(x, y);
+    return u;
   };
 
   // Row r's step: the first sweep at r (rows y0 - 1 .. y1 for two sweeps: the second needs

@@ -1,6 +1,7 @@
 // Launch and variant of the 2D two-sweep marching kernel (march2d_kernel.cuh): at most two
-// sweeps a pass, for multigrid's smoothing, plain or checked (the statistics of the first
-// sweep's update: multigrid's probe); listed with the temporally blocked variants.
+// sweeps a pass, for multigrid's smoothing, plain, checked (the statistics of the first
+// sweep's update: multigrid's probe) or corrected (the coarse correction added as u is read:
+// the prolongation fused into the post-smoothing); listed with the temporally blocked variants.
 #include <algorithm>
 
 #include "cuda_check.cuh"
@@ -55,6 +56,17 @@ void march2d_launch_checked(const DevArgs<T>& a, int steps, int sm_count, StatsS
   FDSOLVE_CUDA_CHECK_LAUNCH();
 }
 
+/// The corrected form: multigrid's prolongation and post-smoothing in one pass.
+template <typename T, int BX>
+void march2d_launch_corrected(const DevArgs<T>& a, int steps, const CoarseCorrection<T>& correction,
+                              int sm_count, cudaStream_t stream) {
+  const long long chunk = march2d_chunk<BX>(a, sm_count);
+  march2d_kernel<T, BX, NoProbe<T>, CoarseCorrection<T>>
+      <<<march2d_grid<BX>(a, chunk), dim3(BX), march2d_shared_bytes<T, BX>(), stream>>>(
+          a, steps, chunk, nullptr, correction);
+  FDSOLVE_CUDA_CHECK_LAUNCH();
+}
+
 template <typename T, int BX>
 long long march2d_blocks(const DevArgs<T>& a, int sm_count) {
   const dim3 grid = march2d_grid<BX>(a, march2d_chunk<BX>(a, sm_count));
@@ -68,7 +80,14 @@ StepVariant<T> march2d(const char* name) {
   cudaFuncAttributes attributes{};
   FDSOLVE_CUDA_CHECK(cudaFuncGetAttributes(&attributes, march2d_kernel<T, BX>));
   FDSOLVE_CUDA_CHECK(cudaFuncGetAttributes(&attributes, march2d_kernel<T, BX, CubProbe<T, BX>>));
-  return {name, 2, &march2d_launch<T, BX>, &march2d_launch_checked<T, BX>, &march2d_blocks<T, BX>};
+  FDSOLVE_CUDA_CHECK(
+      cudaFuncGetAttributes(&attributes, march2d_kernel<T, BX, NoProbe<T>, CoarseCorrection<T>>));
+  return {name,
+          2,
+          &march2d_launch<T, BX>,
+          &march2d_launch_checked<T, BX>,
+          &march2d_blocks<T, BX>,
+          &march2d_launch_corrected<T, BX>};
 }
 
 }  // namespace

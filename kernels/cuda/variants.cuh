@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "coarse_correction.cuh"
 #include "cuda_check.cuh"
 #include "march_chunks.hpp"
 #include "sweep_common.cuh"
@@ -65,6 +66,11 @@ struct StepVariant {
                          cudaStream_t stream) = nullptr;
   /// The blocks of a launch, which the checked form's partials need.
   long long (*blocks)(const DevArgs<T>& a, int sm_count) = nullptr;
+  /// The corrected form, or null: the same sweeps from a.in with multigrid's coarse correction
+  /// added to a.in's box nodes as they are read (a.in itself unchanged): prolong_add and the
+  /// post-smoothing in one pass.
+  void (*launch_corrected)(const DevArgs<T>& a, int steps, const CoarseCorrection<T>& correction,
+                           int sm_count, cudaStream_t stream) = nullptr;
 };
 
 template <typename T>

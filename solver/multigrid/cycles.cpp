@@ -30,6 +30,11 @@ bool fused_restriction_pays(const std::string& backend_name, int dims) {
   return backend_name == "cuda" && dims == 2;
 }
 
+bool fused_correction_default() {
+  const char* text = std::getenv("FDSOLVE_FUSED_CORRECTION");
+  return !text || std::string(text) != "0";
+}
+
 bool blocked_smoothing_default(const std::vector<std::string>& step_kernels) {
   if (const char* text = std::getenv("FDSOLVE_BLOCKED_SMOOTHING")) return std::string(text) != "0";
   return std::find(step_kernels.begin(), step_kernels.end(), kSmoothingStepKernel) !=
@@ -104,6 +109,7 @@ Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settin
   set_shift(settings.alpha, settings.beta);
   set_bottom_levels_cells(bottom_levels_cells(backend.name()));
   set_blocked_smoothing(blocked_smoothing_default(backend.step_kernels(levels_[0].dims)));
+  set_fused_correction(fused_correction_default());
 }
 
 template <typename T>
@@ -222,8 +228,7 @@ void Cycles<T>::visit(int level, bool fresh) {
   smooth(level, x_[level], next_[level], settings_.spec.pre_smooth, fresh);
   restrict_residual(level, x_[level], next_[level]);
   coarse_correction(level);
-  correct(level, x_[level]);
-  smooth(level, x_[level], next_[level], settings_.spec.post_smooth);
+  correct_and_smooth(level, x_[level], next_[level]);
 }
 
 template <typename T>
@@ -235,8 +240,7 @@ void Cycles<T>::finish_fine(Buffer<T>& u, Buffer<T>& next, int pre_done) {
   smooth(0, u, next, std::max(0, settings_.spec.pre_smooth - pre_done));
   restrict_residual(0, u, next);
   coarse_correction(0);
-  correct(0, u);
-  smooth(0, u, next, settings_.spec.post_smooth);
+  correct_and_smooth(0, u, next);
 }
 
 template <typename T>

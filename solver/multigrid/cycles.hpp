@@ -68,10 +68,15 @@ inline constexpr const char* kSmoothingStepKernel = "march2";
 /// FDSOLVE_BLOCKED_SMOOTHING=0 or 1 overrides it (a measurement knob).
 bool blocked_smoothing_default(const std::vector<std::string>& step_kernels);
 
+/// Whether the cycles add the coarse correction inside the first post-smoothing pass where
+/// they can (Cycles::set_fused_correction): yes, unless FDSOLVE_FUSED_CORRECTION=0 (a
+/// measurement knob).
+bool fused_correction_default();
+
 /// The smallest level that smooths with blocked passes (2^21 nodes, about 1449^2). Below it a
-/// pass is bound by latency more than bytes: on an H100 in double a two-sweep pass costs 2.6
-/// single sweeps at 513^2 and 1.8 at 1025^2, against 1.4 at 2049^2 and 4097^2 (with 1025^2's
-/// fine level blocked, its 1e-8 solve took 2.60 ms against 2.47 ms).
+/// pass is bound by latency more than bytes: on an H100 in double a two-sweep pass costs 1.64
+/// single sweeps at 1025^2 against 1.2 at 2049^2 and 4097^2, and with 1025^2's fine level
+/// blocked its V-cycle took 0.161 ms against 0.162 (2026-11-26, docs/performance.md).
 inline constexpr index_t kBlockedSmoothingCells = index_t(1) << 21;
 
 /// The bottom levels' threshold for backend `name`: kBottomLevelsCells on CUDA; 0 (level by
@@ -125,6 +130,15 @@ class Cycles {
   void set_blocked_smoothing(bool on, index_t min_cells = kBlockedSmoothingCells);
   /// Whether `level` smooths with blocked passes.
   bool blocked_smoothing(int level) const { return step_kernel_[level].has_value(); }
+  /// Adds the coarse correction and runs the first post-smoothing pass as one backend call
+  /// (Backend::correct_and_sweep_steps) on the levels that smooth with blocked passes: on
+  /// CUDA in 2D one pass over the level fewer a cycle. The same numbers up to the rounding of
+  /// the addition (the GPU tests compare). The constructor sets fused_correction_default();
+  /// recorded work keeps the setting it was recorded with.
+  void set_fused_correction(bool on) { fused_correction_ = on; }
+  /// Whether the correction of `level` (from level + 1) runs inside its first post-smoothing
+  /// pass.
+  bool fuses_correction(int level) const;
 
   /// Changes the operator to alpha I - beta L on every level (an implicit heat step whose dt
   /// differs): relaxation weights, rhs_scale and the bottom solve follow. Work recorded with
@@ -274,6 +288,11 @@ class Cycles {
   void restrict_field(int level, const Buffer<T>& from);
   /// Adds the interpolated correction of level + 1 to x (linear, or cubic for FMG's ascent).
   void correct(int level, Buffer<T>& x, bool cubic = false);
+  /// The linear prolongation of level + 1's correction (or the gather level's copy) onto x.
+  TransferArgs<T> correction_args(int level, Buffer<T>& x) const;
+  /// correct(level, x), then the post-smoothing; in one backend call for the first pass where
+  /// fuses_correction(level).
+  void correct_and_smooth(int level, Buffer<T>& x, Buffer<T>& next);
   /// The coarse-grid correction below `level`: one (V) or two (W) visits of level + 1.
   void coarse_correction(int level);
   /// Solves level's correction equation approximately; `fresh`: start from zero.
@@ -294,6 +313,7 @@ class Cycles {
   std::vector<KernelId> kernel_;
   std::vector<std::optional<KernelId>> step_kernel_;  // set_blocked_smoothing: blocked levels
   bool pair_probe_ = false;  // the probe is the fine level's first blocked pass (checked pair)
+  bool fused_correction_ = true;              // set_fused_correction
   std::vector<HaloFillArgs<T>> homogeneous_;  // face rules of corrections (field set per fill)
   std::vector<std::unique_ptr<HaloExchange<T>>> halo_;  // split levels' exchanges
   // Coarse levels' fields (index 0 unused): correction, its second buffer, right-hand side g.

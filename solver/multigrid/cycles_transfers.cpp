@@ -1,6 +1,6 @@
 // The cycles' transfers between levels and the bottom solve (see cycles.hpp): restriction of
-// residuals and right-hand sides, prolongation of corrections (nested or not), and conjugate
-// gradients on the coarsest grid.
+// residuals and right-hand sides, prolongation of corrections (nested or not; fused into the
+// post-smoothing where the backend can), and conjugate gradients on the coarsest grid.
 #include <algorithm>
 
 #include "cycle_work.hpp"
@@ -63,17 +63,53 @@ void Cycles<T>::restrict_field(int level, const Buffer<T>& from) {
 }
 
 template <typename T>
-void Cycles<T>::correct(int level, Buffer<T>& x, bool cubic) {
+TransferArgs<T> Cycles<T>::correction_args(int level, Buffer<T>& x) const {
   const bool from_copy = level + 1 == gather_;
-  if (from_copy) timed(level + 1, &output::LevelSeconds::exchange, [&] { scatter_correction(); });
-  Buffer<T>& coarse = from_copy ? copy_x_ : x_[level + 1];
   TransferArgs<T> t;
   t.ratio = levels_[level + 1].ratio;
-  t.from = coarse.data();
+  t.from = (from_copy ? copy_x_ : x_[level + 1]).data();
   t.to = x.data();
   t.fine = layout_[level];
   t.coarse = from_copy ? copy_layout_ : layout_[level + 1];
   t.box = box_[level];
+  return t;
+}
+
+template <typename T>
+bool Cycles<T>::fuses_correction(int level) const {
+  return fused_correction_ && level < coarsest() && step_kernel_[level] &&
+         settings_.spec.post_smooth >= 2 && level + 1 != gather_ &&
+         levels_[level + 1].ratio.halves(levels_[level].dims);
+}
+
+template <typename T>
+void Cycles<T>::correct_and_smooth(int level, Buffer<T>& x, Buffer<T>& next) {
+  const int post = settings_.spec.post_smooth;
+  if (!fuses_correction(level)) {
+    correct(level, x);
+    smooth(level, x, next, post);
+    return;
+  }
+  // The first post-smoothing pass adds the correction as it reads x (Backend::
+  // correct_and_sweep_steps). The fill of x's halo writes only nodes the correction leaves
+  // alone, so it may come first.
+  fill_homogeneous(level + 1, x_[level + 1]);
+  check_interrupt();
+  fill_boundary(level, x);
+  const SweepArgs<T> a = sweep_args(level, ops_[level].smooth, x, next, rhs(level));
+  timed(level, &output::LevelSeconds::sweep, [&] {
+    backend_.correct_and_sweep_steps(correction_args(level, x), a, kMaxBlockedSweeps,
+                                     *step_kernel_[level]);
+  });
+  x.swap(next);
+  smooth(level, x, next, post - kMaxBlockedSweeps);
+}
+
+template <typename T>
+void Cycles<T>::correct(int level, Buffer<T>& x, bool cubic) {
+  const bool from_copy = level + 1 == gather_;
+  if (from_copy) timed(level + 1, &output::LevelSeconds::exchange, [&] { scatter_correction(); });
+  TransferArgs<T> t = correction_args(level, x);
   // Cubic interpolation folds the coarse field itself (no halo; whole, nested levels only).
   if (cubic && t.ratio.halves(levels_[level].dims)) {
     for (int f = 0; f < 6; ++f) t.rules[f] = homogeneous_[level + 1].faces[f].rule;
@@ -130,12 +166,18 @@ template void Cycles<float>::restrict_residual(int, Buffer<float>&, Buffer<float
 template void Cycles<float>::restrict_rhs(int);
 template void Cycles<float>::restrict_field(int, const Buffer<float>&);
 template void Cycles<float>::correct(int, Buffer<float>&, bool);
+template TransferArgs<float> Cycles<float>::correction_args(int, Buffer<float>&) const;
+template bool Cycles<float>::fuses_correction(int) const;
+template void Cycles<float>::correct_and_smooth(int, Buffer<float>&, Buffer<float>&);
 template void Cycles<float>::solve_bottom();
 template BottomSolveArgs<float> Cycles<float>::bottom_args();
 template void Cycles<double>::restrict_residual(int, Buffer<double>&, Buffer<double>&);
 template void Cycles<double>::restrict_rhs(int);
 template void Cycles<double>::restrict_field(int, const Buffer<double>&);
 template void Cycles<double>::correct(int, Buffer<double>&, bool);
+template TransferArgs<double> Cycles<double>::correction_args(int, Buffer<double>&) const;
+template bool Cycles<double>::fuses_correction(int) const;
+template void Cycles<double>::correct_and_smooth(int, Buffer<double>&, Buffer<double>&);
 template void Cycles<double>::solve_bottom();
 template BottomSolveArgs<double> Cycles<double>::bottom_args();
 

@@ -57,16 +57,18 @@ struct CycleRun {
   int first = 0;              // Cycles::bottom_levels_first()
   int levels = 0;
   std::vector<bool> blocked;  // Cycles::blocked_smoothing(level) of each level
+  bool fused_correction = false;  // Cycles::fuses_correction(0)
 };
 
 /// `cycles` cycles (after full multigrid when `fmg`) from a random start with zero source and
 /// boundary values, on operator alpha I - beta L, the levels of at most `bottom_cells` nodes in
 /// one call (0: level by level). `fused`: the residual inside the restriction; `blocked`:
-/// smoothing by blocked passes on every level that can (-1 for either: the backend's default).
+/// smoothing by blocked passes on every level that can; `fused_correction`: the correction
+/// inside the first post-smoothing pass (-1 for any of them: the default).
 template <typename T>
 CycleRun<T> run_cycles(Backend<T>& be, const std::string& yaml, index_t bottom_cells, int cycles,
                        double alpha = 0.0, double beta = 1.0, int fused = -1, bool fmg = false,
-                       int blocked = -1) {
+                       int blocked = -1, int fused_correction = -1) {
   const Case c = parse_case(yaml, "t.yaml");
   const auto levels = build_hierarchy(fine_level(c));
   const Layout L = levels[0].layout(sizeof(T));
@@ -83,8 +85,10 @@ CycleRun<T> run_cycles(Backend<T>& be, const std::string& yaml, index_t bottom_c
                [&](Buffer<T>& x) { bounds.before_sweep(x, x, 0, 0); });
   cy.set_bottom_levels_cells(bottom_cells);
   if (blocked >= 0) cy.set_blocked_smoothing(blocked == 1, 0);
+  if (fused_correction >= 0) cy.set_fused_correction(fused_correction == 1);
   cy.set_fine_rhs(nullptr, 0.0);
   CycleRun<T> run;
+  run.fused_correction = cy.fuses_correction(0);
   for (std::size_t l = 0; l < levels.size(); ++l)
     run.blocked.push_back(cy.blocked_smoothing(static_cast<int>(l)));
   run.first = cy.bottom_levels_first();
