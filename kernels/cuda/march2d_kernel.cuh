@@ -42,7 +42,7 @@ struct NoCorrection {
 /// Block of BX threads, one column each, over BX - 4 output columns (the first sweep is valid
 /// one column in from the block's edges, the second two) and `chunk` output rows. Shared memory
 /// holds two rows of u and two of the first sweep (alternating by row parity) for the
-/// x-neighbours: 4 * BX values, two barriers a row. Steps is 1 or 2 (one sweep: the first
+/// x-neighbours: 4 * BX values, one barrier a row. Steps is 1 or 2 (one sweep: the first
 /// sweep's rows are the output). Probe collects the first sweep's update at the nodes the block
 /// writes (each box node once over the grid) and finishes with every thread of the block.
 /// Correction is added to u's box nodes as they are read (NoCorrection: none).
@@ -72,42 +72,52 @@ __global__ void __launch_bounds__(BX)
     return u;
   };
 
+  // The source at row r (zero off the box: no sweep there reads it).
+  const auto load_g = [&](long long r) {
+    if (!(x_box && r >= a.lo[1] && r < a.hi[1])) return T(0);
+    return a.src ? a.src[base + r * a.pitch] : w.source;
+  };
+
   // Row r's step: the first sweep at r (rows y0 - 1 .. y1 for two sweeps: the second needs
-  // the first one row beyond its own), the second at r - 1.
+  // the first one row beyond its own), the second at r - 1. Loads run a row ahead of their
+  // use (u of row r + 2, g of row r + 1 are in flight while row r is computed): a thread's
+  // row step is short, and with one load in flight the pass waited on memory latency.
   const long long first_row = steps == 2 ? y0 - 1 : y0;
   const long long last_row = steps == 2 ? y1 : y1 - 1;
-  T u_up = load(first_row - 1), u_mid = load(first_row);
+  T u_up = load(first_row - 1), u_mid = load(first_row), u_down = load(first_row + 1);
+  T g = load_g(first_row);
   T s_up = T(0), s_mid = T(0), g_mid = T(0);  // the first sweep and source, rows r - 2, r - 1
   typename Probe::Acc probe = Probe::start();
   for (long long r = first_row; r <= last_row; ++r) {
-    const T u_down = load(r + 1);
+    const T u_next = load(r + 2), g_next = load_g(r + 1);
     const int slot = static_cast<int>(r & 1);
     rows_u[slot * BX + tx] = u_mid;
+    // One barrier a row: it publishes row r of u, and row r - 1 of the first sweep stored
+    // in the previous step; each row's slot is rewritten two steps later, after every
+    // thread has passed the barrier between.
     __syncthreads();
     // Outside the box the first sweep leaves u as it is (Dirichlet nodes, rows beyond).
-    T s = u_mid, g = T(0);
-    if (x_box && r >= a.lo[1] && r < a.hi[1]) {
-      g = a.src ? a.src[base + r * a.pitch] : w.source;
-      if (first_ok)
-        s = combine_5pt(u_mid, rows_u[slot * BX + tx - 1], rows_u[slot * BX + tx + 1], u_up, u_down,
-                        w, g);
-    }
+    T s = u_mid;
+    if (first_ok && r >= a.lo[1] && r < a.hi[1])
+      s = combine_5pt(u_mid, rows_u[slot * BX + tx - 1], rows_u[slot * BX + tx + 1], u_up, u_down,
+                      w, g);
     if (second_ok && r >= y0 && r < y1) Probe::add(probe, u_mid, s);
     if (steps == 1) {
       if (second_ok && r >= y0 && r < y1) a.out[base + r * a.pitch] = s;
     } else {
-      rows_s[slot * BX + tx] = s;
-      __syncthreads();
       const int above = slot ^ 1;  // row r - 1's slot
       if (second_ok && r - 1 >= y0)
         a.out[base + (r - 1) * a.pitch] = combine_5pt(
             s_mid, rows_s[above * BX + tx - 1], rows_s[above * BX + tx + 1], s_up, s, w, g_mid);
+      rows_s[slot * BX + tx] = s;
     }
     u_up = u_mid;
     u_mid = u_down;
+    u_down = u_next;
     s_up = s_mid;
     s_mid = s;
     g_mid = g;
+    g = g_next;
   }
   Probe::finish(probe, sink);
 }
