@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../multigrid/bottom_levels_support.hpp"
+#include "random_level.hpp"
 
 namespace fdsolve {
 namespace {
@@ -133,34 +134,19 @@ template <typename T>
 void check_pair(bool with_source) {
   auto gpu = make_cuda_backend<T>(0);
   auto cpu = make_cpu_backend<T>();
-  const Layout L = Layout::make(2, {1000, 700, 1}, static_cast<index_t>(128 / sizeof(T)));
-  const Box box{{1, 1, 0}, {999, 699, 1}};
-  std::mt19937 rng(3);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  std::vector<T> u(static_cast<std::size_t>(L.size)), g(u.size());
-  for (auto& x : u) x = static_cast<T>(unit(rng));
-  for (auto& x : g) x = static_cast<T>(0.1 * unit(rng));
-  StencilWeights w;
-  w.points = 5;
-  w.center = 0.2;
-  w.face = {0.2, 0.2, 0.0};
-  w.source = 0.05;
+  const RandomLevel<T> level(1000, 700, 3);
+  const Layout& L = level.layout;
+  const Box& box = level.box;
+  const std::vector<T>& u = level.u;
   struct Result {
     SweepStats stats, first;
     std::vector<T> u, out;
   };
   const auto run = [&](Backend<T>& be) {
-    Buffer<T> in = be.allocate(L.size), out = be.allocate(L.size), src = be.allocate(L.size);
-    be.upload(in, u.data(), L.size);
-    be.upload(out, u.data(), L.size);
-    be.upload(src, g.data(), L.size);
-    SweepArgs<T> a;
-    a.in = in.data();
-    a.out = out.data();
-    a.source_field = with_source ? src.data() : nullptr;
-    a.layout = L;
-    a.box = box;
-    a.weights = w;
+    auto fields = level.upload(be);
+    const SweepArgs<T> a = level.args(fields, with_source);
+    Buffer<T>& in = fields.in;
+    Buffer<T>& out = fields.out;
     const KernelId pair = be.find_step_kernel(2, be.name() == "cuda" ? "march2" : "omp");
     REQUIRE(be.pairs_with_stats(pair));
     Result r;

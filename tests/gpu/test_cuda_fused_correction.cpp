@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../multigrid/bottom_levels_support.hpp"
+#include "random_level.hpp"
 
 namespace fdsolve {
 namespace {
@@ -22,41 +23,24 @@ using namespace fdsolve::multigrid;
 /// box meet coarse nodes and midpoints) against prolong_add + sweep_steps.
 template <typename T>
 void check_backend_call(int steps, bool with_source) {
-  const Layout L = Layout::make(2, {1001, 701, 1}, static_cast<index_t>(128 / sizeof(T)));
+  const RandomLevel<T> level(1001, 701, 5);
+  const Layout& L = level.layout;
   const Layout C = Layout::make(2, {501, 351, 1}, static_cast<index_t>(128 / sizeof(T)));
-  const Box box{{1, 1, 0}, {1000, 700, 1}};
-  std::mt19937 rng(5);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  std::vector<T> u(static_cast<std::size_t>(L.size)), g(u.size()),
-      e(static_cast<std::size_t>(C.size));
-  for (auto& x : u) x = static_cast<T>(unit(rng));
-  for (auto& x : g) x = static_cast<T>(0.1 * unit(rng));
-  for (auto& x : e) x = static_cast<T>(0.1 * unit(rng));
-  StencilWeights w;
-  w.points = 5;
-  w.center = 0.2;
-  w.face = {0.2, 0.2, 0.0};
-  w.source = 0.05;
+  std::mt19937 rng(6);
+  std::uniform_real_distribution<double> unit(-0.1, 0.1);
+  std::vector<T> e(static_cast<std::size_t>(C.size));
+  for (auto& x : e) x = static_cast<T>(unit(rng));
   const auto run = [&](Backend<T>& be, bool fused) {
-    Buffer<T> in = be.allocate(L.size), out = be.allocate(L.size), src = be.allocate(L.size),
-              coarse = be.allocate(C.size);
-    be.upload(in, u.data(), L.size);
-    be.upload(out, u.data(), L.size);
-    be.upload(src, g.data(), L.size);
+    auto fields = level.upload(be);
+    Buffer<T> coarse = be.allocate(C.size);
     be.upload(coarse, e.data(), C.size);
-    SweepArgs<T> a;
-    a.in = in.data();
-    a.out = out.data();
-    a.source_field = with_source ? src.data() : nullptr;
-    a.layout = L;
-    a.box = box;
-    a.weights = w;
+    const SweepArgs<T> a = level.args(fields, with_source);
     TransferArgs<T> t;
     t.from = coarse.data();
-    t.to = in.data();
+    t.to = fields.in.data();
     t.fine = L;
     t.coarse = C;
-    t.box = box;
+    t.box = level.box;
     const KernelId k = be.find_step_kernel(2, be.name() == "cuda" ? "march2" : "omp");
     if (fused) {
       be.correct_and_sweep_steps(t, a, steps, k);
@@ -64,8 +48,8 @@ void check_backend_call(int steps, bool with_source) {
       be.prolong_add(t);
       be.sweep_steps(a, steps, k);
     }
-    std::vector<T> result(u.size());
-    be.download(result.data(), out, L.size);
+    std::vector<T> result(level.u.size());
+    be.download(result.data(), fields.out, L.size);
     return result;
   };
   auto gpu = make_cuda_backend<T>(0);
