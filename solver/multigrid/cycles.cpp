@@ -191,7 +191,8 @@ void Cycles<T>::set_blocked_smoothing(bool on, index_t min_cells) {
 }
 
 template <typename T>
-void Cycles<T>::smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps, bool zeroed) {
+void Cycles<T>::smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps, bool zeroed,
+                       const TransferArgs<T>* correction) {
   if (!here(level)) return;
   const std::optional<KernelId>& blocked = step_kernel_[level];
   for (int done = 0; done < sweeps;) {
@@ -200,7 +201,9 @@ void Cycles<T>::smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps, boo
     if (!(zeroed && done == 0)) fill_boundary(level, x);
     const SweepArgs<T> a = sweep_args(level, ops_[level].smooth, x, next, rhs(level));
     timed(level, &output::LevelSeconds::sweep, [&] {
-      if (n >= 2)
+      if (correction && done == 0)
+        backend_.correct_and_sweep_steps(*correction, a, n, *blocked);
+      else if (n >= 2)
         backend_.sweep_steps(a, n, *blocked);  // x's box is scratch afterwards
       else
         backend_.sweep(a, kernel_[level]);

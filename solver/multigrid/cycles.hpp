@@ -236,8 +236,10 @@ class Cycles {
   void fill_boundary(int level, Buffer<T>& x);
   void fill_homogeneous(int level, Buffer<T>& x);
   /// `sweeps` smoothing sweeps of x; `zeroed`: x was just zeroed, halo included, so its first
-  /// sweep needs no halo fill (over ranks, no exchange: every halo value is zero).
-  void smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps, bool zeroed = false);
+  /// sweep needs no halo fill (over ranks, no exchange: every halo value is zero);
+  /// `correction`: added to x inside the first blocked pass (Backend::correct_and_sweep_steps).
+  void smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps, bool zeroed = false,
+              const TransferArgs<T>* correction = nullptr);
   /// How often smooth(0, ..., sweeps) swaps the fine buffers: once per blocked pass, once per
   /// single sweep.
   int fine_swaps(int sweeps) const {

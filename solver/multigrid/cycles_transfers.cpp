@@ -91,18 +91,11 @@ void Cycles<T>::correct_and_smooth(int level, Buffer<T>& x, Buffer<T>& next) {
     return;
   }
   // The first post-smoothing pass adds the correction as it reads x (Backend::
-  // correct_and_sweep_steps). The fill of x's halo writes only nodes the correction leaves
-  // alone, so it may come first.
+  // correct_and_sweep_steps); the coarse halo is filled as correct() fills it. The fill of x's
+  // halo before the pass writes only nodes the correction leaves alone.
   fill_homogeneous(level + 1, x_[level + 1]);
-  check_interrupt();
-  fill_boundary(level, x);
-  const SweepArgs<T> a = sweep_args(level, ops_[level].smooth, x, next, rhs(level));
-  timed(level, &output::LevelSeconds::sweep, [&] {
-    backend_.correct_and_sweep_steps(correction_args(level, x), a, kMaxBlockedSweeps,
-                                     *step_kernel_[level]);
-  });
-  x.swap(next);
-  smooth(level, x, next, post - kMaxBlockedSweeps);
+  const TransferArgs<T> t = correction_args(level, x);
+  smooth(level, x, next, post, false, &t);
 }
 
 template <typename T>
