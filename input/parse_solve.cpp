@@ -128,7 +128,7 @@ void parse_solve(const FieldMap& root, Case& c) {
   // An implicit heat step starts from a guess close to its answer (the extrapolation of the
   // last steps): plain cycles. A full multigrid start does about two cycles' work, and on a
   // GPU, where the coarse levels cost launches rather than bytes, several times that
-  // (docs/performance.md, "Implicit heat at GPU speed").
+  // (docs/performance-history.md, "Implicit heat steps at GPU speed").
   if (c.problem.equation == Equation::Heat && c.time.scheme != TimeScheme::Explicit)
     c.solve.multigrid.fmg = false;
   parse_method(solve, c);

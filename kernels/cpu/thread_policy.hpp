@@ -12,7 +12,7 @@
 namespace fdsolve::cpu {
 
 /// Nodes a thread must have for a sweep to be worth splitting: below 2x this a sweep runs on
-/// one thread. Measured in docs/performance.md (sweep time against threads and grid size).
+/// one thread. Measured in docs/performance-history.md (sweep time against threads and grid size).
 inline constexpr index_t kMinCellsPerThread = 32768;
 
 struct ThreadPolicy {

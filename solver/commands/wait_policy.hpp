@@ -5,7 +5,7 @@
 // futex wake-up per sweep, measured at up to 65 us here: a 256x256 run 3.3x slower alone. A
 // short spin, 1000 rounds (what libgomp itself uses when it knows it has more threads than
 // CPUs, which it cannot know when the others are other processes), keeps the speed of the
-// default alone and bounds what a waiting thread takes from others (docs/performance.md).
+// default alone and bounds what a waiting thread takes from others (docs/performance-history.md).
 #pragma once
 
 namespace fdsolve {

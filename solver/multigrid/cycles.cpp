@@ -20,7 +20,7 @@ using detail::whole_of;
 
 /// The variant coarse levels sweep with where the backend has it: the tiled variants are tuned
 /// for 16384^2 and measured slower than "plain" at every size up to 4097^2 on an H100 (4x up
-/// to 1025^2; docs/performance.md), and coarse levels are at most a quarter of the fine grid.
+/// to 1025^2; docs/performance-history.md); coarse levels are at most a quarter of the fine grid.
 constexpr const char* kCoarseVariant = "plain";
 
 

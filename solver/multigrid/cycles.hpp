@@ -40,12 +40,12 @@ struct CycleSettings {
   bool fuse_residual_restriction = true;
   /// Interpolate each level's solution cubically in full multigrid's ascent instead of linearly:
   /// off by default (measured on an H100: it saves a V-cycle in 2D double, but its 16- and
-  /// 64-point kernel costs more than that saves in float and in 3D; docs/performance.md).
+  /// 64-point kernel costs more than that saves in float and in 3D; docs/performance-history.md).
   bool cubic_fmg = false;
 };
 
 /// Whether fusing the residual into the restriction pays on backend `name` in `dims`
-/// dimensions (measured with `fdsolve bench --multigrid`, docs/performance.md): in 2D on the GPU
+/// dimensions (`fdsolve bench --multigrid` runs in docs/performance-history.md): in 2D on the GPU
 /// (H100, 4097^2 double: 7.97 WU per V-cycle fused, 8.58 unfused); not in 3D, where each coarse
 /// node recomputes 27 residuals (27-point: 11.9 against 7.4 WU), nor on the CPU, whose fused
 /// loop is scalar (1025^2 double, one thread: 9.2 against 6.9 WU).
@@ -60,7 +60,7 @@ constexpr index_t kBottomLevelsCells = 4096;
 
 /// The blocked variant made for smoothing: two sweeps a pass by row marching (CUDA, 2D). The
 /// temporally blocked tiles, built for eight sweeps a pass, cost 1.7 single sweeps for two in
-/// 2D double and 3-5 in 3D (H100, 2026-11-25, docs/performance.md).
+/// 2D double and 3-5 in 3D (H100, 2026-11-25, docs/performance-history.md).
 inline constexpr const char* kSmoothingStepKernel = "march2";
 
 /// Whether the cycles smooth with blocked passes by default, given the backend's blocked
@@ -76,7 +76,7 @@ bool fused_correction_default();
 /// The smallest level that smooths with blocked passes (2^21 nodes, about 1449^2). Below it a
 /// pass is bound by latency more than bytes: on an H100 in double a two-sweep pass costs 1.64
 /// single sweeps at 1025^2 against 1.2 at 2049^2 and 4097^2, and with 1025^2's fine level
-/// blocked its V-cycle took 0.161 ms against 0.162 (2026-11-26, docs/performance.md).
+/// blocked its V-cycle took 0.161 ms against 0.162 (2026-11-26, docs/performance-history.md).
 inline constexpr index_t kBlockedSmoothingCells = index_t(1) << 21;
 
 /// The bottom levels' threshold for backend `name`: kBottomLevelsCells on CUDA; 0 (level by

@@ -214,7 +214,7 @@ PROBLEM_TEST("multigrid: full multigrid lands near the discretization error in o
   // The comparison problem: after the FMG cycle alone, with cubic interpolation of each level's
   // solution, the error against the exact solution is within 3x the converged discrete
   // solution's on every grid size (what makes FMG O(N)). With linear interpolation (the
-  // default, docs/performance.md says why) it is several times larger: 2-3 more V-cycles.
+  // default, docs/performance-history.md says why) it is several times larger: 2-3 more V-cycles.
   for (const index_t n : {65, 257}) {
     const double converged = fmg_error(n, 30, false);
     const double cubic = fmg_error(n, 0, true), linear = fmg_error(n, 0, false);
