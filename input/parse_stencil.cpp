@@ -44,11 +44,6 @@ void parse_point_count(const Field& field, Case& c) {
                ": variable coefficients use the 5-point (2D) / 7-point (3D) flux form; " +
                "use stencil: 7");
   }
-  if ((points == 19 || points == 27) && !c.problem.fixed.empty()) {
-    // Held nodes enter the operator in the 7-point flux form only.
-    field.fail("the " + std::to_string(points) + "-point stencil cannot hold problem.fixed nodes: " +
-               "held nodes run with the 7-point stencil; use stencil: 7");
-  }
   c.stencil.points = static_cast<int>(points);
 }
 

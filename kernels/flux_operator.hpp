@@ -12,6 +12,10 @@
 // which covers every use: Jacobi (keep 1, relax omega), the residual (keep 0, step 1), an
 // explicit heat step (keep 1, step dt), and A u itself (keep 0, step -1, f = 0).
 //
+// With a constant coefficient and held nodes, the 19- and 27-point stencils take a third form
+// (FluxOperator::neighbour, neighbour_residual): the stencil's constant neighbour couplings, the
+// coefficient and the held mark read from the faces as in the face form.
+//
 // Held nodes (Dirichlet faces inside the domain: problem.fixed, and the coarse nodes under
 // them) carry a negative +x face coefficient (coefficients are > 0); every read takes the
 // magnitude.
@@ -44,6 +48,11 @@ struct FluxOperator {
   /// (A u)_i = sum over o of S_o u_(i+o) (alpha and c unused). Held rows: centre -1, others 0.
   const T* stencil = nullptr;
   index_t stencil_stride = 0;
+  /// The constant 19- or 27-point stencil instead of faces (3D, equal spacing; see
+  /// neighbour_residual): per neighbour class (face, edge, corner) the coupling k of
+  /// (A u)_i = alpha u_i + |face[0]_i| sum over nb k_class(nb) (u_i - u_nb), the coefficient and
+  /// the held sign read from face[0] as in the face form. All zero: the face form.
+  std::array<double, 3> neighbour{0, 0, 0};
   bool active() const { return face[0] != nullptr || stencil != nullptr; }
 };
 
@@ -61,6 +70,8 @@ struct FluxPlain {
   index_t pitch, plane;
   const T* st;  // general form, else null
   index_t st_stride;
+  T kf, ke, kc;  // the neighbour-class form's couplings (FluxOperator::neighbour)
+  bool classes;  // the neighbour-class form
 };
 
 template <typename T>
@@ -80,7 +91,11 @@ FluxPlain<T> flux_plain(const FluxOperator<T>& op, const Layout& L) {
           L.pitch,
           L.plane,
           op.stencil,
-          op.stencil_stride};
+          op.stencil_stride,
+          T(op.neighbour[0]),
+          T(op.neighbour[1]),
+          T(op.neighbour[2]),
+          op.neighbour[0] != 0.0};
 }
 
 /// Whether node `at` is held (a negative +x face).
@@ -164,10 +179,33 @@ FDSOLVE_HOST_DEVICE FluxResidual<T> flux_face_residual(const FluxStencilValues<T
   return p.dims == 3 ? flux_face_residual<3>(v, p) : flux_face_residual<2>(v, p);
 }
 
+/// The residual of the neighbour-class form (FluxOperator::neighbour): each class's neighbours
+/// summed in a fixed order, then the classes weighted, as the constant stencils group them.
+template <typename T>
+FDSOLVE_HOST_DEVICE FluxResidual<T> neighbour_residual(const T* u, const FluxPlain<T>& p,
+                                                       index_t at, T f) {
+  const index_t px = 1, py = p.pitch, pz = p.plane;
+  const T faces = (u[at - px] + u[at + px]) + (u[at - py] + u[at + py]) + (u[at - pz] + u[at + pz]);
+  T edges = T(0);
+  for (int s1 = -1; s1 <= 1; s1 += 2)
+    for (int s2 = -1; s2 <= 1; s2 += 2)
+      edges += (u[at + s1 * px + s2 * py] + u[at + s1 * px + s2 * pz]) + u[at + s1 * py + s2 * pz];
+  T corners = T(0);
+  if (p.kc != T(0))
+    for (int sz = -1; sz <= 1; sz += 2)
+      for (int sy = -1; sy <= 1; sy += 2)
+        corners += u[at - px + sy * py + sz * pz] + u[at + px + sy * py + sz * pz];
+  const T beta = flux_magnitude(p.fx[at]);
+  const T diag = p.alpha + beta * (T(6) * p.kf + T(12) * p.ke + T(8) * p.kc);
+  const T nb = beta * (p.kf * faces + p.ke * edges + p.kc * corners);
+  return {f - (diag * u[at] - nb), diag};
+}
+
 template <typename T>
 FDSOLVE_HOST_DEVICE FluxResidual<T> flux_residual(const T* u, const FluxPlain<T>& p, index_t at,
                                                   T f) {
   if (p.st) return stencil_residual(u, p, at, f);
+  if (p.classes) return neighbour_residual(u, p, at, f);
   FluxStencilValues<T> v;
   v.u = u[at];
   v.f = f;

@@ -102,8 +102,26 @@ void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, in
           : general_row<T, Dims, false, false>(a, p, first, last);
 }
 
+/// The neighbour-class form's update of one row (19 and 27 points, 3D).
+template <typename T, bool SourceField>
+void neighbour_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
+  const T* __restrict__ u = a.in;
+  T* __restrict__ out = a.out;
+  const T f_const = T(a.weights.source);
+  for (index_t c = first; c < last; ++c) {
+    const T f = SourceField ? a.source_field[c] : f_const;
+    out[c] = flux_held(p, c) ? p.keep * u[c]
+                             : flux_apply_as<false>(neighbour_residual(u, p, c, f), u[c], p);
+  }
+}
+
 template <typename T>
 void update_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
+  if (p.classes) {
+    a.source_field ? neighbour_row<T, true>(a, p, first, last)
+                   : neighbour_row<T, false>(a, p, first, last);
+    return;
+  }
   if (p.st) {
     p.dims == 2 ? general_row<T, 2>(a, p, first, last) : general_row<T, 3>(a, p, first, last);
     return;

@@ -11,10 +11,11 @@
 
 namespace fdsolve::cuda {
 
-/// Whether launch_flux_march takes `args`: the face form (no general stencil).
+/// Whether launch_flux_march takes `args`: the face form (no general stencil, no neighbour
+/// classes).
 template <typename T>
 bool flux_march_applies(const SweepArgs<T>& args) {
-  return args.flux.stencil == nullptr;
+  return args.flux.stencil == nullptr && args.flux.neighbour[0] == 0.0;
 }
 
 /// Enqueues the marching sweep of `args` (flux_march_applies) on `stream`.

@@ -139,6 +139,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
       args.flux.face[a] = faces[a].data();
       args.flux.c[a] = a < c.grid.dims ? 1.0 / (c.grid.spacing(a) * c.grid.spacing(a)) : 0.0;
     }
+    args.flux.neighbour = op::neighbour_couplings(multigrid::fine_level(c), 1.0);
     args.flux.relax = sched.heat ? 0.0 : 1.0;
     const bool sourced =
         c.problem.equation == Equation::Poisson || c.problem.equation == Equation::Heat;

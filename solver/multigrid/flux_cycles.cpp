@@ -180,6 +180,9 @@ FluxOperator<T> FluxCycles<T>::level_operator(int level, double keep, double ste
     op.c[a] = a < g.dims ? scale_ / (g.spacing[a] * g.spacing[a]) : 0.0;
   }
   op.alpha = alpha_;
+  // 19 and 27 points: the fine level's own stencil; the coarse levels below it are Galerkin
+  // (R A P of that stencil) or 7-point averaged faces.
+  if (level == 0) op.neighbour = op::neighbour_couplings(g, scale_);
   if (level > 0 && galerkin_) {
     op.stencil = stencil_[level].data();
     op.stencil_stride = layout_[level].size;

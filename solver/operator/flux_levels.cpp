@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "problem/weights.hpp"
+
 namespace fdsolve::op {
 namespace {
 
@@ -247,6 +249,14 @@ FluxLevel<T> fine_flux_level(const LevelGeometry& g, const Medium& m, const Subd
           }
   }
   return out;
+}
+
+std::array<double, 3> neighbour_couplings(const LevelGeometry& g, double scale) {
+  if (g.points_stencil <= 7) return {0, 0, 0};
+  // -lap u = (u - sum w u_nb) / s with sum w = 1: the coupling of a neighbour is w / s.
+  const EquationWeights e = laplacian_weights(g.points_stencil, g.dims, g.spacing);
+  return {scale * e.weights.face[0] / e.source_scale, scale * e.weights.edge / e.source_scale,
+          scale * e.weights.corner / e.source_scale};
 }
 
 double largest_flux_diagonal(const LevelGeometry& g, const Medium& m) {

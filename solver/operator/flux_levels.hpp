@@ -42,6 +42,12 @@ template <typename T>
 FluxLevel<T> fine_flux_level(const multigrid::LevelGeometry& fine, const Medium& m,
                              const Subdomain& sub);
 
+/// The neighbour-class couplings (FluxOperator::neighbour) of the operator
+/// scale (-div(beta grad)) on grid `g`: the 19- or 27-point Laplacian's weight of each face,
+/// edge and corner neighbour, beta read from the faces; zeros for 5 and 7 points (the face
+/// form).
+std::array<double, 3> neighbour_couplings(const multigrid::LevelGeometry& g, double scale);
+
 /// The largest sum over a node's faces of beta_f / h_a^2 on the fine grid (held nodes out):
 /// the explicit heat step's stability limit is 1 / (that times the diffusivity scale).
 double largest_flux_diagonal(const multigrid::LevelGeometry& fine, const Medium& m);

@@ -40,6 +40,7 @@ import flux_scheme  # noqa: E402
 
 FDSOLVE = None
 WORK = None
+BACKEND = "cpu"  # the backend every run takes (test_held_stencils.py runs CUDA too)
 FAILURES = []
 LOCATION = re.compile(r"case\.yaml:\d+:\d+: ")
 
@@ -70,7 +71,7 @@ def run(group, name, case, files=None, expect=0, args=()):
     case["output"] = dict(case["output"], directory="out")
     with open(os.path.join(directory, "case.yaml"), "w") as f:
         f.write(yaml_text(case))
-    p = subprocess.run([FDSOLVE, "run", "case.yaml", "--backend", "cpu", *args], cwd=directory,
+    p = subprocess.run([FDSOLVE, "run", "case.yaml", "--backend", BACKEND, *args], cwd=directory,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
     if expect is not None and p.returncode != expect:
         raise AssertionError(f"{group}/{name}: exit {p.returncode}, expected {expect}\n"

@@ -151,11 +151,6 @@ const std::vector<BadInput> kBadInputs = {
      {},
      "case.yaml:2:10: stencil: the 19-point stencil needs equal spacing on all axes, got 1, 1, "
      "1.125 (grid.extent / (grid.points - 1))"},
-    {"27-point stencil with held nodes",
-     "grid: {points: [9, 9, 9]}\nproblem: {fixed: [{where: \"x < 2\", value: 1}]}\nstencil: 27\n",
-     {},
-     "case.yaml:3:10: stencil: the 27-point stencil cannot hold problem.fixed nodes: held nodes "
-     "run with the 7-point stencil; use stencil: 7"},
     {"custom stencil without equation custom",
      grid2 + "stencil: {points: 5, weights: {center: 0, x: 0.25, y: 0.25}}\n",
      {},
