@@ -22,8 +22,8 @@ bool runs_multigrid(const Case& c);
 /// cycles per implicit heat step); Jacobi keeps SolveSpec's 1000000.
 inline constexpr std::int64_t kMultigridDefaultCycles = 100;
 
-/// Fills in the defaults that depend on the method the case resolves to (today
-/// kMultigridDefaultCycles), so that the resolved case (check, summary.json, checkpoints)
+/// Fills in the defaults that depend on the method the case resolves to
+/// (kMultigridDefaultCycles), so that the resolved case (check, summary.json, checkpoints)
 /// holds them. Call once after reading a case.
 void resolve_method_defaults(Case& c);
 

@@ -132,7 +132,8 @@ long long blocks_of(dim3 g) { return static_cast<long long>(g.x) * g.y * g.z; }
 /// the statistics of its nodes that are not held (norms of next - keep * u, the range of the
 /// value written or, for a residual, of u; in double, as the CPU accumulates them) at partials[linear block index]. Unchecked, 6
 /// blocks per SM: 40 registers (ptxas sm_90, CUDA 13; double spills 8 bytes) where unbounded
-/// it took 64, half the threads and loads in flight. Not yet measured on a GPU.
+/// it takes 64, half the threads and loads in flight (measured: docs/performance-history.md,
+/// "Variable-coefficient sweep and multigrid: measured").
 template <typename T, bool Stats>
 __global__ void __launch_bounds__(kThreads, Stats ? 4 : 6)
     flux_sweep_kernel(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ src,

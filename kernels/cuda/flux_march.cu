@@ -1,9 +1,10 @@
-// See flux_march.cuh. Why marching: one thread per node (flux.cu) reached 43 % of the copy
-// bandwidth in float and 67-69 % in double on the H200 (2026-11-24): with 16 bytes per node in
-// float a thread issues too few loads to cover the latency, and a million short-lived blocks
-// spend their time in index arithmetic and block turnover. A thread that walks a column reuses
-// three of the five u values and one face of the previous node, and keeps loads of the next
-// node in flight while it computes the current one.
+// See flux_march.cuh. Why marching: one thread per node (flux.cu) reaches 43 % of the copy
+// bandwidth in float and 67-69 % in double on the H200 (docs/performance-history.md, "The
+// marching flux sweep: measured", beside this kernel's rows): with 16 bytes per node in float a
+// thread issues too few loads to cover the latency, and a million short-lived blocks spend
+// their time in index arithmetic and block turnover. A thread that walks a column reuses three
+// of the five u values and one face of the previous node, and keeps loads of the next node in
+// flight while it computes the current one.
 #include <algorithm>
 
 #include "flux_operator.hpp"

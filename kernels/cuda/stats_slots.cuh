@@ -14,7 +14,8 @@ namespace fdsolve::cuda {
 
 /// Grids up to this many blocks reduce their stats in their last block (one launch, no copy);
 /// larger ones (the plain kernels: ~1M blocks in 2D) would leave one block reducing megabytes,
-/// measured at 4-7% of copy with norms (2026-11-22), so they keep the multi-block passes.
+/// which takes their checked sweeps down to 4-7% of copy (docs/performance-history.md, "Round
+/// 2", item 2), so they keep the multi-block passes.
 constexpr long long kFusedStatsMaxBlocks = 16384;
 
 class StatsSlots {

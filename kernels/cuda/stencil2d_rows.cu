@@ -78,10 +78,11 @@ dim3 rows2d_grid(const DevArgs<T>& a, int sm_count, bool stats) {
   const long long xa = a.lo[0] - a.lo[0] % N;
   const long long gx = ceil_div(a.hi[0] - xa, static_cast<long long>(BX) * N);
   const long long ny = a.hi[1] - a.lo[1];
-  // 64-row chunks (2 halo rows re-read, 3%) where they fill the GPU: measured faster at
-  // 16384^2 than the one-wave sizing the 3D march uses (82% vs 76-80% of copy on the H200,
-  // 2026-11-21). Where they would leave SMs idle (a 1025^2 float grid is 2 x 16 blocks for
-  // 132 SMs) the chunks shrink, down to 8 rows, until the blocks fill one wave.
+  // 64-row chunks (2 halo rows re-read, 3%) where they fill the GPU: faster at 16384^2 than
+  // the one-wave sizing the 3D march uses (82% vs 76-80% of copy on the H200;
+  // docs/performance-history.md, "How the variants evolved", item 4). Where they would leave
+  // SMs idle (a 1025^2 float grid is 2 x 16 blocks for 132 SMs) the chunks shrink, down to 8
+  // rows, until the blocks fill one wave.
   const long long per_sm = stats ? resident_blocks<rows2d_kernel<T, BX, G, true>>(BX)
                                  : resident_blocks<rows2d_kernel<T, BX, G, false>>(BX);
   const long long capacity = per_sm * sm_count;

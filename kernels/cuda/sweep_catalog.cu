@@ -23,12 +23,13 @@ void add_sweep_variants(std::vector<Variant<T>> (&tables)[2]) {
 template void add_sweep_variants<float>(std::vector<Variant<float>> (&)[2]);
 template void add_sweep_variants<double>(std::vector<Variant<double>> (&)[2]);
 
-// Defaults: the measured best per dimension, same for float and double (docs/performance.md).
-// Measured 2026-11-21 on an NVIDIA H200 (no H100 was lent), `fdsolve bench`, copy 4.23 TB/s:
-//   2D 16384^2: rows128g4 81.8% (float) / 84.2-87.6% (double, two runs) of copy, 75.0% / 79.1%
-//     with a norm every sweep; rows256g2 79.8-83.9% / 87.5-88.2%, 75.2% / 75.9% with norms.
-//   3D 512^3 27-point: vring16s3 72.1% / 71.3%, 61.3% / 62.3% with norms; vmarch4p1 69.3% /
-//     70.2%, 55.2% / 52.0% with norms; best march 40% / 54%.
+// Defaults: the best of `fdsolve bench` per dimension at 2D 16384^2 and 3D 512^3 27-point on
+// an H200, the same for float and double: rows128g4 (2D) within the run-to-run spread of
+// rows256g2 unchecked and ahead of it with a norm every sweep in double; vring16s3 (3D) ahead
+// of vmarch4p1, most with norms (docs/performance-history.md, "Results (last run, ..., H200)").
+// They serve a GPU that neither a tune cache nor a built-in table covers: those come first
+// (solver/tuning/kernel_choice.hpp; docs/performance.md, "Size ladder: the best variant per
+// size").
 const char* default_sweep_variant(int dims) { return dims == 2 ? "rows128g4" : "vring16s3"; }
 
 std::string driver_version_text() {

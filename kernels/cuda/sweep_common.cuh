@@ -173,9 +173,10 @@ __device__ __forceinline__ StatsPartial load_partial_cg(const StatsPartial* p) {
 /// block_stats_store, then the last block of the grid reduces every block's partial (thread t
 /// takes elements t, t + BX*BY, ... in order, then the same CUB tree) into `sink.result`.
 /// Not inlined, so that the sweep loop's registers do not carry it; the arguments come by value
-/// (AccArg = the accumulator type), in registers: by reference they went through a 32-64 byte
-/// stack frame in local memory, which in the 2D rows kernels' many small blocks was 5% more L2
-/// traffic per checked sweep (Nsight Compute, H100). The vector marches pass a reference
+/// (AccArg = the accumulator type), in registers: by reference they go through a 32-64 byte
+/// stack frame in local memory, which in the 2D rows kernels' many small blocks costs 5% more
+/// L2 traffic per checked sweep (Nsight Compute, H100; docs/performance-history.md, "Issue 14,
+/// profiled"). The vector marches pass a reference
 /// (AccArg = const Acc&): by value took vmarch4p1's float instantiation from 72 to 80 registers
 /// (ptxas sm_90), a block per SM fewer, while its few large blocks make the frame's traffic small.
 template <int BX, int BY, typename AccArg>

@@ -59,7 +59,10 @@ class SweepBlock {
   /// Sweeps enqueued at most before the host waits (one wait per 1024 sweeps: < 1% at 257^2).
   static constexpr std::int64_t kMaxAhead = 4 * kMaxRecorded;
   /// Node updates enqueued at most before the host waits: 1.7e10, about 0.1 s of 7-point double
-  /// sweeps on an H100 (500^3 double: 137 sweeps; before this bound a SIGTERM waited 5.3 s).
+  /// sweeps on an H100 (500^3 double: 137 sweeps). Without it the host enqueues up to kMaxAhead
+  /// sweeps of any size, and an interrupt waits for all of them: seconds at 500^3
+  /// (docs/performance-history.md, "Multigrid at any grid size"; docs/performance.md,
+  /// "Stopping a long run").
   static constexpr std::int64_t kMaxAheadUpdates = std::int64_t(1) << 34;
 
  private:

@@ -59,8 +59,9 @@ bool fused_restriction_pays(const std::string& backend_name, int dims);
 constexpr index_t kBottomLevelsCells = 4096;
 
 /// The blocked variant made for smoothing: two sweeps a pass by row marching (CUDA, 2D). The
-/// temporally blocked tiles, built for eight sweeps a pass, cost 1.7 single sweeps for two in
-/// 2D double and 3-5 in 3D (H100, 2026-11-25, docs/performance-history.md).
+/// temporally blocked tiles are built for eight sweeps a pass; at two their fixed costs are
+/// not paid back: a two-sweep pass of them costs 1.7 single sweeps in 2D double and 3-5 in 3D
+/// on an H100 (docs/performance-history.md, "Two smoothing sweeps in one pass").
 inline constexpr const char* kSmoothingStepKernel = "march2";
 
 /// Whether the cycles smooth with blocked passes by default, given the backend's blocked
@@ -75,8 +76,8 @@ bool fused_correction_default();
 
 /// The smallest level that smooths with blocked passes (2^21 nodes, about 1449^2). Below it a
 /// pass is bound by latency more than bytes: on an H100 in double a two-sweep pass costs 1.64
-/// single sweeps at 1025^2 against 1.2 at 2049^2 and 4097^2, and with 1025^2's fine level
-/// blocked its V-cycle took 0.161 ms against 0.162 (2026-11-26, docs/performance-history.md).
+/// single sweeps at 1025^2 against 1.2 at 2049^2 and 4097^2, and blocking 1025^2's fine level
+/// leaves its V-cycle's time unchanged (docs/performance-history.md, "A faster two-sweep pass").
 inline constexpr index_t kBlockedSmoothingCells = index_t(1) << 21;
 
 /// The bottom levels' threshold for backend `name`: kBottomLevelsCells on CUDA; 0 (level by

@@ -38,7 +38,8 @@ void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, cons
 
 /// check_finite_inputs (every node) with the expressions evaluated on the backend (on CUDA:
 /// compiled and run on the device, slab by slab into a scratch buffer; only the first
-/// non-finite node comes back); numbers and data files are checked on the host as before.
+/// non-finite node comes back); numbers and data files are checked on the host (check_finite,
+/// finite_inputs.hpp).
 template <typename T>
 /// With `keep_source` (a run on one rank) the CPU backend keeps the source formula's values for
 /// the set-up (source_values_kept); over several ranks each rank evaluates its own nodes later,

@@ -3,9 +3,10 @@
 //
 // Every entry is measured: the winners of `fdsolve bench --sizes --backend cuda` (recorded
 // blocks of sweeps, median of 3 repetitions, launch overhead included) on an NVIDIA H100 80GB
-// HBM3 and an NVIDIA H200, 2026-11-23T15:15Z and 15:28Z, turned into these lists by
-// tools/sizes_table.py; docs/performance-history.md, "Size ladder: measured", shows both with the
-// default beside the best at every rung.
+// HBM3 and an NVIDIA H200, turned into these lists by tools/sizes_table.py. The runs and their
+// winners: docs/performance.md, "Size ladder: the best variant per size";
+// docs/performance-history.md, "Size ladder: measured", shows both with the default beside the
+// best at every rung.
 #include "kernel_choice.hpp"
 
 namespace fdsolve {
