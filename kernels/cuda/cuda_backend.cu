@@ -62,6 +62,13 @@ class CudaBackend final : public Backend<T> {
   }
 
   std::string name() const override { return "cuda"; }
+  BackendTraits traits() const override {
+    BackendTraits t;
+    t.launch_bound = true;
+    t.fused_residual_restriction_2d = true;
+    t.smoothing_pass_kernel[2] = "march2";  // two sweeps a pass by row marching (2D only)
+    return t;
+  }
   std::string device() const override { return describe_device(props_); }
 
   DeviceIdentity identity() const override { return {props_.name, driver_version_text()}; }

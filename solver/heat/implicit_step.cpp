@@ -41,7 +41,7 @@ ImplicitStep<T>::ImplicitStep(const Case& c, Backend<T>& backend, KernelId kerne
       kernel_(kernel),
       cycles_(std::move(levels),
               CycleSettings{c.solve.multigrid, 1.0, 0.0, CycleSettings{}.bottom_reduction,
-                            fused_restriction_pays(backend.name(), c.grid.dims)},
+                            fused_restriction_pays(backend.traits(), c.grid.dims)},
               backend, kernel,
               [this](Buffer<T>& x) { boundaries_.fill_ghosts(x, halo_); }, ranks) {
   g_ = backend.allocate(L_.size);

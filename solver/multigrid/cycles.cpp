@@ -3,6 +3,9 @@
 // cycles_transfers.cpp, the work between ranks in cycles_ranks.cpp.
 #include "cycles.hpp"
 
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
@@ -26,8 +29,8 @@ constexpr const char* kCoarseVariant = "plain";
 
 }  // namespace
 
-bool fused_restriction_pays(const std::string& backend_name, int dims) {
-  return backend_name == "cuda" && dims == 2;
+bool fused_restriction_pays(const BackendTraits& traits, int dims) {
+  return traits.fused_residual_restriction_2d && dims == 2;
 }
 
 bool fused_correction_default() {
@@ -35,10 +38,9 @@ bool fused_correction_default() {
   return !text || std::string(text) != "0";
 }
 
-bool blocked_smoothing_default(const std::vector<std::string>& step_kernels) {
+bool blocked_smoothing_default(const BackendTraits& traits, int dims) {
   if (const char* text = std::getenv("FDSOLVE_BLOCKED_SMOOTHING")) return std::string(text) != "0";
-  return std::find(step_kernels.begin(), step_kernels.end(), kSmoothingStepKernel) !=
-         step_kernels.end();
+  return !traits.smoothing_pass_kernel[dims].empty();
 }
 
 template <typename T>
@@ -72,8 +74,9 @@ Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settin
     halo_.push_back(split(level)
                         ? std::make_unique<HaloExchange<T>>(layout_[l], backend, comm_, split_[l])
                         : nullptr);
-    kernel_.push_back(l > 0 && has_plain ? backend.find_kernel(g.dims, kCoarseVariant)
-                                         : fine_kernel);
+    plan_.level.push_back({l > 0 && has_plain ? backend.find_kernel(g.dims, kCoarseVariant)
+                                              : fine_kernel,
+                           std::nullopt});
     x_.emplace_back();
     next_.emplace_back();
     rhs_.emplace_back();
@@ -100,16 +103,17 @@ Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settin
     packed_ = backend.allocate(packed);
   }
   const int last = coarsest();
-  cg_bottom_ = cg_bottom_applies(levels_) && !split(last);
-  if (cg_bottom_ && here(last))
+  plan_.bottom_by_cg = cg_bottom_applies(levels_) && !split(last);
+  if (plan_.bottom_by_cg && here(last))
     for (auto* b : {&cg_r_, &cg_p_, &cg_q_}) {
       *b = backend.allocate(layout_[last].size);
       backend.zero(*b);  // Dirichlet nodes and the halo stay zero: CG writes only the box
     }
   set_shift(settings.alpha, settings.beta);
-  set_bottom_levels_cells(bottom_levels_cells(backend.name()));
-  set_blocked_smoothing(blocked_smoothing_default(backend.step_kernels(levels_[0].dims)));
+  set_bottom_levels_cells(bottom_levels_cells(backend.traits()));
+  set_blocked_smoothing(blocked_smoothing_default(backend.traits(), levels_[0].dims));
   set_fused_correction(fused_correction_default());
+  for (const std::string& line : describe_plan()) spdlog::debug("cycle plan: {}", line);
 }
 
 template <typename T>
@@ -167,34 +171,34 @@ template <typename T>
 void Cycles<T>::set_blocked_smoothing(bool on, index_t min_cells) {
   const int dims = levels_[0].dims;
   const auto names = backend_.step_kernels(dims);
-  step_kernel_.assign(levels_.size(), std::nullopt);
-  pair_probe_ = false;
+  for (LevelPlan& l : plan_.level) l.passes.reset();
+  plan_.pair_probe = false;
   // Over several ranks the halo between two sweeps comes from a neighbour.
   if (!on || comm_.several() || names.empty()) return;
-  // The two-sweep marching kernel where the backend has one, else its default blocked kernel
-  // (the CPU's runs single sweeps; CUDA's 3D tiles measured slower: a measurement only).
-  const bool march = std::find(names.begin(), names.end(), kSmoothingStepKernel) != names.end();
-  const KernelId id =
-      backend_.find_step_kernel(dims, march ? kSmoothingStepKernel : backend_.default_step_kernel(dims));
+  // The kernel built for smoothing passes where the backend has one, else its default blocked
+  // kernel (the CPU's runs single sweeps; CUDA's 3D tiles measured slower: a measurement only).
+  const std::string& made = backend_.traits().smoothing_pass_kernel[dims];
+  const bool has_made = !made.empty() && std::find(names.begin(), names.end(), made) != names.end();
+  const KernelId id = backend_.find_step_kernel(dims, has_made ? made : backend_.default_step_kernel(dims));
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     const LevelGeometry& g = levels_[l];
     // A blocked pass reads the halo as it was at its start: only Dirichlet faces, whose
     // boundary nodes no sweep changes, keep every sweep's inputs what single sweeps see.
     const bool dirichlet = std::all_of(g.faces.begin(), g.faces.begin() + 2 * dims,
                                        [](BoundaryType b) { return b == BoundaryType::Dirichlet; });
-    if (dirichlet && g.cells() >= min_cells) step_kernel_[l] = id;
+    if (dirichlet && g.cells() >= min_cells) plan_.level[l].passes = id;
   }
   // The probe as the fine level's first two pre-smoothing sweeps, where the kernel can count
   // the first one's update as it goes.
-  pair_probe_ = blocked_smoothing(0) && settings_.spec.pre_smooth >= 2 && coarsest() > 0 &&
-                backend_.pairs_with_stats(*step_kernel_[0]);
+  plan_.pair_probe = blocked_smoothing(0) && settings_.spec.pre_smooth >= 2 && coarsest() > 0 &&
+                backend_.pairs_with_stats(*plan_.level[0].passes);
 }
 
 template <typename T>
 void Cycles<T>::smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps, bool zeroed,
                        const TransferArgs<T>* correction) {
   if (!here(level)) return;
-  const std::optional<KernelId>& blocked = step_kernel_[level];
+  const std::optional<KernelId>& blocked = plan_.level[level].passes;
   for (int done = 0; done < sweeps;) {
     check_interrupt();
     const int n = blocked ? std::min(sweeps - done, kMaxBlockedSweeps) : 1;
@@ -206,7 +210,7 @@ void Cycles<T>::smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps, boo
       else if (n >= 2)
         backend_.sweep_steps(a, n, *blocked);  // x's box is scratch afterwards
       else
-        backend_.sweep(a, kernel_[level]);
+        backend_.sweep(a, plan_.level[level].sweep);
     });
     x.swap(next);
     done += n;
@@ -222,7 +226,7 @@ void Cycles<T>::coarse_correction(int level) {
 template <typename T>
 void Cycles<T>::visit(int level, bool fresh) {
   if (!here(level)) return;  // a gathered level: rank 0 alone
-  if (level >= first_in_call_ && level < coarsest()) return visit_in_one_call(level, fresh);
+  if (level >= plan_.bottom_call_first && level < coarsest()) return visit_in_one_call(level, fresh);
   if (fresh) timed(level, &output::LevelSeconds::sweep, [&] { backend_.zero(x_[level]); });
   if (level == coarsest()) {
     solve_bottom();
@@ -252,8 +256,8 @@ SweepStats Cycles<T>::probe(Buffer<T>& u, Buffer<T>& next) {
   const SweepArgs<T> a = sweep_args(0, ops_[0].smooth, u, next, rhs(0));
   SweepStats stats;
   timed(0, &output::LevelSeconds::sweep, [&] {
-    stats = pair_probe_ ? backend_.sweep_pair_with_stats(a, *step_kernel_[0])
-                        : backend_.sweep_with_stats(a, kernel_[0]);
+    stats = plan_.pair_probe ? backend_.sweep_pair_with_stats(a, *plan_.level[0].passes)
+                        : backend_.sweep_with_stats(a, plan_.level[0].sweep);
   });
   return stats;
 }
@@ -262,10 +266,10 @@ template <typename T>
 void Cycles<T>::enqueue_probe(Buffer<T>& u, Buffer<T>& next) {
   fill_boundary(0, u);
   const SweepArgs<T> a = sweep_args(0, ops_[0].smooth, u, next, rhs(0));
-  if (pair_probe_)
-    backend_.enqueue_sweep_pair_with_stats(a, *step_kernel_[0]);
+  if (plan_.pair_probe)
+    backend_.enqueue_sweep_pair_with_stats(a, *plan_.level[0].passes);
   else
-    backend_.enqueue_sweep_with_stats(a, kernel_[0]);
+    backend_.enqueue_sweep_with_stats(a, plan_.level[0].sweep);
 }
 
 template <typename T>
@@ -274,7 +278,7 @@ void Cycles<T>::finish_cycle(Buffer<T>& u, Buffer<T>& next) {
     finish_fine(u, next, 0);  // the probe's output is dropped
   } else {
     u.swap(next);
-    finish_fine(u, next, pair_probe_ ? 2 : 1);
+    finish_fine(u, next, plan_.pair_probe ? 2 : 1);
   }
   settle_times();
 }
@@ -312,6 +316,38 @@ void Cycles<T>::full_multigrid(Buffer<T>& u, Buffer<T>& next) {
   }
   correct(0, u, settings_.cubic_fmg);
   cycle(u, next);  // settles the times
+}
+
+template <typename T>
+std::vector<std::string> Cycles<T>::describe_plan() const {
+  const int dims = levels_[0].dims;
+  const auto sweeps = backend_.kernels(dims);
+  const auto passes = backend_.step_kernels(dims);
+  std::vector<std::string> lines;
+  for (std::size_t l = 0; l < levels_.size(); ++l) {
+    const int level = static_cast<int>(l);
+    const LevelGeometry& g = levels_[l];
+    const LevelPlan& p = plan_.level[l];
+    std::string line = fmt::format("level {} ({} nodes): ", level, g.cells());
+    if (level >= plan_.bottom_call_first) {
+      line += "in the bottom levels' one call";
+    } else {
+      line += "sweeps " + sweeps[static_cast<std::size_t>(p.sweep.index)];
+      if (p.passes)
+        line += ", smoothing passes " + passes[static_cast<std::size_t>(p.passes->index)];
+      if (level == 0 && plan_.pair_probe) line += ", the probe a checked pair";
+      if (fuses_correction(level)) line += ", the correction inside the first pass";
+      if (level < coarsest() && settings_.fuse_residual_restriction &&
+          levels_[l + 1].ratio.halves(dims))
+        line += ", residual inside the restriction";
+    }
+    if (level == coarsest())
+      line += plan_.bottom_by_cg ? "; solved by conjugate gradients"
+                                 : fmt::format("; solved by {} sweeps", bottom_.sweeps);
+    if (split(level)) line += "; split over the ranks";
+    lines.push_back(std::move(line));
+  }
+  return lines;
 }
 
 template class Cycles<float>;

@@ -44,12 +44,11 @@ struct CycleSettings {
   bool cubic_fmg = false;
 };
 
-/// Whether fusing the residual into the restriction pays on backend `name` in `dims`
-/// dimensions (`fdsolve bench --multigrid` runs in docs/performance-history.md): in 2D on the GPU
-/// (H100, 4097^2 double: 7.97 WU per V-cycle fused, 8.58 unfused); not in 3D, where each coarse
-/// node recomputes 27 residuals (27-point: 11.9 against 7.4 WU), nor on the CPU, whose fused
-/// loop is scalar (1025^2 double, one thread: 9.2 against 6.9 WU).
-bool fused_restriction_pays(const std::string& backend_name, int dims);
+/// Whether fusing the residual into the restriction pays on a backend of `traits` in `dims`
+/// dimensions (BackendTraits::fused_residual_restriction_2d; `fdsolve bench --multigrid` runs in
+/// docs/performance-history.md): in 2D on the GPU; not in 3D, where each coarse node recomputes
+/// 27 residuals, nor on the CPU, whose fused loop is scalar.
+bool fused_restriction_pays(const BackendTraits& traits, int dims);
 
 /// The bottom levels visited in one backend call (Backend::bottom_levels) by default: every
 /// level of at most this many nodes but the fine one. On the GPU a launch on such a level costs
@@ -58,16 +57,12 @@ bool fused_restriction_pays(const std::string& backend_name, int dims);
 /// over a pass than the launch it saves: 4096 nodes is 4 nodes per thread of a 1024-thread block.
 constexpr index_t kBottomLevelsCells = 4096;
 
-/// The blocked variant made for smoothing: two sweeps a pass by row marching (CUDA, 2D). The
-/// temporally blocked tiles are built for eight sweeps a pass; at two their fixed costs are
-/// not paid back: a two-sweep pass of them costs 1.7 single sweeps in 2D double and 3-5 in 3D
-/// on an H100 (docs/performance-history.md, "Two smoothing sweeps in one pass").
-inline constexpr const char* kSmoothingStepKernel = "march2";
-
-/// Whether the cycles smooth with blocked passes by default, given the backend's blocked
-/// variants for the grid's dimensions: where the two-sweep marching kernel is one of them.
+/// Whether the cycles smooth with blocked passes by default on a backend of `traits` in `dims`
+/// dimensions: where it names a step kernel built for smoothing passes (BackendTraits::
+/// smoothing_pass_kernel; the temporally blocked tiles, built for eight sweeps a pass, do not pay
+/// at two: docs/performance-history.md, "Two smoothing sweeps in one pass").
 /// FDSOLVE_BLOCKED_SMOOTHING=0 or 1 overrides it (a measurement knob).
-bool blocked_smoothing_default(const std::vector<std::string>& step_kernels);
+bool blocked_smoothing_default(const BackendTraits& traits, int dims);
 
 /// Whether the cycles add the coarse correction inside the first post-smoothing pass where
 /// they can (Cycles::set_fused_correction): yes, unless FDSOLVE_FUSED_CORRECTION=0 (a
@@ -80,9 +75,27 @@ bool fused_correction_default();
 /// leaves its V-cycle's time unchanged (docs/performance-history.md, "A faster two-sweep pass").
 inline constexpr index_t kBlockedSmoothingCells = index_t(1) << 21;
 
-/// The bottom levels' threshold for backend `name`: kBottomLevelsCells on CUDA; 0 (level by
-/// level) on the CPU, whose small levels cost no launches (the CPU tests set it).
-index_t bottom_levels_cells(const std::string& backend_name);
+/// The bottom levels' threshold on a backend of `traits`: kBottomLevelsCells where operations
+/// are launch-bound (a GPU); 0 (level by level) on the CPU, whose small levels cost no launches
+/// (the CPU tests set it).
+index_t bottom_levels_cells(const BackendTraits& traits);
+
+/// The cycles' choices per level, made once from the backend's traits and kernels, the level
+/// sizes and the settings (Cycles' constructor; its setters re-plan one choice, which tests and
+/// `bench --multigrid` use to compare the paths), and logged at debug level.
+struct LevelPlan {
+  KernelId sweep;                  // single sweeps, residuals and the probe
+  std::optional<KernelId> passes;  // smoothing in blocked passes (Backend::sweep_steps)
+};
+struct CyclePlan {
+  std::vector<LevelPlan> level;
+  bool pair_probe = false;  // the probe is the fine level's first blocked pass (a checked pair)
+  /// The coarse correction inside the first post-smoothing pass, on the levels that smooth in
+  /// passes and whose next level nests (Cycles::fuses_correction).
+  bool fused_correction = true;
+  int bottom_call_first = 0;  // the first level visited in one backend call (levels: none)
+  bool bottom_by_cg = false;  // the coarsest level by conjugate gradients, else by sweeps
+};
 
 /// The ranks a hierarchy runs on. With one rank (or no split) every level is whole; with
 /// several, the levels below split.gather hold each rank's box (the fine fields the caller's,
@@ -112,7 +125,7 @@ class Cycles {
   const LevelOperator& op(int level) const { return ops_[level]; }
   /// Whether the coarsest grid is solved by conjugate gradients (bottom_cg.hpp): whenever it
   /// is whole on one rank and small; else by bottom_sweeps() smoothing sweeps.
-  bool bottom_by_cg() const { return cg_bottom_; }
+  bool bottom_by_cg() const { return plan_.bottom_by_cg; }
   int bottom_sweeps() const { return bottom_.sweeps; }
 
   /// Visits the levels of at most `cells` nodes (the fine level never) in one backend call,
@@ -121,7 +134,7 @@ class Cycles {
   /// keeps the setting it was recorded with.
   void set_bottom_levels_cells(index_t cells);
   /// The first level the one call visits (levels().size() when none is).
-  int bottom_levels_first() const { return first_in_call_; }
+  int bottom_levels_first() const { return plan_.bottom_call_first; }
 
   /// Smooths with blocked passes (Backend::sweep_steps, two sweeps each) where they give the
   /// same result: on one rank, on levels of at least `min_cells` nodes whose faces are all
@@ -130,16 +143,20 @@ class Cycles {
   /// with kBlockedSmoothingCells. Recorded work keeps the setting it was recorded with.
   void set_blocked_smoothing(bool on, index_t min_cells = kBlockedSmoothingCells);
   /// Whether `level` smooths with blocked passes.
-  bool blocked_smoothing(int level) const { return step_kernel_[level].has_value(); }
+  bool blocked_smoothing(int level) const { return plan_.level[level].passes.has_value(); }
   /// Adds the coarse correction and runs the first post-smoothing pass as one backend call
   /// (Backend::correct_and_sweep_steps) on the levels that smooth with blocked passes: on
   /// CUDA in 2D one pass over the level fewer a cycle. The same numbers up to the rounding of
   /// the addition (the GPU tests compare). The constructor sets fused_correction_default();
   /// recorded work keeps the setting it was recorded with.
-  void set_fused_correction(bool on) { fused_correction_ = on; }
+  void set_fused_correction(bool on) { plan_.fused_correction = on; }
   /// Whether the correction of `level` (from level + 1) runs inside its first post-smoothing
   /// pass.
   bool fuses_correction(int level) const;
+
+  /// The plan (CyclePlan) as the cycles run it now, one line per level for the debug log.
+  const CyclePlan& plan() const { return plan_; }
+  std::vector<std::string> describe_plan() const;
 
   /// Changes the operator to alpha I - beta L on every level (an implicit heat step whose dt
   /// differs): relaxation weights, rhs_scale and the bottom solve follow. Work recorded with
@@ -253,7 +270,7 @@ class Cycles {
   /// sweep that followed the probe).
   bool probe_redone() const {
     return blocked_smoothing(0) && settings_.spec.pre_smooth >= 2 && coarsest() > 0 &&
-           !pair_probe_;
+           !plan_.pair_probe;
   }
   /// Sweeps per blocked pass at most: what the two-sweep marching kernel takes (V(2,2) smooths
   /// two at a time); the interrupt is checked between passes.
@@ -281,7 +298,7 @@ class Cycles {
   void solve_bottom();
   /// The bottom CG's arguments (bottom_cg.hpp) on the coarsest level.
   BottomSolveArgs<T> bottom_args();
-  /// visit(level, fresh) of level >= first_in_call_ as one Backend::bottom_levels call.
+  /// visit(level, fresh) of level >= plan_.bottom_call_first as one Backend::bottom_levels call.
   void visit_in_one_call(int level, bool fresh);
   /// Restricts the residual of x (computed into `scratch`) to the next level's right-hand side.
   void restrict_residual(int level, Buffer<T>& x, Buffer<T>& scratch);
@@ -313,10 +330,7 @@ class Cycles {
   BottomSolve bottom_;
   std::vector<Layout> layout_;  // this rank's fields of each level (its box, or whole)
   std::vector<Box> box_;        // the nodes a sweep of each level updates here
-  std::vector<KernelId> kernel_;
-  std::vector<std::optional<KernelId>> step_kernel_;  // set_blocked_smoothing: blocked levels
-  bool pair_probe_ = false;  // the probe is the fine level's first blocked pass (checked pair)
-  bool fused_correction_ = true;              // set_fused_correction
+  CyclePlan plan_;
   std::vector<HaloFillArgs<T>> homogeneous_;  // face rules of corrections (field set per fill)
   std::vector<std::unique_ptr<HaloExchange<T>>> halo_;  // split levels' exchanges
   // Coarse levels' fields (index 0 unused): correction, its second buffer, right-hand side g.
@@ -328,8 +342,6 @@ class Cycles {
   std::unique_ptr<HaloExchange<T>> copy_halo_;
   Buffer<T> copy_rhs_, copy_x_, packed_;
   std::vector<T> mine_, whole_;  // host staging of the gather and the scatter
-  bool cg_bottom_ = false;
-  int first_in_call_ = 0;         // set_bottom_levels_cells
   Buffer<T> cg_r_, cg_p_, cg_q_;  // the bottom CG's scratch fields
   std::function<bool()> interrupt_;
   // time_levels: on when clock_ is set. A reading settles the operations timed so far, so

@@ -7,8 +7,8 @@
 
 namespace fdsolve::multigrid {
 
-index_t bottom_levels_cells(const std::string& backend_name) {
-  if (backend_name != "cuda") return 0;
+index_t bottom_levels_cells(const BackendTraits& traits) {
+  if (!traits.launch_bound) return 0;
   // A measurement knob (docs/performance.md): FDSOLVE_BOTTOM_LEVELS_CELLS=N moves the
   // threshold, 0 visits every level by itself.
   if (const char* text = std::getenv("FDSOLVE_BOTTOM_LEVELS_CELLS"))
@@ -19,7 +19,7 @@ index_t bottom_levels_cells(const std::string& backend_name) {
 template <typename T>
 void Cycles<T>::set_bottom_levels_cells(index_t cells) {
   const int last = coarsest();
-  first_in_call_ = static_cast<int>(levels_.size());
+  plan_.bottom_call_first = static_cast<int>(levels_.size());
   // One rank: levels split over ranks exchange halos between the steps, and gathered levels
   // wait for the gather and scatter (the call's levels would be whole on rank 0, but the
   // simple rule is enough: a split run is large, its coarse levels a small share of a cycle).
@@ -30,7 +30,7 @@ void Cycles<T>::set_bottom_levels_cells(index_t cells) {
   while (first - 1 >= 1 && levels_[first - 1].cells() <= cells &&
          last - (first - 1) + 1 <= kMaxBottomLevels)
     --first;
-  if (first < last) first_in_call_ = first;
+  if (first < last) plan_.bottom_call_first = first;
 }
 
 template <typename T>
@@ -59,8 +59,8 @@ void Cycles<T>::visit_in_one_call(int level, bool fresh) {
   a.pre_smooth = settings_.spec.pre_smooth;
   a.post_smooth = settings_.spec.post_smooth;
   a.w_cycle = settings_.spec.cycle == CycleKind::W;
-  a.cg = cg_bottom_;
-  if (cg_bottom_)
+  a.cg = plan_.bottom_by_cg;
+  if (plan_.bottom_by_cg)
     a.bottom = bottom_args();
   else
     a.bottom_sweeps = bottom_.sweeps;

@@ -31,7 +31,7 @@ void Cycles<T>::restrict_residual(int level, Buffer<T>& x, Buffer<T>& scratch) {
     return;
   }
   timed(level, &output::LevelSeconds::sweep, [&] {
-    backend_.sweep(sweep_args(level, ops_[level].residual, x, scratch, rhs(level)), kernel_[level]);
+    backend_.sweep(sweep_args(level, ops_[level].residual, x, scratch, rhs(level)), plan_.level[level].sweep);
   });
   // The coarse nodes next to a Neumann or periodic face weigh residuals beyond it: mirrored
   // (the symmetric extension of the boundary rows) or wrapped; next to another rank's box,
@@ -77,7 +77,7 @@ TransferArgs<T> Cycles<T>::correction_args(int level, Buffer<T>& x) const {
 
 template <typename T>
 bool Cycles<T>::fuses_correction(int level) const {
-  return fused_correction_ && level < coarsest() && step_kernel_[level] &&
+  return plan_.fused_correction && level < coarsest() && plan_.level[level].passes &&
          settings_.spec.post_smooth >= 2 && level + 1 != gather_ &&
          levels_[level + 1].ratio.halves(levels_[level].dims);
 }
@@ -122,7 +122,7 @@ template <typename T>
 void Cycles<T>::solve_bottom() {
   const int l = coarsest();
   check_interrupt();
-  if (!cg_bottom_) {
+  if (!plan_.bottom_by_cg) {
     smooth(l, x_[l], next_[l], bottom_.sweeps);
     return;
   }

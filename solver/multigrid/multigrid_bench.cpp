@@ -44,8 +44,9 @@ Problem problem(int dims, int stencil) {
           }};
 }
 
-std::int64_t default_size(const std::string& backend, int dims) {
-  if (backend == "cuda") return dims == 2 ? 4097 : 513;
+/// A size that fills a device (launch-bound backends), or that a CPU cycles in a second.
+std::int64_t default_size(const BackendTraits& traits, int dims) {
+  if (traits.launch_bound) return dims == 2 ? 4097 : 513;
   return dims == 2 ? 1025 : 129;
 }
 
@@ -224,8 +225,8 @@ void print_row(std::ostream& out, const MultigridBenchRow& r) {
 template <typename T>
 void bench_problem(Backend<T>& be, const Problem& p, const BenchOptions& o,
                    std::vector<MultigridBenchRow>& rows, std::ostream& out) {
-  const std::int64_t n = o.size > 0 ? o.size : default_size(be.name(), p.dims);
-  Bench<T> b(be, p, n, fused_restriction_pays(be.name(), p.dims));
+  const std::int64_t n = o.size > 0 ? o.size : default_size(be.traits(), p.dims);
+  Bench<T> b(be, p, n, fused_restriction_pays(be.traits(), p.dims));
   MultigridBenchRow base;
   base.backend = be.name();
   base.dims = p.dims;
@@ -236,7 +237,7 @@ void bench_problem(Backend<T>& be, const Problem& p, const BenchOptions& o,
 
   // The backend's default cycle, and the same cycle with the residual fused into the
   // restriction or not (the other choice): what the fusion saves.
-  const bool fused = fused_restriction_pays(be.name(), p.dims);
+  const bool fused = fused_restriction_pays(be.traits(), p.dims);
   MultigridBenchRow v = base;
   v.what = fused ? "v-fused" : "v-unfused";
   v.cycles = 1;
@@ -279,7 +280,7 @@ void bench_problem(Backend<T>& be, const Problem& p, const BenchOptions& o,
   std::vector<MultigridBenchRow> out_rows{v, other, s};
   // Where the backend visits the bottom levels in one call: the default cycle with them
   // visited one by one, which is what the call saves.
-  if (const index_t cells = bottom_levels_cells(be.name()); cells > 0) {
+  if (const index_t cells = bottom_levels_cells(be.traits()); cells > 0) {
     MultigridBenchRow levels = base;
     levels.what = "v-levels";
     levels.cycles = 1;
@@ -291,14 +292,14 @@ void bench_problem(Backend<T>& be, const Problem& p, const BenchOptions& o,
   }
   // The default cycle with the other smoothing of the fine level: blocked passes
   // (Cycles::set_blocked_smoothing) where it runs single sweeps, and the other way round.
-  if (be.name() == "cuda") {
+  if (!be.traits().smoothing_pass_kernel[p.dims].empty()) {
     const bool on = b.blocked_smoothing();
     MultigridBenchRow other_smoothing = base;
     other_smoothing.what = on ? "v-single-sweeps" : "v-blocked";
     other_smoothing.cycles = 1;
     b.set_blocked_smoothing(!on);
     other_smoothing.seconds = b.cycle_seconds();
-    b.set_blocked_smoothing(blocked_smoothing_default(be.step_kernels(p.dims)));
+    b.set_blocked_smoothing(blocked_smoothing_default(be.traits(), p.dims));
     other_smoothing.work_units = other_smoothing.seconds / other_smoothing.sweep_seconds;
     out_rows.insert(out_rows.begin() + 1, other_smoothing);
   }

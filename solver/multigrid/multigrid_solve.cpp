@@ -150,7 +150,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
   settings.spec = c.solve.multigrid;
   // -div(beta grad u) = f with beta one number: A = -beta lap (its residual in the case's units).
   settings.beta = c.problem.coefficient.is_constant() ? c.problem.coefficient.constant : 1.0;
-  settings.fuse_residual_restriction = fused_restriction_pays(backend.name(), c.grid.dims);
+  settings.fuse_residual_restriction = fused_restriction_pays(backend.traits(), c.grid.dims);
   const auto fine_halo = [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0, halo); };
   // The fine right-hand side g = (omega / diag) f: a field when f varies, else a constant.
   const double g_scale = level_operator(levels[0], settings.alpha, settings.beta).rhs_scale;

@@ -30,7 +30,7 @@ void compare(const BottomCase& bc, bool fmg = false) {
   const auto again = run_cycles<T>(*gpu, bc.yaml, 0, cycles, 0.0, 1.0, -1, fmg, 1);
   const auto single = run_cycles<T>(*gpu, bc.yaml, 0, cycles, 0.0, 1.0, -1, fmg, 0);
   const auto host = run_cycles<T>(*cpu, bc.yaml, 0, cycles, 0.0, 1.0,
-                                  fused_restriction_pays("cuda", bc.dims) ? 1 : 0, fmg, 0);
+                                  fused_restriction_pays(gpu->traits(), bc.dims) ? 1 : 0, fmg, 0);
   const double gap = field_gap(blocked.u, single.u);
   INFO(bc.name, std::string(sizeof(T) == 4 ? " float" : " double"), std::string(fmg ? " fmg" : ""));
   // The probe as a checked pair (2D) reduces its norms in other blocks than a single sweep:
@@ -66,7 +66,7 @@ std::vector<T> probe_and_finish(Backend<T>& be, const std::string& yaml, int cyc
   Boundaries<T> bounds(c, be, L);
   CycleSettings settings;
   settings.spec = c.solve.multigrid;
-  settings.fuse_residual_restriction = fused_restriction_pays(be.name(), c.grid.dims);
+  settings.fuse_residual_restriction = fused_restriction_pays(be.traits(), c.grid.dims);
   Cycles<T> cy(levels, settings, be, choose_kernel(c, be),
                [&](Buffer<T>& x) { bounds.before_sweep(x, x, 0, 0); });
   cy.set_blocked_smoothing(true, 0);

@@ -27,7 +27,7 @@ void compare(const BottomCase& bc, index_t cells, double alpha = 0.0, double bet
   const auto each = run_cycles<T>(*gpu, bc.yaml, 0, cycles, alpha, beta);
   // The CPU fusing the residual into the restriction where CUDA does (2D).
   const auto host = run_cycles<T>(*cpu, bc.yaml, 0, cycles, alpha, beta,
-                                  fused_restriction_pays("cuda", bc.dims) ? 1 : 0);
+                                  fused_restriction_pays(gpu->traits(), bc.dims) ? 1 : 0);
   const double gap = field_gap(one.u, each.u);
   INFO(bc.name, std::string(sizeof(T) == 4 ? " float" : " double"), " alpha ", alpha, " beta ",
        beta, " levels ", one.levels, " first in the kernel ", one.first);
@@ -92,7 +92,7 @@ TEST_CASE("gpu: multigrid bottom levels: on by default, and a recorded cycle rep
   Boundaries<double> bounds(c, *gpu, L);
   CycleSettings settings;
   settings.spec = c.solve.multigrid;
-  settings.fuse_residual_restriction = fused_restriction_pays("cuda", 2);
+  settings.fuse_residual_restriction = fused_restriction_pays(gpu->traits(), 2);
   Cycles<double> cy(levels, settings, *gpu, choose_kernel(c, *gpu),
                     [&](Buffer<double>& x) { bounds.before_sweep(x, x, 0, 0); });
   cy.set_fine_rhs(nullptr, 0.0);

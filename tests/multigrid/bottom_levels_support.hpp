@@ -80,7 +80,7 @@ CycleRun<T> run_cycles(Backend<T>& be, const std::string& yaml, index_t bottom_c
   settings.alpha = alpha;
   settings.beta = beta;
   settings.fuse_residual_restriction =
-      fused < 0 ? fused_restriction_pays(be.name(), c.grid.dims) : fused == 1;
+      fused < 0 ? fused_restriction_pays(be.traits(), c.grid.dims) : fused == 1;
   Cycles<T> cy(levels, settings, be, choose_kernel(c, be),
                [&](Buffer<T>& x) { bounds.before_sweep(x, x, 0, 0); });
   cy.set_bottom_levels_cells(bottom_cells);

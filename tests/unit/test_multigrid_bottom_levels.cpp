@@ -111,7 +111,7 @@ TEST_CASE("multigrid bottom levels: which levels take the call") {
   const auto levels = build_hierarchy(fine_level(c));  // 129, 65, 33, 17, 9, 5, 3
   auto be = make_cpu_backend<double>();
   Cycles<double> cy(levels, CycleSettings{}, *be, choose_kernel(c, *be), [](Buffer<double>&) {});
-  // Level by level on the CPU unless asked (bottom_levels_cells("cpu") is 0).
+  // Level by level on the CPU unless asked (bottom_levels_cells of the CPU's traits is 0).
   CHECK(cy.bottom_levels_first() == 7);
   cy.set_bottom_levels_cells(kBottomLevelsCells);  // 65^2 = 4225 > 4096 >= 33^2
   CHECK(cy.bottom_levels_first() == 2);
@@ -121,6 +121,42 @@ TEST_CASE("multigrid bottom levels: which levels take the call") {
   CHECK(cy.bottom_levels_first() == 7);
   cy.set_bottom_levels_cells(0);
   CHECK(cy.bottom_levels_first() == 7);
-  CHECK(bottom_levels_cells("cuda") == kBottomLevelsCells);
-  CHECK(bottom_levels_cells("cpu") == 0);
+  BackendTraits launch_bound;
+  launch_bound.launch_bound = true;
+  CHECK(bottom_levels_cells(launch_bound) == kBottomLevelsCells);
+  CHECK(bottom_levels_cells(be->traits()) == 0);
+}
+
+TEST_CASE("multigrid cycle plan: the plan logged is the plan the cycles run") {
+  const Case c = parse_case(laplace_case(2, 129, 5, face_cases(2)[0].faces), "t.yaml");
+  const auto levels = build_hierarchy(fine_level(c));  // 129, 65, 33, 17, 9, 5, 3
+  auto be = make_cpu_backend<double>();
+  Cycles<double> cy(levels, CycleSettings{}, *be, choose_kernel(c, *be), [](Buffer<double>&) {});
+  const auto names = be->kernels(2);
+  const auto lines = [&] { return cy.describe_plan(); };
+  REQUIRE(lines().size() == levels.size());
+  // The CPU's traits: no pass kernel made for smoothing, no bottom call, single sweeps.
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    const std::string line = lines()[l];
+    INFO(line);
+    CHECK(line.find("sweeps " + names[static_cast<std::size_t>(cy.plan().level[l].sweep.index)]) !=
+          std::string::npos);
+    CHECK(line.find("one call") == std::string::npos);
+    CHECK_FALSE(cy.plan().level[l].passes.has_value());
+  }
+  CHECK(lines().back().find(cy.bottom_by_cg() ? "conjugate gradients" : "sweeps") !=
+        std::string::npos);
+  // Re-planned: the levels of at most 4096 nodes go into one call, and the log says so.
+  cy.set_bottom_levels_cells(kBottomLevelsCells);
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    const bool in_call = static_cast<int>(l) >= cy.bottom_levels_first();
+    CHECK((lines()[l].find("one call") != std::string::npos) == in_call);
+  }
+  // Blocked passes forced on: the fine level's line names the pass kernel the plan holds.
+  cy.set_blocked_smoothing(true, 0);
+  REQUIRE(cy.plan().level[0].passes.has_value());
+  const auto passes = be->step_kernels(2);
+  CHECK(lines()[0].find("smoothing passes " +
+                        passes[static_cast<std::size_t>(cy.plan().level[0].passes->index)]) !=
+        std::string::npos);
 }
