@@ -194,8 +194,16 @@ int compare_command(const std::string& a, const std::string& b, double rtol, dou
   const output::CompareReport r = output::compare_paths(a, b, rtol, atol);
   for (const auto& f : r.fields) out << output::describe(f) << "\n";
   for (const auto& d : r.differences) out << "difference: " << d << "\n";
-  out << fmt::format("{}: max abs diff {:.3e}, max rel diff {:.3e} (rtol {}, atol {})\n",
-                     r.equal ? "equal" : "different", r.max_abs_diff, r.max_rel_diff, rtol, atol);
+  for (const auto& o : r.one_side) out << "not compared: " << o << "\n";
+  const std::string snapshots =
+      r.one_side.empty()
+          ? std::string()
+          : fmt::format("; {} snapshot{} compared, {} in one directory only (not compared)",
+                        r.snapshots_compared, r.snapshots_compared == 1 ? "" : "s",
+                        r.one_side.size());
+  out << fmt::format("{}: max abs diff {:.3e}, max rel diff {:.3e} (rtol {}, atol {}){}\n",
+                     r.equal ? "equal" : "different", r.max_abs_diff, r.max_rel_diff, rtol, atol,
+                     snapshots);
   return r.equal ? kExitOk : kExitRuntime;
 }
 
