@@ -285,7 +285,7 @@ std::optional<std::string> explain_syntax_error(const std::string& text, const s
 }
 
 bool looks_like_expression(const std::string& key) {
-  return key.find_first_of("?<>=*/^()+ ") != npos;
+  return key.find_first_of("?<>=*/^()+") != npos;
 }
 
 std::string split_expression_reason(const std::string& name, const std::string& key,

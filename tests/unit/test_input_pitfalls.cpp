@@ -83,6 +83,14 @@ TEST_CASE("input pitfalls: quoted or unspaced expressions and maps given with --
   CHECK(c.problem.coefficient.expression == "x < 0.5 ? 5 : 1");
   CHECK(c.problem.source.expression == "x<0.5?5:1");
   CHECK(c.initial.expression == "y > 0.5 ? 1 : 0");
+  // A misspelled key with a space is no expression: it keeps its suggestion.
+  try {
+    parse_case(kGrid + "boundary:\n  x min: {type: neumann}\n", "case.yaml");
+    FAIL("no error");
+  } catch (const fdsolve::InputError& e) {
+    CHECK(std::string(e.what()).find("unknown key 'x min' (did you mean 'x_min'?)") !=
+          std::string::npos);
+  }
   // A --set value that is a map of plain keys is a map, as before.
   const auto n = parse_case(kGrid, "case.yaml", {"boundary.x_min=type: neumann"});
   CHECK(n.boundary[0].type == fdsolve::BoundaryType::Neumann);
