@@ -91,6 +91,11 @@ void empty_region(const Case& c, const std::string& key, const FixedRegion& regi
         h);
   } else if (on_faces == marked) {
     why = "is non-zero only on Dirichlet faces, whose nodes hold the face's value";
+  } else if (on_faces > 0) {
+    why = fmt::format(
+        "marks {} nodes, each on a Dirichlet face or held by an earlier region (the first "
+        "region that holds a node gives its value)",
+        marked);
   } else {
     why = fmt::format(
         "marks {} node{} that earlier regions hold already (the first region that "

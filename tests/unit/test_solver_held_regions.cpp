@@ -46,6 +46,13 @@ TEST_CASE("held regions: a formula region that holds no node is an input error s
         "case.yaml:5:15: problem.fixed[1].where: the region holds no node: it marks 9 nodes that "
         "earlier regions hold already (the first region that holds a node gives its value); "
         "widen the region or remove it");
+  // The second region marks the columns x = 0 and x = 0.25: 7 nodes on Dirichlet faces and the
+  // 3 interior ones of x = 0.25, which the first region holds.
+  CHECK(medium_error(kGrid + "    - {where: \"abs(x - 0.25) < 0.1\", value: 1}\n" +
+                     "    - {where: \"x < 0.3\", value: 2}\n") ==
+        "case.yaml:5:15: problem.fixed[1].where: the region holds no node: it marks 10 nodes, "
+        "each on a Dirichlet face or held by an earlier region (the first region that holds a "
+        "node gives its value); widen the region or remove it");
 }
 
 TEST_CASE("held regions: a region that holds a node is accepted, and an empty mask file warns") {
