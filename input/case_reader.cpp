@@ -12,6 +12,7 @@
 #include "case_keys.hpp"
 #include "overrides.hpp"
 #include "parse_sections.hpp"
+#include "yaml_pitfalls.hpp"
 #include "yaml_values.hpp"
 
 namespace fdsolve {
@@ -61,6 +62,10 @@ YAML::Node load_yaml(const std::string& text, const std::string& label) {
   try {
     return YAML::Load(text);
   } catch (const YAML::ParserException& e) {
+    if (!e.mark.is_null()) {
+      if (auto explained = pitfalls::explain_syntax_error(text, label, e.mark.line, e.msg))
+        throw InputError(*explained);
+    }
     const std::string where = e.mark.is_null() ? label
                                                : label + ":" + std::to_string(e.mark.line + 1) +
                                                      ":" + std::to_string(e.mark.column + 1);

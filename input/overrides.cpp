@@ -4,6 +4,7 @@
 #include "overrides.hpp"
 
 #include "case_reader.hpp"
+#include "yaml_pitfalls.hpp"
 
 namespace fdsolve {
 
@@ -41,11 +42,24 @@ void apply_one(YAML::Node& root, const std::string& text, SourceMap& sources) {
   for (const auto& part : parts) {
     if (part.empty()) fail(origin, key, "empty part in the key path");
   }
+  const std::string value_text = text.substr(equals + 1);
   YAML::Node value;
   try {
-    value = YAML::Load(text.substr(equals + 1));
+    value = YAML::Load(value_text);
   } catch (const YAML::ParserException& e) {
+    if (const auto reason = pitfalls::set_value_reason(key, value_text, true))
+      fail(origin, key, *reason + " (the value is not valid YAML: " + e.msg + ")");
     fail(origin, key, "the value is not valid YAML: " + e.msg);
+  }
+  if (value.IsMap()) {
+    // An unquoted "x < 0.5 ? 5 : 1" reads as the map {"x < 0.5 ? 5": 1}.
+    bool split_expression = false;
+    for (const auto& entry : value) {
+      if (entry.first.IsScalar() && pitfalls::looks_like_expression(entry.first.Scalar()))
+        split_expression = true;
+    }
+    if (const auto reason = pitfalls::set_value_reason(key, value_text, split_expression))
+      fail(origin, key, *reason);
   }
 
   if (!root.IsMap()) root.reset(YAML::Node(YAML::NodeType::Map));

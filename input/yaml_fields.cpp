@@ -6,6 +6,7 @@
 
 #include "case_reader.hpp"
 #include "suggestions.hpp"
+#include "yaml_pitfalls.hpp"
 
 namespace fdsolve {
 
@@ -80,6 +81,15 @@ FieldMap::FieldMap(const Field& field, const std::vector<std::string>& allowed,
     const std::string name = it->first.Scalar();
     entry.path = join_path(field.path, name);
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+      if (pitfalls::looks_like_expression(name)) {
+        // An expression given on the line below its key, unquoted, splits at ': ' into a map.
+        const auto dot = field.path.find_last_of('.');
+        const std::string meant_for = field.path.substr(dot == std::string::npos ? 0 : dot + 1);
+        field.sources->fail(
+            it->first, field.path,
+            pitfalls::split_expression_reason(meant_for.ends_with(']') ? "" : meant_for, name,
+                                              it->second.IsScalar() ? it->second.Scalar() : ""));
+      }
       field.sources->fail(it->first, entry.path, unknown_key_reason(name, allowed));
     }
     if (!seen.insert(name).second) {

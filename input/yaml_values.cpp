@@ -6,6 +6,7 @@
 #include "expression.hpp"
 #include "number_text.hpp"
 #include "suggestions.hpp"
+#include "yaml_pitfalls.hpp"
 
 namespace fdsolve {
 
@@ -75,7 +76,7 @@ Value read_value(const Field& field, bool time_allowed) {
   try {
     value.uses_time = Expression(text).variables().count("t") > 0;
   } catch (const std::exception& e) {
-    field.fail("invalid expression '" + text + "': " + e.what());
+    field.fail("invalid expression '" + text + "': " + e.what() + pitfalls::expression_hint(text));
   }
   if (value.uses_time && !time_allowed) {
     field.fail("expression '" + text + "' uses t, which is defined only for equation heat");

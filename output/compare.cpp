@@ -132,6 +132,10 @@ SnapshotData read_for_compare(const std::string& path) {
   return data;
 }
 
+// Snapshots are matched by iteration and the common ones compared. A snapshot of one directory
+// only is named but is no difference: a resumed run holds the snapshot its interrupt wrote, which
+// the uninterrupted run lacks. The last snapshots must match, so that two runs that end at
+// different iterations never compare equal on what came before.
 void compare_directories(const std::string& a, const std::string& b, double rtol, double atol,
                          CompareReport& report) {
   const auto in_a = snapshots_by_iteration(a);
@@ -139,16 +143,25 @@ void compare_directories(const std::string& a, const std::string& b, double rtol
   for (const auto& [iteration, name] : in_a) {
     const auto match = in_b.find(iteration);
     if (match == in_b.end()) {
-      report.differences.push_back(name + ": only in " + a);
+      report.one_side.push_back(name + ": only in " + a);
       continue;
     }
     const std::string label = name == match->second ? name : name + " vs " + match->second;
     compare_snapshots(read_for_compare((fs::path(a) / name).string()),
                       read_for_compare((fs::path(b) / match->second).string()), rtol, atol,
                       label + ": ", report);
+    ++report.snapshots_compared;
   }
   for (const auto& [iteration, name] : in_b) {
-    if (in_a.count(iteration) == 0) report.differences.push_back(name + ": only in " + b);
+    if (in_a.count(iteration) == 0) report.one_side.push_back(name + ": only in " + b);
+  }
+  const auto& [last_a, name_a] = *in_a.rbegin();
+  const auto& [last_b, name_b] = *in_b.rbegin();
+  if (last_a != last_b) {
+    report.differences.push_back("the runs end at different iterations: the last snapshot is " +
+                                 name_a + " (iteration " + std::to_string(last_a) + ") in " + a +
+                                 ", " + name_b + " (iteration " + std::to_string(last_b) + ") in " +
+                                 b);
   }
 }
 

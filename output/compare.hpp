@@ -39,6 +39,10 @@ struct CompareReport {
   /// One line per difference: grid or metadata mismatch, missing field or snapshot, or a
   /// field with values outside the tolerance.
   std::vector<std::string> differences;
+  /// Directories: "NAME: only in DIR" for each snapshot whose iteration the other lacks; not
+  /// compared, and no difference unless it is the last of its directory.
+  std::vector<std::string> one_side;
+  std::size_t snapshots_compared = 0;   // directories: the snapshot pairs compared
   std::vector<FieldComparison> fields;  // every field compared, equal or not
   double max_abs_diff = 0;              // over all fields: the largest FieldComparison::max_abs
   double max_rel_diff = 0;              // over all fields: the largest FieldComparison::max_rel
@@ -46,7 +50,9 @@ struct CompareReport {
 
 /// Compares A and B: two snapshot files, or two output directories, whose snapshots
 /// (`<name>_<iteration, 8 or more digits>.h5`) are matched by iteration, so runs of cases with
-/// different names compare; a snapshot in only one is a difference. Values are equal when
+/// different names compare; the iterations both hold are compared, and a snapshot in only one
+/// is listed in `one_side`, a difference only when the directories' last snapshots are of
+/// different iterations (the runs ended apart). Values are equal when
 /// a == b or |a-b| <= atol + rtol*|b|, so any NaN is a difference. Grid shape, origin,
 /// spacing, time, iteration and field names must match (origin, spacing and time to 1e-12
 /// relative or atol). Throws OutputError when a path is missing, is not a snapshot (no field

@@ -141,6 +141,9 @@ struct Summary {
   std::string kernel_reason;  // why that variant: "tuning.kernel", "tune cache ...", ...
   /// How the run solved: "jacobi", "multigrid V(2,2) with FMG", "explicit" (heat) ...
   std::string method;
+  /// What norm_l2 and norm_linf measure: "residual" (f - A u) or "update" (u' - u); "" leaves
+  /// it out.
+  std::string criterion;
   GridMeta grid;
   std::int64_t iterations = 0;
   bool converged = false;

@@ -156,6 +156,7 @@ std::string format_summary_json(const Summary& summary) {
   json.value("kernel", summary.kernel);
   json.value("kernel_reason", summary.kernel_reason);
   json.value("method", summary.method);
+  if (!summary.criterion.empty()) json.value("criterion", summary.criterion);
   write_grid(json, summary.grid);
   json.value("iterations", summary.iterations);
   json.value("converged", summary.converged);

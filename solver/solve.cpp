@@ -135,6 +135,12 @@ std::string method_name(const Case& c) {
   return flux ? "jacobi (variable-coefficient flux form)" : "jacobi";
 }
 
+std::string norm_criterion(const Case& c) {
+  if (runs_multigrid(c)) return "residual";
+  if (c.problem.equation == Equation::Heat) return "update";
+  return c.solve.criterion == Criterion::Residual && !uses_flux_operator(c) ? "residual" : "update";
+}
+
 std::vector<std::string> describe_method(const Case& c) {
   if (implicit_heat(c)) return heat::describe_implicit_plan(c);
   const multigrid::MethodChoice choice = multigrid::choose_method(c);

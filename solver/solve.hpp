@@ -46,6 +46,12 @@ std::vector<std::string> describe_split(const Case& c, std::array<int, 3> ranks)
 /// V(2,2) cycles, full multigrid start").
 std::string method_name(const Case& c);
 
+/// What the run's norms measure (summary.json's `criterion`): "residual", f - A u, for
+/// multigrid and CG solves, implicit heat steps and Jacobi with solve.criterion residual on the
+/// constant stencil; else "update", u' - u of the last sweep (Jacobi, explicit heat, and
+/// Jacobi's flux form, where no one scale turns its updates into residuals).
+std::string norm_criterion(const Case& c);
+
 /// The lines `fdsolve check` prints about the method: which one and why, and for multigrid
 /// the hierarchy, the expected work and any coarsening warning; for implicit heat also the
 /// explicit stability limit beside dt and Crank-Nicolson's ringing warning.

@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
-"""Draws a run's history.csv to a PNG: the l2 and linf norms of the update (log scale) and,
-when the file has the columns p50, p90 and p99, the band of the update's distribution from
-the 50th to the 99th percentile with the 90th as a dashed line. A `nonfinite` column, when
-present, marks the first check that found non-finite values.
+"""Draws a run's history.csv to a PNG: the l2 and linf norms (log scale) and, when the file
+has the columns p50, p90 and p99, the band of the update's distribution |u' - u| from the 50th
+to the 99th percentile with the 90th as a dashed line. A `nonfinite` column, when present,
+marks the first check that found non-finite values.
+
+The norms measure what the run's criterion says: the update u' - u (Jacobi, explicit heat) or
+the residual f - A u (multigrid, CG, implicit heat, Jacobi with solve.criterion: residual).
+The criterion is read from `criterion` in the summary.json beside the CSV; --criterion gives it
+for a CSV without one (a run still going, a copied file), else the norms are labelled as of
+unknown kind. It prints the PNG's path and what its norms measure.
 
     tools/plot_history.py out/plate                  # writes out/plate/history.png
     tools/plot_history.py out/plate/history.csv plate_history.png [--x iteration|time]
+    tools/plot_history.py copied_history.csv --criterion residual
 
 Given a run directory it reads the directory's history.csv; without an output path the PNG is
 written beside the CSV (history.png). Needs matplotlib (Debian: python3-matplotlib); without it
@@ -13,6 +20,7 @@ it prints one line naming this interpreter and exits 2, as it does when the file
 """
 import argparse
 import csv
+import json
 import math
 import os
 import sys
@@ -27,7 +35,11 @@ except ImportError:
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 
-NORMS = (("norm_l2", "l2 of the update"), ("norm_linf", "linf of the update"))
+NORMS = ("norm_l2", "norm_linf")
+# What the norms measure, by the run's criterion (summary.json's `criterion`): the legend's
+# words and the axis label's.
+MEASURES = {"update": ("the update", "u' - u"), "residual": ("the residual", "f - A u")}
+UNKNOWN = "the update or the residual (no summary.json beside the CSV: criterion unknown)"
 PERCENTILES = ("p50", "p90", "p99")
 
 
@@ -40,7 +52,20 @@ def parse_args():
     parser.add_argument("--x", choices=["iteration", "time"], default="iteration",
                         help="horizontal axis (default: iteration)")
     parser.add_argument("--title", help="plot title (default: the file name)")
+    parser.add_argument("--criterion", choices=["update", "residual"],
+                        help="what the norms measure (default: summary.json beside the CSV)")
     return parser.parse_args()
+
+
+def run_criterion(history_path):
+    """The criterion recorded in the summary.json beside the CSV, or None without one."""
+    path = os.path.join(os.path.dirname(history_path) or ".", "summary.json")
+    try:
+        with open(path) as f:
+            criterion = json.load(f).get("criterion")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return criterion if criterion in MEASURES else None
 
 
 def read_columns(path):
@@ -79,6 +104,8 @@ def main():
         print(f"plot_history: {args.history}: no column '{args.x}'", file=sys.stderr)
         return 2
     x = cols[args.x]
+    criterion = args.criterion or run_criterion(args.history)
+    words, symbol = MEASURES.get(criterion, (None, None))
 
     fig, ax = plt.subplots(figsize=(8, 5), dpi=100)
     if all(p in cols for p in PERCENTILES):
@@ -86,8 +113,9 @@ def main():
         ax.fill_between(x, lo, hi, color="tab:green", alpha=0.25, linewidth=0,
                         label="|update| p50..p99")
         ax.plot(x, mid, color="tab:green", linestyle="--", linewidth=1, label="|update| p90")
-    for name, label in NORMS:
+    for name in NORMS:
         if name in cols:
+            label = f"{name[5:]} of {words}" if words else name[5:]
             ax.plot(x, positive(cols[name]), marker="." if len(x) < 50 else None, label=label)
     if "nonfinite" in cols:
         bad = [xi for xi, n in zip(x, cols["nonfinite"]) if n > 0]
@@ -96,14 +124,14 @@ def main():
                        label=f"non-finite values ({args.x} {bad[0]:g})")
     ax.set_yscale("log")
     ax.set_xlabel(args.x)
-    ax.set_ylabel("norm of u' - u")
+    ax.set_ylabel(f"norm of {symbol}" if symbol else "norm (criterion unknown)")
     ax.set_title(args.title or args.history)
     ax.grid(True, which="major", alpha=0.4)
     ax.grid(True, which="minor", alpha=0.1)
     ax.legend(loc="best", fontsize="small")
     fig.tight_layout()
     fig.savefig(args.out)
-    print(args.out)
+    print(f"{args.out}: the norms of " + (f"{words} {symbol}" if words else UNKNOWN))
     return 0
 
 

@@ -20,7 +20,7 @@ for case_file in tests/robustness/cases/*.yaml; do
   name=$(basename "$case_file" .yaml)
   args=tests/robustness/cases/$name.args
   if [ -f "$args" ]; then
-    { cat "$case_file"; echo "#--set"; sed 's/^--set //' "$args"; } >"$seeds/robustness_$name.yaml"
+    { cat "$case_file"; echo "#--set"; sed '/^--set$/d; s/^--set //' "$args"; } >"$seeds/robustness_$name.yaml"
   else
     cp "$case_file" "$seeds/robustness_$name.yaml"
   fi

@@ -12,7 +12,6 @@
 #include "case_reader.hpp"
 #include "commands.hpp"
 #include "compare.hpp"
-#include "cycle_time.hpp"
 #include "exit_codes.hpp"
 #include "loop/jacobi.hpp"
 #include "multigrid/discretization_stop.hpp"
@@ -129,8 +128,8 @@ void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
     for (const std::string& line : describe_method(c)) text << "# " << line << "\n";
   } else if (c.problem.equation == Equation::Heat) {
     const TimePlan p = heat_time_plan(c);
-    text << fmt::format("# stability limit: dt <= {:.6g} (k = {:g}, {})\n", p.limit,
-                        c.problem.diffusivity, describe_stencil(c));
+    text << fmt::format("# stability limit: dt <= {:.6g} ({}, {})\n", p.limit,
+                        describe_diffusivity(c), describe_stencil(c));
     text << fmt::format("# dt: {:.6g} ({}), {} steps to t = {:g}\n", p.dt,
                         c.time.dt_auto ? fmt::format("auto: {:g} x the limit", c.time.safety)
                                        : std::string("given"),
@@ -138,7 +137,8 @@ void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
   } else {
     for (const std::string& line : describe_method(c)) text << "# " << line << "\n";
   }
-  if (c.problem.equation != Equation::Heat && !method_name(c).starts_with("multigrid")) {
+  // Jacobi's rate says nothing about multigrid cycles or conjugate gradients.
+  if (c.problem.equation != Equation::Heat && !runs_multigrid(c)) {
     const JacobiEstimate e = jacobi_estimate(c);
     text << fmt::format("# Jacobi spectral radius on this grid: {:.9f}\n", e.spectral_radius);
     if (std::isfinite(e.iterations))
@@ -165,7 +165,6 @@ void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
   if (const std::string w = tolerance_warning(c, runs_multigrid(c)); !w.empty())
     text << "# warning: " << w << "\n";
   text << kernel_line(c);
-  text << cycle_time_line(c);
   if (comm.several()) {
     // Rank 0 owns the largest sub-box (the first parts of an uneven split get a node more) and,
     // for multigrid, the levels gathered onto it.
@@ -195,8 +194,16 @@ int compare_command(const std::string& a, const std::string& b, double rtol, dou
   const output::CompareReport r = output::compare_paths(a, b, rtol, atol);
   for (const auto& f : r.fields) out << output::describe(f) << "\n";
   for (const auto& d : r.differences) out << "difference: " << d << "\n";
-  out << fmt::format("{}: max abs diff {:.3e}, max rel diff {:.3e} (rtol {}, atol {})\n",
-                     r.equal ? "equal" : "different", r.max_abs_diff, r.max_rel_diff, rtol, atol);
+  for (const auto& o : r.one_side) out << "not compared: " << o << "\n";
+  const std::string snapshots =
+      r.one_side.empty()
+          ? std::string()
+          : fmt::format("; {} snapshot{} compared, {} in one directory only (not compared)",
+                        r.snapshots_compared, r.snapshots_compared == 1 ? "" : "s",
+                        r.one_side.size());
+  out << fmt::format("{}: max abs diff {:.3e}, max rel diff {:.3e} (rtol {}, atol {}){}\n",
+                     r.equal ? "equal" : "different", r.max_abs_diff, r.max_rel_diff, rtol, atol,
+                     snapshots);
   return r.equal ? kExitOk : kExitRuntime;
 }
 

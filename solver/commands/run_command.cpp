@@ -270,6 +270,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   s.kernel = r.kernel;
   s.kernel_reason = chosen.reason;
   s.method = method_name(c);
+  s.criterion = norm_criterion(c);
   s.grid = grid_meta(c);
   s.iterations = r.iterations;
   s.converged = r.status == SolveStatus::Converged;

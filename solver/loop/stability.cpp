@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -25,23 +26,17 @@ double stencil_symbol(const StencilWeights& w, int dims, const double theta[3]) 
   return s;
 }
 
-namespace {
-
-/// The limit of the explicit step with the flux operator: 1 / max_i D_i, D_i the sum over the
-/// node's faces of k_f / h^2 (Gershgorin: the largest eigenvalue of A is at most 2 max D_i,
-/// and that bound is reached by the constant case's highest mode). 0 when the case has no
-/// diffusivity field.
-double flux_stability_limit(const Case& c) {
-  if (c.problem.coefficient.is_constant()) return 0.0;
-  const auto m = op::resolved_medium(c);
-  if (!m->varies()) return 0.0;
-  return 1.0 / op::largest_flux_diagonal(multigrid::fine_level(c), *m);
-}
-
-}  // namespace
-
 double heat_stability_limit(const Case& c) {
-  if (const double flux = flux_stability_limit(c); flux > 0) return flux;
+  double k = c.problem.diffusivity;
+  if (!c.problem.coefficient.is_constant()) {
+    // A field: the flux operator's limit 1 / max_i D_i, D_i the sum over the node's faces of
+    // k_f / h^2 (Gershgorin: the largest eigenvalue of A is at most 2 max D_i, and that bound
+    // is reached by the constant case's highest mode). A field equal at every node runs as
+    // that number.
+    const auto m = op::resolved_medium(c);
+    if (m->varies()) return 1.0 / op::largest_flux_diagonal(multigrid::fine_level(c), *m);
+    k = m->constant;
+  }
   // The Jacobi weights of -lap u = f are u' = sum w u_nb + s f, so L u = (sum w u_nb - u) / s:
   // the Laplacian's symbol is (symbol of the neighbour weights - 1) / s.
   const EquationWeights e = equation_weights(c);
@@ -55,7 +50,19 @@ double heat_stability_limit(const Case& c) {
     const double lambda = (stencil_symbol(neighbours, dims, theta) - 1.0) / e.source_scale;
     max_abs = std::max(max_abs, std::fabs(lambda));
   }
-  return 2.0 / (c.problem.diffusivity * max_abs);
+  return 2.0 / (k * max_abs);
+}
+
+std::string describe_diffusivity(const Case& c) {
+  if (c.problem.coefficient.is_constant()) return fmt::format("k = {:g}", c.problem.diffusivity);
+  const auto m = op::resolved_medium(c);
+  if (!m->varies())
+    return fmt::format("k = {:g}, problem.diffusivity equal at every node", m->constant);
+  const auto [low, high] = std::minmax_element(m->beta.begin(), m->beta.end());
+  return fmt::format(
+      "k from the problem.diffusivity field, {:g} to {:g}: the limit is 1 / the "
+      "largest sum of k_f / h^2 over a node's faces",
+      *low, *high);
 }
 
 std::string describe_stencil(const Case& c) {
@@ -75,11 +82,8 @@ TimePlan heat_time_plan(const Case& c, bool allow_unstable) {
     throw InputError(c.where("time.dt") +
                      fmt::format("time.dt: {:g} is above the stability limit {:.6g} of the "
                                  "explicit step ({}, {}); use dt <= {:.6g} or dt: auto",
-                                 p.dt, p.limit,
-                                 c.problem.coefficient.is_constant()
-                                     ? fmt::format("k = {:g}", c.problem.diffusivity)
-                                     : std::string("the largest sum of k_f / h^2 over a node's faces"),
-                                 describe_stencil(c), p.limit));
+                                 p.dt, p.limit, describe_diffusivity(c), describe_stencil(c),
+                                 p.limit));
   // Steps of dt up to end; a remainder of less than a millionth of a step is rounding, not a
   // step. Crank-Nicolson's start: startup half steps first (all of the run when it is shorter).
   const auto steps_in = [](double span, double dt) {

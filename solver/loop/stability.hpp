@@ -80,6 +80,10 @@ struct JacobiEstimate {
 };
 JacobiEstimate jacobi_estimate(const Case& c);
 
+/// The k the explicit limit is computed with, for messages: "k = 2"; for a diffusivity field
+/// that varies, its range and the rule that uses its largest values.
+std::string describe_diffusivity(const Case& c);
+
 /// One line naming the stencil and spacing, for messages ("27-point, h = [0.1, 0.1, 0.1]").
 std::string describe_stencil(const Case& c);
 

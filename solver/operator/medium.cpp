@@ -75,6 +75,41 @@ void resolve_coefficient(const Case& c, Medium& m) {
   m.beta = std::move(beta);
 }
 
+/// A region that holds no node: a mistake in a formula (too small to reach a node, off the
+/// grid), so an input error; a mask file only warns: it is data made elsewhere, which can be
+/// empty on purpose (a part absent from this variant of a model) and cannot be edited here.
+void empty_region(const Case& c, const std::string& key, const FixedRegion& region, index_t marked,
+                  index_t on_faces) {
+  std::string why;
+  if (marked == 0) {
+    std::string h;
+    for (int a = 0; a < c.grid.dims; ++a)
+      h += fmt::format("{}{:g}", a ? ", " : "", c.grid.spacing(a));
+    why = fmt::format(
+        "is zero at every node (a region narrower than the spacing h = [{}] can lie "
+        "between the nodes)",
+        h);
+  } else if (on_faces == marked) {
+    why = "is non-zero only on Dirichlet faces, whose nodes hold the face's value";
+  } else if (on_faces > 0) {
+    why = fmt::format(
+        "marks {} nodes, each on a Dirichlet face or held by an earlier region (the first "
+        "region that holds a node gives its value)",
+        marked);
+  } else {
+    why = fmt::format(
+        "marks {} node{} that earlier regions hold already (the first region that "
+        "holds a node gives its value)",
+        marked, marked == 1 ? "" : "s");
+  }
+  if (region.where.is_file()) {
+    spdlog::warn("{}.where: the mask holds no node: it {}", key, why);
+    return;
+  }
+  throw InputError(c.where(key + ".where") + key + ".where: the region holds no node: it " + why +
+                   "; widen the region or remove it");
+}
+
 void resolve_fixed(const Case& c, Medium& m) {
   if (c.problem.fixed.empty()) return;
   const index_t cells = m.n[0] * m.n[1] * m.n[2];
@@ -85,14 +120,19 @@ void resolve_fixed(const Case& c, Medium& m) {
     const std::string key = fmt::format("problem.fixed[{}]", r);
     const std::vector<double> where = evaluate(c, region.where, key + ".where");
     const std::vector<double> value = evaluate(c, region.value, key + ".value");
-    index_t mine = 0;
+    index_t mine = 0, marked = 0, on_faces = 0;
     for (index_t i = 0; i < cells; ++i) {
-      if (where[i] == 0.0 || m.held[i]) continue;
+      if (where[i] == 0.0) continue;
+      ++marked;
+      if (m.held[i]) continue;
       const auto node = node_of(m, i);
       if (!std::isfinite(where[i]))
         throw InputError(c.where(key + ".where") +
                          fmt::format("{}.where: is {} {}", key, where[i], at_node(c, node)));
-      if (on_dirichlet_face(c, node)) continue;
+      if (on_dirichlet_face(c, node)) {
+        ++on_faces;
+        continue;
+      }
       if (!std::isfinite(value[i]))
         throw InputError(c.where(key + ".value") +
                          fmt::format("{}.value: is {} {}", key, value[i], at_node(c, node)));
@@ -100,10 +140,7 @@ void resolve_fixed(const Case& c, Medium& m) {
       m.held_value[i] = value[i];
       ++mine;
     }
-    if (mine == 0)
-      spdlog::warn("{}: the region holds no node (its `where` is zero at every node off the "
-                   "Dirichlet faces)",
-                   key);
+    if (mine == 0) empty_region(c, key, region, marked, on_faces);
     m.held_count += mine;
   }
   index_t free = 0;

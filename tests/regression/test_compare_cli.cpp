@@ -126,8 +126,43 @@ TEST_CASE("compare cli: output directories of two runs, snapshots matched by ite
                         ".h5: u: max abs diff "
                         "0.000e+00"));
   }
+  // A snapshot of one directory only is named, not compared, and no difference...
   fs::remove(b.path / "second_00000200.h5");
   const auto missing = run_fdsolve("compare " + a.path.string() + " " + b.path.string());
-  CHECK(missing.exit_code == 1);
-  CHECK(has(missing, "first_00000200.h5: only in " + a.path.string()));
+  INFO(missing.output);
+  CHECK(missing.exit_code == 0);
+  CHECK(has(missing, "not compared: first_00000200.h5: only in " + a.path.string()));
+  CHECK(has(missing, "; 2 snapshots compared, 1 in one directory only (not compared)"));
+  CHECK_FALSE(has(missing, "difference:"));
+  // ...unless it is the last: the runs then end at different iterations.
+  fs::remove(b.path / "second_00000300.h5");
+  const auto shorter = run_fdsolve("compare " + a.path.string() + " " + b.path.string());
+  INFO(shorter.output);
+  CHECK(shorter.exit_code == 1);
+  CHECK(has(shorter,
+            "difference: the runs end at different iterations: the last snapshot is "
+            "first_00000300.h5 (iteration 300) in " +
+                a.path.string() + ", second_00000100.h5 (iteration 100) in " + b.path.string()));
+  CHECK(has(shorter, "not compared: first_00000300.h5: only in " + a.path.string()));
+}
+
+TEST_CASE("compare cli: a resumed run equals the uninterrupted one; its stop's snapshot is named") {
+  TempDir whole, resumed;
+  const std::string run = "run " + example("plate.yaml") +
+                          " --backend cpu --set grid.points=[25,21] --set checkpoint.every=37 "
+                          "--set solve.tolerance=1e-4 --output ";
+  REQUIRE(run_fdsolve(run + whole.path.string()).exit_code == 0);
+  REQUIRE(run_fdsolve(run + resumed.path.string() + " --set solve.max_iterations=37").exit_code ==
+          3);
+  REQUIRE(run_fdsolve(run + resumed.path.string() + " --resume").exit_code == 0);
+  // The stopped run left its state at iteration 37, which the uninterrupted run never wrote.
+  REQUIRE(fs::exists(resumed.path / "plate_00000037.h5"));
+  REQUIRE_FALSE(fs::exists(whole.path / "plate_00000037.h5"));
+  const auto r = run_fdsolve("compare " + whole.path.string() + " " + resumed.path.string() +
+                             " --rtol 0 --atol 0");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(has(r, "not compared: plate_00000037.h5: only in " + resumed.path.string()));
+  CHECK(has(r, "equal: max abs diff 0.000e+00"));
+  CHECK(has(r, "; 1 snapshot compared, 1 in one directory only (not compared)"));
 }

@@ -10,7 +10,8 @@
 # "error: " in the log) with {case} standing for the case file's path; a line ending in '*'
 # gives the beginning of the line only. A second line, where present, is what `run` must print
 # instead (run adds its --output as an override, which an empty file then lacks a location for).
-# An optional <name>.args adds arguments (e.g. --set KEY=VALUE) to both commands.
+# An optional <name>.args adds arguments to both commands, one per line (so that a value may hold
+# spaces: "--set" on one line, "KEY=VALUE" on the next).
 set -uo pipefail
 
 fdsolve=$1
@@ -73,7 +74,7 @@ for yaml in "$cases"/*.yaml; do
   expected_run=${expected_run//\{case\}/$yaml}
   : "${expected_run:=$expected_check}"
   args=()
-  if [ -f "$cases/$name.args" ]; then read -r -a args <"$cases/$name.args"; fi
+  if [ -f "$cases/$name.args" ]; then mapfile -t args <"$cases/$name.args"; fi
 
   # A fresh working directory per case: a run that wrote anything (out/<name>, a stray
   # temporary file) would leave it there.

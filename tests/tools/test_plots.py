@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Runs tools/plot_history.py and tools/plot_slice.py on small inputs and checks each PNG:
 it exists, is over 5 KB and is not one colour, and a history's p50..p99 band is drawn exactly
-when the file has those columns. Inputs: history files with and without the percentile
-columns, 2D and 3D snapshots written here with h5py in fdsolve's layout (see
-output/snapshot.cpp), and, with --fdsolve, the history.csv (its columns and values checked
-too) and snapshot of a real run of a tiny case. Exit 0 when every check passes, 1 otherwise,
+when the file has those columns; the norms are named by the run's criterion (summary.json's
+`criterion`, or --criterion). Inputs: history files with and without the percentile columns,
+2D and 3D snapshots written here with h5py in fdsolve's layout (see output/snapshot.cpp), and,
+with --fdsolve, the history.csv (its columns and values checked too) and snapshot of a real
+run of a tiny case, and a multigrid run of it. Exit 0 when every check passes, 1 otherwise,
 77 (skip) when matplotlib or h5py is missing.
 
     test_plots.py --tools TOOLS_DIR --work DIR [--fdsolve BIN --case CASE.yaml]
 """
 import argparse
 import glob
+import json
 import math
 import os
 import shutil
@@ -58,12 +60,14 @@ def check_png(path, what):
 
 
 def run_tool(args, tool, *argv, expect=0):
+    """Runs a tool, checks its exit status and returns its stdout."""
     cmd = [sys.executable, os.path.join(args.tools, tool), *argv]
     result = subprocess.run(cmd, capture_output=True, text=True)
     ok = result.returncode == expect
     check(ok, f"{' '.join(cmd[1:])} exits {expect} (got {result.returncode})")
     if not ok:
         print(result.stdout + result.stderr)
+    return result.stdout
 
 
 HEADER = ("iteration,time,norm_l2,norm_linf,min,max,mean,nonfinite,p50,p90,p99,"
@@ -83,6 +87,35 @@ def write_history(path, rows, percentiles):
             cells.append(0.01 * it)
             f.write(",".join(repr(float(c)) if isinstance(c, float) else str(c) for c in cells)
                     + "\n")
+
+
+# What plot_history.py says its norms measure, by the run's criterion (summary.json).
+SAYS = {"update": "the norms of the update u' - u",
+        "residual": "the norms of the residual f - A u",
+        None: "criterion unknown"}
+
+
+def labelled_by_criterion(args):
+    """The norms are named by the criterion in the summary.json beside the CSV, or by
+    --criterion; with neither they are of unknown kind, never called the update."""
+    for criterion in ("update", "residual", None):
+        run = os.path.join(args.work, f"criterion_{criterion}")
+        os.makedirs(run, exist_ok=True)
+        write_history(os.path.join(run, "history.csv"), 20, True)
+        summary = os.path.join(run, "summary.json")
+        if criterion:
+            with open(summary, "w") as f:
+                json.dump({"method": "any", "criterion": criterion}, f)
+        elif os.path.exists(summary):
+            os.remove(summary)
+        said = run_tool(args, "plot_history.py", run)
+        check(SAYS[criterion] in said, f"criterion {criterion}: says '{SAYS[criterion]}' ({said!r})")
+        if criterion is None:
+            check("update u' - u" not in said, "without a criterion the norms are not the update's")
+    bare = os.path.join(args.work, "criterion_None", "history.csv")
+    said = run_tool(args, "plot_history.py", bare, os.path.join(args.work, "given.png"),
+                    "--criterion", "residual")
+    check(SAYS["residual"] in said, f"--criterion residual is used ({said!r})")
 
 
 def band_share(path):
@@ -132,6 +165,7 @@ def synthetic(args):
                 check(share < 0.001, f"no band without percentiles ({100 * share:.2f}%)")
     run_tool(args, "plot_history.py", os.path.join(work, "missing.csv"),
              os.path.join(work, "missing.png"), expect=2)
+    labelled_by_criterion(args)
 
     for dims in (2, 3):
         h5 = os.path.join(work, f"snapshot_{dims}d.h5")
@@ -193,8 +227,20 @@ def real_run(args):
         check_png(later[:-3] + "_u.png", "slice of a run directory's last snapshot, beside it")
         check(not os.path.exists(snapshots[-1][:-3] + "_u.png"),
               "an earlier snapshot of the directory is not the one drawn")
-    run_tool(args, "plot_history.py", out)
+    said = run_tool(args, "plot_history.py", out)
     check_png(os.path.join(out, "history.png"), "history of a run directory, beside its CSV")
+    # The case runs Jacobi: its norms are of the update. Multigrid's are of the residual.
+    check(SAYS["update"] in said, f"a Jacobi run's norms are of the update ({said!r})")
+    mg = os.path.join(args.work, "run_multigrid")
+    shutil.rmtree(mg, ignore_errors=True)
+    cmd = [args.fdsolve, "run", args.case, "--backend", "cpu", "--output", mg, "--quiet",
+           "--set", "grid.points=[33,33]", "--set", "solve.method=multigrid"]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    check(result.returncode == 0, f"{' '.join(cmd)} exits 0 (got {result.returncode})")
+    with open(os.path.join(mg, "summary.json")) as f:
+        check(json.load(f).get("criterion") == "residual", "a multigrid run records criterion residual")
+    said = run_tool(args, "plot_history.py", mg)
+    check(SAYS["residual"] in said, f"a multigrid run's norms are of the residual ({said!r})")
 
 
 def main():

@@ -118,12 +118,27 @@ TEST_CASE("output: compare directories snapshot by snapshot") {
   run_b.snapshot<float>(10, 1, {{"u", u.data()}});
   CHECK(out::compare_paths(dir_a.path().string(), dir_b.path().string(), 0, 0).equal);
 
+  // A snapshot between the common ones, in B only: named, not compared, no difference.
+  run_b.snapshot<float>(5, 0.5, {{"u", u.data()}});
+  const out::CompareReport middle =
+      out::compare_paths(dir_a.path().string(), dir_b.path().string(), 0, 0);
+  CHECK(middle.equal);
+  CHECK(middle.snapshots_compared == 2);
+  REQUIRE(middle.one_side.size() == 1);
+  CHECK(middle.one_side[0] == "run_00000005.h5: only in " + dir_b.path().string());
+
+  // A's run goes on to iteration 20: the last snapshots differ, so the runs do.
   run_a.snapshot<float>(20, 2, {{"u", u.data()}});
   const out::CompareReport report =
       out::compare_paths(dir_a.path().string(), dir_b.path().string(), 0, 0);
   CHECK_FALSE(report.equal);
   REQUIRE(report.differences.size() == 1);
-  CHECK(mentions(report, "run_00000020.h5: only in " + dir_a.path().string()));
+  CHECK(mentions(report,
+                 "the runs end at different iterations: the last snapshot is "
+                 "run_00000020.h5 (iteration 20) in " +
+                     dir_a.path().string() + ", run_00000010.h5 (iteration 10) in " +
+                     dir_b.path().string()));
+  CHECK(report.one_side.size() == 2);
 }
 
 TEST_CASE("output: compare gives the largest absolute and relative error and where") {
