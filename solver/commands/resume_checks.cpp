@@ -67,26 +67,33 @@ bool before_completed_last_step(const Case& c, const LoopState& checkpoint,
 
 void check_checkpoint_is_latest(const Case& c, const LoopState& checkpoint) {
   const std::optional<SessionEnd> end = read_session_end(c.output.directory);
-  if (!end || end->iterations <= checkpoint.iteration ||
-      before_completed_last_step(c, checkpoint, end))
+  if (!end) return;
+  // A run that diverged at the checkpoint's own iteration (a time-dependent input that turned
+  // non-finite stops before the step) would diverge there again.
+  const bool diverged = end->status == "diverged" && end->iterations >= checkpoint.iteration;
+  if (!diverged &&
+      (end->iterations <= checkpoint.iteration || before_completed_last_step(c, checkpoint, end)))
     return;
   const std::string unit = counted_unit(c);
   const std::string summary = summary_path(c.output.directory).string();
-  const std::string held =
-      fmt::format("--resume {}: {} holds {} {}, but the run went on to {} {}", c.output.directory,
-                  checkpoint_path(c), unit, checkpoint.iteration, unit, end->iterations);
-  if (end->status == "diverged")
+  const std::string holds = fmt::format("--resume {}: {} holds {} {}", c.output.directory,
+                                        checkpoint_path(c), unit, checkpoint.iteration);
+  if (diverged)
     throw InputError(fmt::format(
-        "{} and diverged there ({}): resuming would take the same {}s again. Start a new "
-        "run{}, or remove {} to resume from {} {} anyway (on another backend, say)",
-        held, summary, unit, c.problem.equation == Equation::Heat ? " with a smaller time.dt" : "",
+        "{}, {} ({}): resuming would take the same {}s again. Start a new run{}, or remove {} to "
+        "resume from {} {} anyway (on another backend, say)",
+        holds,
+        end->iterations == checkpoint.iteration
+            ? std::string("where the run then diverged")
+            : fmt::format("but the run went on to {} {} and diverged there", unit, end->iterations),
+        summary, unit, c.problem.equation == Equation::Heat ? " with a smaller time.dt" : "",
         summary, unit, checkpoint.iteration));
   throw InputError(fmt::format(
-      "{} ({}, {}) and left no checkpoint of that end (an older fdsolve keeps none): "
-      "continuing would repeat {} {}(s) from the older state. Start a new run, or remove {} to "
-      "continue from {} {} anyway",
-      held, end->status, summary, end->iterations - checkpoint.iteration, unit, summary, unit,
-      checkpoint.iteration));
+      "{}, but the run went on to {} {} ({}, {}) and left no checkpoint of that end (an older "
+      "fdsolve keeps none): continuing would repeat {} {}(s) from the older state. Start a new "
+      "run, or remove {} to continue from {} {} anyway",
+      holds, unit, end->iterations, end->status, summary, end->iterations - checkpoint.iteration,
+      unit, summary, unit, checkpoint.iteration));
 }
 
 void check_heat_continuation(const Case& c, const LoopState& checkpoint) {

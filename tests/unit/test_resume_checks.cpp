@@ -101,6 +101,10 @@ TEST_CASE("resume checks: a checkpoint older than the run's end is refused") {
   write_summary(d.path, 10, "diverged");
   CHECK_THROWS_WITH(check_checkpoint_is_latest(heat, state(9, 0.09)),
                     doctest::Contains("and diverged there"));
+  // A time-dependent input that turned non-finite stops a run at the checkpoint's step.
+  write_summary(d.path, 9, "diverged");
+  CHECK_THROWS_WITH(check_checkpoint_is_latest(heat, state(9, 0.09)),
+                    doctest::Contains("holds step 9, where the run then diverged"));
 }
 
 TEST_CASE("resume checks: a heat state must lie on the resumed case's steps") {
