@@ -27,9 +27,10 @@ std::optional<SessionEnd> read_session_end(const std::string& directory);
 
 /// Throws InputError when the run in the case's output directory ended after the checkpoint's
 /// state (summary.json names a later iteration): a directory of an fdsolve that kept no end
-/// checkpoint, or a run that diverged after its last checkpoint. A heat run that completed one
-/// step after its checkpoint is not refused: that is the state before its last step, from
-/// which a longer run continues (end_checkpoint.hpp). Removing summary.json lifts the refusal.
+/// checkpoint, or a run that diverged after its last checkpoint (or at it, where an input
+/// turned non-finite). A heat run that completed one step after its checkpoint is not refused:
+/// that is the state before its last step, from which a longer run continues
+/// (end_checkpoint.hpp). Removing summary.json lifts the refusal.
 void check_checkpoint_is_latest(const Case& c, const LoopState& checkpoint);
 
 /// Heat: throws InputError unless the checkpoint's step ends, with this case's steps, exactly

@@ -68,9 +68,9 @@ void warn_about_earlier_snapshots(const Case& c) {
 void describe_resumed_files(const Case& c, const Checkpoint& k) {
   if (before_completed_last_step(c, k.state, read_session_end(c.output.directory)))
     spdlog::info("continuing the run that completed at step {} from the state before its last "
-                 "step (t = {}): that step, shortened to land on the earlier time.end, is taken "
-                 "again with the full dt, as one run to the later time.end takes it",
-                 k.state.iteration + 1, k.state.time);
+                 "step (t = {}): step {} is taken again as one run to time.end = {} takes it "
+                 "(the first run shortened it to land on its own time.end)",
+                 k.state.iteration + 1, k.state.time, k.state.iteration + 1, c.time.end);
   const std::vector<std::string> unlisted = unlisted_snapshots(c, k.index);
   if (!unlisted.empty())
     spdlog::info("{} keeps {} snapshot file(s) that the continued run's {}.xmf does not list "
