@@ -27,6 +27,7 @@
 #include "problem/problem_setup.hpp"
 #include "loop/run_clock.hpp"
 #include "resume_case.hpp"
+#include "resume_checks.hpp"
 #include "operator/medium.hpp"
 #include "solve.hpp"
 #include "tuning/case_kernel.hpp"
@@ -60,6 +61,21 @@ void warn_about_earlier_snapshots(const Case& c) {
         "{} already holds {} snapshot file(s) of '{}': those of the iterations this run "
         "writes are replaced, the others stay but are not listed in {}.xmf",
         c.output.directory, stale, c.name, c.name);
+}
+
+/// What a resumed run takes up that the log should say: the last step of a finished heat run
+/// taken again, and snapshot files of earlier sessions that its index no longer lists.
+void describe_resumed_files(const Case& c, const Checkpoint& k) {
+  if (before_completed_last_step(c, k.state, read_session_end(c.output.directory)))
+    spdlog::info("continuing the run that completed at step {} from the state before its last "
+                 "step (t = {}): step {} is taken again as one run to time.end = {} takes it "
+                 "(the first run shortened it to land on its own time.end)",
+                 k.state.iteration + 1, k.state.time, k.state.iteration + 1, c.time.end);
+  const std::vector<std::string> unlisted = unlisted_snapshots(c, k.index);
+  if (!unlisted.empty())
+    spdlog::info("{} keeps {} snapshot file(s) that the continued run's {}.xmf does not list "
+                 "(last states where earlier sessions stopped): {}",
+                 c.output.directory, unlisted.size(), c.name, fmt::join(unlisted, ", "));
 }
 
 /// Set by SIGINT / SIGTERM: the loop stops after the running iteration and saves a checkpoint.
@@ -200,14 +216,22 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     // So are a coefficient that is not finite and > 0 at some node and bad held regions.
     if (op::may_need_flux(c)) (void)op::resolved_medium(c);
     // A resumed run must find its checkpoint valid before anything in the directory changes.
-    if (options.resume) resume = read_checkpoint(c, d.sub);
-    if (!options.resume && comm.root()) warn_about_earlier_snapshots(c);
+    if (options.resume) {
+      resume = read_checkpoint(c, d.sub);
+      check_checkpoint_is_latest(c, resume.state);
+      check_heat_continuation(c, resume.state);
+    }
+    if (!options.resume && comm.root()) {
+      warn_about_earlier_snapshots(c);
+      remove_earlier_summary(c);
+    }
     // Only rank 0 writes files; the others keep the same index and history in memory.
     output = std::make_unique<output::RunOutput>(c.output.directory, c.name, grid_meta(c),
                                                  to_yaml(c), comm.root());
     output->set_format({c.output.float_precision, c.output.gzip_level});
     RunClock::get().mark("output directory ready");
   });
+  if (options.resume && comm.root()) describe_resumed_files(c, resume);
   output::RunOutput& out = *output;
   out.set_time_sink([](double seconds) { RunClock::get().add_output(seconds); });
   warn_if_sharing_devices(cuda, comm);  // a collective: after agree, which every rank passed

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <string>
 
+#include "loop/end_checkpoint.hpp"
 #include "loop/field_io.hpp"
 #include "loop/loop_support.hpp"
 #include "loop/progress.hpp"
@@ -120,6 +121,8 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
       r.status = why == 2 ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
       break;
     }
+    if (before_last_heat_step(it, plan.steps) && writer.last_checkpoint() != it)
+      writer.checkpoint(cur, state_now(), earlier.checkpoint_fields());  // end_checkpoint.hpp
     ++it;
     const double t = plan.time_after(it - 1), t_next = plan.time_after(it);
     StepPlan step_plan;
@@ -172,7 +175,8 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
       writer.flush_history();
       last_snapshot = it;
     }
-    if (checkpoint_due) writer.checkpoint(cur, state_now(), earlier.checkpoint_fields());
+    if (checkpoint_due && it != plan.steps)
+      writer.checkpoint(cur, state_now(), earlier.checkpoint_fields());
   }
   if (it == plan.steps && r.status == SolveStatus::MaxIterations) r.status = SolveStatus::Completed;
   backend.synchronize();

@@ -203,6 +203,7 @@ class FieldWriter {
           state.iteration, checkpoint_path(c_));
       return false;
     }
+    checkpointed_ = state.iteration;
     if (collective_) {
       const OutputTimer writing(OutputTimer::Counts::written);
       parallel::agree(comm_, [&] { write_checkpoint_fields(c_, *u, mine_, earlier(fields)); });
@@ -222,6 +223,10 @@ class FieldWriter {
     });
     return true;
   }
+
+  /// The iteration of the last checkpoint handed over (-1: none yet), so that a loop ending
+  /// where one was just taken does not write the same state twice.
+  std::int64_t last_checkpoint() const { return checkpointed_; }
 
   /// Rewrites history.csv with the rows so far (after the snapshots handed over before).
   void flush_history() {
@@ -324,6 +329,7 @@ class FieldWriter {
   std::vector<T> gathered_u_, gathered_update_;  // the loop thread's dense fields, reused
   std::vector<T> dense_u_, dense_update_;        // the writer thread's, likewise
   StagingPool<T> staging_;
+  std::int64_t checkpointed_ = -1;
   /// Last: destroyed first, so that the writes still queued (an error or a signal ended the
   /// loop) finish while everything they read is alive.
   output::WriteQueue queue_;

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "blocked_steps.hpp"
+#include "end_checkpoint.hpp"
 #include "jacobi_schedule.hpp"
 #include "multigrid/hierarchy.hpp"
 #include "operator/flux_levels.hpp"
@@ -221,6 +222,8 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
       it += block.run(cur, next, args, n);
       continue;
     }
+    if (sched.heat && before_last_heat_step(it, sched.total) && writer.last_checkpoint() != it)
+      writer.checkpoint(cur, state_now());  // what a longer run continues from (end_checkpoint.hpp)
     ++it;
     const double t = sched.time_after(it - 1);
     args.in = cur.data();
@@ -296,7 +299,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
       writer.flush_history();
       last_snapshot = it;
     }
-    if (checkpoint_due) writer.checkpoint(cur, state_now());
+    if (checkpoint_due && !(sched.heat && it == sched.total)) writer.checkpoint(cur, state_now());
   }
   if (it == sched.total && r.status == SolveStatus::MaxIterations && sched.heat)
     r.status = SolveStatus::Completed;
@@ -317,6 +320,8 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
         output::LoopTimes{session, times.sweep, times.exchange, reduce_seconds});
   }
   if (r.status == SolveStatus::Interrupted || r.status == SolveStatus::TimeLimit)
+    writer.checkpoint(cur, state_now());
+  else if (checkpoints_steady_end(r.status) && writer.last_checkpoint() != it)
     writer.checkpoint(cur, state_now());
   if (r.divergence) {
     // The last state, marked: /status = diverged and /divergence, the log's description.

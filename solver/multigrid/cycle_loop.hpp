@@ -15,6 +15,7 @@
 #include <limits>
 
 #include "backend.hpp"
+#include "loop/end_checkpoint.hpp"
 #include "loop/field_io.hpp"
 #include "loop/jacobi.hpp"
 #include "loop/loop_support.hpp"
@@ -338,6 +339,9 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
                                              r.coarse_seconds};
   if (r.status == SolveStatus::Interrupted || r.status == SolveStatus::TimeLimit)
     writer.checkpoint(cur, state_now());
+  else if (checkpoints_steady_end(r.status) && !options.final_state &&
+           writer.last_checkpoint() != it)
+    writer.checkpoint(cur, state_now());  // a sub-solve (final_state) writes nothing
   const Buffer<T>& before = keep_previous ? prev : cur;
   if (r.divergence) {
     writer.final_snapshot(cur, before, it, static_cast<double>(it),
