@@ -177,7 +177,7 @@ void Cycles<T>::set_blocked_smoothing(bool on, index_t min_cells) {
   if (!on || comm_.several() || names.empty()) return;
   // The kernel built for smoothing passes where the backend has one, else its default blocked
   // kernel (the CPU's runs single sweeps; CUDA's 3D tiles measured slower: a measurement only).
-  const std::string& made = backend_.traits().smoothing_pass_kernel[dims];
+  const std::string made = backend_.traits().smoothing_pass_kernel[dims];
   const bool has_made = !made.empty() && std::find(names.begin(), names.end(), made) != names.end();
   const KernelId id = backend_.find_step_kernel(dims, has_made ? made : backend_.default_step_kernel(dims));
   for (std::size_t l = 0; l < levels_.size(); ++l) {
