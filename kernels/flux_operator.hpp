@@ -65,37 +65,37 @@ struct FluxPlain {
   const T* fx;  // general form: the centre array (its sign marks held rows)
   const T* fy;
   const T* fz;
+  /// The face form's scale / h_a^2; in the neighbour-class form its face, edge and corner
+  /// couplings (FluxOperator::neighbour), so that the struct, a kernel parameter, keeps its size.
   T cx, cy, cz, alpha, keep, step, relax;
   int dims;
+  int classes;  // the neighbour-class form (in the padding before pitch)
   index_t pitch, plane;
   const T* st;  // general form, else null
   index_t st_stride;
-  T kf, ke, kc;  // the neighbour-class form's couplings (FluxOperator::neighbour)
-  bool classes;  // the neighbour-class form
 };
 
 template <typename T>
 FluxPlain<T> flux_plain(const FluxOperator<T>& op, const Layout& L) {
   const T* centre = op.stencil ? op.stencil + stencil_centre(L.dims) * op.stencil_stride : nullptr;
+  const bool classes = op.neighbour[0] != 0.0;
+  const std::array<double, 3>& k = classes ? op.neighbour : op.c;
   return {op.stencil ? centre : op.face[0],
           op.face[1],
           op.face[2],
-          T(op.c[0]),
-          T(op.c[1]),
-          T(op.c[2]),
+          T(k[0]),
+          T(k[1]),
+          T(k[2]),
           T(op.alpha),
           T(op.keep),
           T(op.step),
           T(op.relax),
           L.dims,
+          classes ? 1 : 0,
           L.pitch,
           L.plane,
           op.stencil,
-          op.stencil_stride,
-          T(op.neighbour[0]),
-          T(op.neighbour[1]),
-          T(op.neighbour[2]),
-          op.neighbour[0] != 0.0};
+          op.stencil_stride};
 }
 
 /// Whether node `at` is held (a negative +x face).
@@ -191,13 +191,14 @@ FDSOLVE_HOST_DEVICE FluxResidual<T> neighbour_residual(const T* u, const FluxPla
     for (int s2 = -1; s2 <= 1; s2 += 2)
       edges += (u[at + s1 * px + s2 * py] + u[at + s1 * px + s2 * pz]) + u[at + s1 * py + s2 * pz];
   T corners = T(0);
-  if (p.kc != T(0))
+  if (p.cz != T(0))  // corners: 27 points
     for (int sz = -1; sz <= 1; sz += 2)
       for (int sy = -1; sy <= 1; sy += 2)
         corners += u[at - px + sy * py + sz * pz] + u[at + px + sy * py + sz * pz];
+  const T kf = p.cx, ke = p.cy, kc = p.cz;  // the class couplings (FluxPlain)
   const T beta = flux_magnitude(p.fx[at]);
-  const T diag = p.alpha + beta * (T(6) * p.kf + T(12) * p.ke + T(8) * p.kc);
-  const T nb = beta * (p.kf * faces + p.ke * edges + p.kc * corners);
+  const T diag = p.alpha + beta * (T(6) * kf + T(12) * ke + T(8) * kc);
+  const T nb = beta * (kf * faces + ke * edges + kc * corners);
   return {f - (diag * u[at] - nb), diag};
 }
 

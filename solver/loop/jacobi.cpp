@@ -321,7 +321,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   }
   if (r.status == SolveStatus::Interrupted || r.status == SolveStatus::TimeLimit)
     writer.checkpoint(cur, state_now());
-  else if (checkpoints_steady_end(r.status) && writer.last_checkpoint() != it)
+  else if (checkpoints_steady_end(c, r.status) && writer.last_checkpoint() != it)
     writer.checkpoint(cur, state_now());
   if (r.divergence) {
     // The last state, marked: /status = diverged and /divergence, the log's description.

@@ -339,7 +339,7 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
                                              r.coarse_seconds};
   if (r.status == SolveStatus::Interrupted || r.status == SolveStatus::TimeLimit)
     writer.checkpoint(cur, state_now());
-  else if (checkpoints_steady_end(r.status) && !options.final_state &&
+  else if (checkpoints_steady_end(c, r.status) && !options.final_state &&
            writer.last_checkpoint() != it)
     writer.checkpoint(cur, state_now());  // a sub-solve (final_state) writes nothing
   const Buffer<T>& before = keep_previous ? prev : cur;
