@@ -18,20 +18,15 @@ import shutil
 import subprocess
 import sys
 
-try:
-    import h5py
-    import numpy as np
-    import scipy.sparse as sparse
-    import scipy.sparse.linalg as sparse_linalg
-except ImportError as error:
-    print(f"SKIP: {sys.executable} lacks {error.name} (Debian: python3-numpy python3-scipy "
-          "python3-h5py)")
-    sys.exit(77)
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
+# test_media reports the skip (77) where NumPy, SciPy or h5py is missing.
 import test_media as media  # noqa: E402  (run, snapshots, read_u, check, grid)
+import h5py  # noqa: E402
+import numpy as np  # noqa: E402
+import scipy.sparse as sparse  # noqa: E402
+import scipy.sparse.linalg as sparse_linalg  # noqa: E402
 
 POINTS = [17, 17, 17]  # unit cube, h = 1/16
 REGIONS = {
