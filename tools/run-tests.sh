@@ -42,7 +42,13 @@ for stage in "${stages[@]}"; do
   case $stage in
     tests)
       stage_start tests
-      tools/build.sh
+      # CUDA wherever nvcc is, GPU or not: the kernels' compile errors show here (a build/ that
+      # tools/quickstart.sh configured without CUDA, where there is no GPU, gets it back).
+      cuda_args=()
+      if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+        cuda_args=(-DFDSOLVE_ENABLE_CUDA=ON)
+      fi
+      tools/build.sh "${cuda_args[@]}"
       # The ParaView round trip must run, not skip, wherever the verification packages are
       # installed (always in CI); --quick leaves it optional.
       if [ "$quick" -eq 0 ]; then export FDSOLVE_REQUIRE_PARAVIEW=1; fi
