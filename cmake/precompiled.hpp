@@ -24,7 +24,7 @@
 // fmt 9 gives no explicit instantiation declaration for detail::vformat_to<char>, which spdlog's
 // logger calls directly, so every translation unit that logs instantiated it, and with it all of
 // fmt's formatting code (Dragonbox, the float writers): 2-3 s of -O3 code generation per file,
-// a third of the program's compile time. libfmt compiles exactly this instantiation (format.cc);
+// a third of the host code's compile time. libfmt compiles exactly this instantiation (format.cc);
 // declaring it here makes each file call that one. fmt 10 declares it itself.
 #if defined(FMT_VERSION) && FMT_VERSION >= 90000 && FMT_VERSION < 100000 && \
     !defined(FMT_HEADER_ONLY)

@@ -6,8 +6,8 @@
 # FDSOLVE_SKIP_DEPS=1 skips the package check, FDSOLVE_BUILD_DIR builds elsewhere than build/.
 #
 # The CUDA backend is built where it can run: on a machine with an NVIDIA GPU (nvidia-smi lists
-# one), for that GPU's architecture. Without a GPU it is left out (two thirds of the compile
-# time on a 2-core machine for nothing the example could use) unless asked for:
+# one), for that GPU's architecture. Without a GPU it is left out (two fifths of the compile
+# time, for a backend that could not run) unless asked for:
 # -DFDSOLVE_ENABLE_CUDA=ON, -DCMAKE_CUDA_ARCHITECTURES=..., or CUDAARCHS in the environment.
 # A build directory configured before keeps its choice.
 set -euo pipefail
@@ -19,9 +19,9 @@ build=${FDSOLVE_BUILD_DIR:-build}
 cuda_args=()
 asked=0
 for arg in "$@"; do
-  [[ $arg =~ ^-D(FDSOLVE_ENABLE_CUDA|CMAKE_CUDA_ARCHITECTURES)(:[A-Z]+)?= ]] && asked=1
+  if [[ $arg =~ ^-D(FDSOLVE_ENABLE_CUDA|CMAKE_CUDA_ARCHITECTURES)(:[A-Z]+)?= ]]; then asked=1; fi
 done
-[ -n "${CUDAARCHS:-}" ] && asked=1
+if [ -n "${CUDAARCHS:-}" ]; then asked=1; fi
 if [ "$asked" -eq 0 ] && [ ! -f "$build/CMakeCache.txt" ]; then
   gpus=$(nvidia-smi -L 2>/dev/null || true)
   if [[ $gpus == GPU\ * ]]; then
