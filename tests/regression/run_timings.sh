@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # summary.json's timings add up: set-up + solve + the time the run waited for output is the
-# process's total (within 3 % or 20 ms), the total is the wall time measured outside the process
+# process's total (within 3 % or 0.1 s: a main thread descheduled for some 40 ms between the
+# loop's end and the summary was seen under the sanitizers on a loaded 2-core machine; a write
+# the clocks miss costs more than that), the total is the wall time measured outside the process
 # (within 10 % or 0.3 s, the time before main() and after the summary), each figure is >= 0;
 # with the background writer (output.queue auto) the output's time runs beside the loop, with
 # output.queue: 0 the run waits for all of it. Usage: run_timings.sh FDSOLVE
@@ -33,7 +35,7 @@ wall = int(sys.argv[2]) / 1000
 print("timings", t, "wall measured outside", wall)
 parts = t["setup"] + t["solve"] + t["output_wait"]
 assert all(t[k] >= 0 for k in ("setup", "solve", "output", "output_wait", "total")), t
-assert abs(parts - t["total"]) <= max(0.03 * t["total"], 0.02), f"parts {parts} vs total {t['total']}"
+assert abs(parts - t["total"]) <= max(0.03 * t["total"], 0.1), f"parts {parts} vs total {t['total']}"
 assert abs(wall - t["total"]) <= max(0.10 * wall, 0.3), f"total {t['total']} vs wall {wall}"
 assert t["output"] > 0 and t["output_wait"] > 0, t
 if sys.argv[3] == "0":  # every write on the loop's thread: all of it waited for
