@@ -113,7 +113,8 @@ Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settin
   set_bottom_levels_cells(bottom_levels_cells(backend.traits()));
   set_blocked_smoothing(blocked_smoothing_default(backend.traits(), levels_[0].dims));
   set_fused_correction(fused_correction_default());
-  for (const std::string& line : describe_plan()) spdlog::debug("cycle plan: {}", line);
+  if (spdlog::should_log(spdlog::level::debug))
+    for (const std::string& line : describe_plan()) spdlog::debug("cycle plan: {}", line);
 }
 
 template <typename T>

@@ -166,6 +166,7 @@ template <typename T>
 void FluxCycles<T>::set_shift(double alpha, double scale) {
   alpha_ = alpha;
   scale_ = scale;
+  fine_neighbour_ = op::neighbour_couplings(levels_[0], scale_);
   if (galerkin_) build_galerkin();
   factor_coarsest();
 }
@@ -182,7 +183,7 @@ FluxOperator<T> FluxCycles<T>::level_operator(int level, double keep, double ste
   op.alpha = alpha_;
   // 19 and 27 points: the fine level's own stencil; the coarse levels below it are Galerkin
   // (R A P of that stencil) or 7-point averaged faces.
-  if (level == 0) op.neighbour = op::neighbour_couplings(g, scale_);
+  if (level == 0) op.neighbour = fine_neighbour_;
   if (level > 0 && galerkin_) {
     op.stencil = stencil_[level].data();
     op.stencil_stride = layout_[level].size;

@@ -68,6 +68,7 @@ class FluxCycles {
   MultigridSpec spec_;
   Backend<T>& backend_;
   double alpha_ = 0, scale_ = 1;
+  std::array<double, 3> fine_neighbour_{0, 0, 0};  // op::neighbour_couplings at scale_
   std::vector<Layout> layout_;
   std::vector<Box> box_;
   std::vector<double> omega_;
