@@ -4,7 +4,7 @@
 // levels as one launch of one thread block.
 //
 // The call does exactly what the cycles do level by level from its first level down
-// (solver/multigrid/cycles.cpp): pre-smoothing, the residual restricted to the next level,
+// (solver/multigrid/stencil_hierarchy.cpp): pre-smoothing, the residual restricted to the next level,
 // the same below (twice for W cycles), the bottom solve (bottom_cg.hpp, or sweeps), then the
 // interpolated correction and post-smoothing on the way up. Each step is a pass over a level's
 // nodes by a team of workers (bottom_levels_team.hpp), with the per-node arithmetic of
@@ -23,7 +23,7 @@ namespace fdsolve {
 
 /// One level of the call: its fields (a correction, that field's second buffer and the
 /// right-hand side g, all of `layout`), the nodes its sweeps update and its homogeneous face
-/// rules (Cycles::fill_homogeneous's).
+/// rules (StencilHierarchy::fill_homogeneous's).
 template <typename T>
 struct BottomLevelArgs {
   T* x = nullptr;
@@ -130,7 +130,7 @@ BottomLevelsPlain<T> bottom_levels_plain(const BottomLevelsArgs<T>& a) {
 }
 
 /// The steps of a visit of `count` levels (0 the first, count - 1 the coarsest) in the order
-/// Cycles::visit takes them: Down(l, fresh) starts level l (zero it when fresh, pre-smooth,
+/// StencilHierarchy::visit takes them: Down(l, fresh) starts level l (zero it when fresh, pre-smooth,
 /// restrict the residual), Bottom(fresh) solves the coarsest, Up(l) corrects level l from
 /// l + 1 and post-smooths. One step at a time, so that the device runs each step's code from
 /// one place, without recursion: bit l of `again` marks a W cycle's level whose second coarse

@@ -47,7 +47,7 @@ FDSOLVE_HOST_DEVICE void halo_node(const FineFold& F, int t, index_t& i, index_t
   i = t % 2 == 0 ? -1 : n0;
 }
 
-/// The homogeneous halo fill of a level (Cycles::fill_homogeneous) in one pass. The axis-by-
+/// The homogeneous halo fill of a level (StencilHierarchy::fill_homogeneous) in one pass. The axis-by-
 /// axis fill writes a ghost in the pass of the last axis on which it lies outside, when that
 /// face has a rule, copying the node whose coordinates fold back on every axis with a rule
 /// (earlier passes have filled the ghosts it reads): the same copy, from a node this pass never

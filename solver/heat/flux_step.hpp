@@ -2,7 +2,7 @@
 // kernels/flux_operator.hpp (a diffusivity field, held nodes):
 //   backward Euler   (I + dt A) u' = u + dt q(t')
 //   Crank-Nicolson   (I + dt/2 A) u' = (I - dt/2 A) u + dt (q(t) + q(t')) / 2
-// The shifted operator is solved by multigrid (FluxCycles, Galerkin coarse operators of the
+// The shifted operator is solved by multigrid (FluxHierarchy, Galerkin coarse operators of the
 // shifted operator), as a stationary iteration or as the preconditioner of conjugate gradients
 // (solve.krylov), warm-started from the old u. Held nodes keep their values; Dirichlet faces
 // take their values at t'.
@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "multigrid/flux_cycles.hpp"
+#include "multigrid/flux_hierarchy.hpp"
 #include "multigrid/flux_solve.hpp"
 #include "operator/medium.hpp"
 #include "parallel/halo_exchange.hpp"
@@ -41,7 +41,7 @@ class FluxImplicitStep {
   void extrapolate(Buffer<T>& u, const std::vector<const Buffer<T>*>& earlier,
                    const std::vector<double>& c);
 
-  const multigrid::FluxCycles<T>& cycles() const { return cycles_; }
+  const multigrid::FluxHierarchy<T>& cycles() const { return cycles_; }
 
  private:
   /// The source term dt q(t') (BE) or dt (q(t) + q(t')) / 2 (CN) in backend memory; null when
@@ -60,7 +60,7 @@ class FluxImplicitStep {
   bool backward_euler_ = false;  // the current step's kind (set_step)
   double dt_ = -1;
   double beta_ = -1;
-  multigrid::FluxCycles<T> cycles_;
+  multigrid::FluxHierarchy<T> cycles_;
   Buffer<T> g_;       // the right-hand side
   Buffer<T> source_;  // the source term (when the case has a source)
   double source_dt_ = -1, source_t_ = -1, source_t_next_ = -1;

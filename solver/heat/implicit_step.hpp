@@ -1,6 +1,6 @@
 // One implicit heat step by multigrid: backward Euler (I - dt k L) u' = u + dt q(t') or
 // Crank-Nicolson (I - dt/2 k L) u' = (I + dt/2 k L) u + dt (q(t) + q(t'))/2, i.e. the shifted
-// operator A = I - beta L of multigrid/cycles.hpp with beta = dt k (BE) or dt k / 2 (CN). The right-hand
+// operator A = I - beta L of multigrid/stencil_hierarchy.hpp with beta = dt k (BE) or dt k / 2 (CN). The right-hand
 // side is built on the backend by one stencil sweep of the old u; the cycles then run on u
 // itself (warm start: the old u is the first guess) until the step's residual is small enough.
 #pragma once
@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "multigrid/cycles.hpp"
+#include "multigrid/stencil_hierarchy.hpp"
 #include "problem/boundary_conditions.hpp"
 #include "step_solve.hpp"
 
@@ -41,8 +41,8 @@ class ImplicitStep {
   void extrapolate(Buffer<T>& u, const std::vector<const Buffer<T>*>& earlier,
                    const std::vector<double>& c);
 
-  const multigrid::Cycles<T>& cycles() const { return cycles_; }
-  /// Times the cycles' operations per level (multigrid::Cycles::time_levels).
+  const multigrid::StencilHierarchy<T>& cycles() const { return cycles_; }
+  /// Times the cycles' operations per level (multigrid::StencilHierarchy::time_levels).
   void time_levels() { cycles_.time_levels(); }
   /// Seconds in the collectives that merge the residual norms over the ranks.
   double reduce_seconds() const { return reduce_seconds_; }
@@ -68,7 +68,7 @@ class ImplicitStep {
   Box box_;
   KernelId kernel_;
   bool backward_euler_ = false;  // the current step's kind (set_step)
-  multigrid::Cycles<T> cycles_;
+  multigrid::StencilHierarchy<T> cycles_;
   double dt_ = -1;
   double beta_ = -1;
   double reduce_seconds_ = 0;

@@ -1,5 +1,5 @@
 // The loop of a steady multigrid solve, for any iteration that offers probe / finish_cycle /
-// full_multigrid (Cycles for the constant stencils, FluxIteration for variable coefficients):
+// full_multigrid (StencilHierarchy for the constant stencils, FluxIteration for variable coefficients):
 // each iteration starts with a probe whose norms decide convergence before the state changes;
 // history, checks, snapshots, checkpoints, signals and the wall-time limit are handled here.
 #pragma once

@@ -1,19 +1,19 @@
 // The coarsest level of the variable-coefficient cycles: an exact solve by a dense LU
 // factorisation of the level's operator over its unknowns (held nodes and Dirichlet faces left
-// out), factored once per operator and applied on the host. See flux_cycles.hpp.
+// out), factored once per operator and applied on the host. See flux_hierarchy.hpp.
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-#include "cycles.hpp"
+#include "stencil_hierarchy.hpp"
 #include "cycles_detail.hpp"
-#include "flux_cycles.hpp"
+#include "flux_hierarchy.hpp"
 #include "level_operator.hpp"
 
 namespace fdsolve::multigrid {
 
 template <typename T>
-void FluxCycles<T>::factor_coarsest() {
+void FluxHierarchy<T>::factor_coarsest() {
   const int l = coarsest();
   const LevelGeometry& g = levels_[l];
   const Layout& L = layout_[l];
@@ -125,7 +125,7 @@ void FluxCycles<T>::factor_coarsest() {
 }
 
 template <typename T>
-void FluxCycles<T>::solve_coarsest(const Buffer<T>& rhs, Buffer<T>& x) {
+void FluxHierarchy<T>::solve_exactly(const Buffer<T>& rhs, Buffer<T>& x) {
   if (interrupt_ && interrupt_()) throw CycleInterrupted{};
   const Layout& L = layout_[coarsest()];
   backend_.download(host_rhs_.data(), rhs, L.size);
@@ -146,9 +146,9 @@ void FluxCycles<T>::solve_coarsest(const Buffer<T>& rhs, Buffer<T>& x) {
   backend_.upload(x, host_x_.data(), L.size);
 }
 
-template void FluxCycles<float>::factor_coarsest();
-template void FluxCycles<double>::factor_coarsest();
-template void FluxCycles<float>::solve_coarsest(const Buffer<float>&, Buffer<float>&);
-template void FluxCycles<double>::solve_coarsest(const Buffer<double>&, Buffer<double>&);
+template void FluxHierarchy<float>::factor_coarsest();
+template void FluxHierarchy<double>::factor_coarsest();
+template void FluxHierarchy<float>::solve_exactly(const Buffer<float>&, Buffer<float>&);
+template void FluxHierarchy<double>::solve_exactly(const Buffer<double>&, Buffer<double>&);
 
 }  // namespace fdsolve::multigrid

@@ -18,7 +18,7 @@
 namespace fdsolve::multigrid {
 
 template <typename T>
-FluxIteration<T>::FluxIteration(FluxCycles<T>& cycles, Backend<T>& backend, const Layout& L,
+FluxIteration<T>::FluxIteration(FluxHierarchy<T>& cycles, Backend<T>& backend, const Layout& L,
                                 const Box& box, const T* f, double f_constant, bool cg,
                                 FineHalo fine_halo)
     : cycles_(cycles),
@@ -143,7 +143,7 @@ SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>&
   if (options.resume) spdlog::info("resuming from iteration {}", done);
   Boundaries<T> boundaries(c, backend, L, sub);
   HaloExchange<T> halo(L, backend, options.comm, d);
-  FluxCycles<T> cycles(levels, op::flux_levels<T>(levels, m), c.solve.multigrid, backend, 0.0,
+  FluxHierarchy<T> cycles(levels, op::flux_levels<T>(levels, m), c.solve.multigrid, backend, 0.0,
                        1.0);
   Buffer<T> f;
   if (has_source_field(c)) {

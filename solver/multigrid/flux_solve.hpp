@@ -1,6 +1,6 @@
 // The steady variable-coefficient solve A u = f (A from op::flux_levels): multigrid cycles
-// (FluxCycles) as a stationary iteration, or as the preconditioner of conjugate gradients.
-// It offers the multigrid loop what Cycles offers (probe, finish_cycle), so the same loop
+// (FluxHierarchy) as a stationary iteration, or as the preconditioner of conjugate gradients.
+// It offers the multigrid loop what StencilHierarchy offers (probe, finish_cycle), so the same loop
 // (history, checks, checkpoints, signals) runs both.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "backend.hpp"
-#include "flux_cycles.hpp"
+#include "flux_hierarchy.hpp"
 #include "loop/jacobi.hpp"
 
 namespace fdsolve::multigrid {
@@ -20,7 +20,7 @@ class FluxIteration {
 
   /// `f`: the right-hand side as a field (fine layout, backend memory) or, when null,
   /// `f_constant` everywhere. `cg`: conjugate gradients preconditioned by one cycle.
-  FluxIteration(FluxCycles<T>& cycles, Backend<T>& backend, const Layout& L, const Box& box,
+  FluxIteration(FluxHierarchy<T>& cycles, Backend<T>& backend, const Layout& L, const Box& box,
                 const T* f, double f_constant, bool cg, FineHalo fine_halo);
 
   /// The residual r = f - A u of u (its norms over the nodes that are not held, and the range
@@ -53,7 +53,7 @@ class FluxIteration {
   bool at_rounding_floor();
 
  private:
-  FluxCycles<T>& cycles_;
+  FluxHierarchy<T>& cycles_;
   Backend<T>& backend_;
   Layout layout_;
   Box box_;

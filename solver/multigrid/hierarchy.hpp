@@ -1,6 +1,6 @@
 // The grids of multigrid: the fine grid of a case and its node-centred coarsenings, each with
 // the nodes it updates, its face types and the Jacobi weights of its re-discretised Laplacian.
-// Host-side geometry only; buffers and cycles live in cycles.hpp.
+// Host-side geometry only; buffers and cycles live in stencil_hierarchy.hpp.
 #pragma once
 
 #include <array>

@@ -1,5 +1,5 @@
 // The multigrid loops' time split over ranks: the cycles time every operation per level
-// (Cycles::time_levels), the loop adds the reductions of the residual norms, and the summary
+// (StencilHierarchy::time_levels), the loop adds the reductions of the residual norms, and the summary
 // carries both as Jacobi's carries its sweep / exchange / reductions split (summary.json's
 // `parallel` object, with a `levels` array).
 #pragma once

@@ -9,7 +9,7 @@ namespace fdsolve::multigrid {
 
 MixedCycles::MixedCycles(std::vector<LevelGeometry> levels, const CycleSettings& settings,
                          Backend<double>& backend, KernelId fine_kernel,
-                         Cycles<double>::FineHalo fine_halo, const Layout& layout,
+                         StencilHierarchy<double>::FineHalo fine_halo, const Layout& layout,
                          const Box& box, const LevelRanks& ranks)
     : levels_(std::move(levels)),
       settings_(settings),
@@ -23,7 +23,7 @@ MixedCycles::MixedCycles(std::vector<LevelGeometry> levels, const CycleSettings&
       float_backend_(backend.float_companion()) {
   const LevelGeometry& fine = levels_[0];
   Backend<float>& fb = *float_backend_;
-  // The float cycles' own layout of this rank's fine box (Cycles' layout_of), so that their
+  // The float cycles' own layout of this rank's fine box (StencilHierarchy' layout_of), so that their
   // sweeps see the alignment they are tuned for; narrow_difference and add_widened translate.
   const bool several = ranks_.comm.several() && ranks_.split;
   const Subdomain sub = several ? ranks_.split->level[0].sub : detail::whole_of(fine);
@@ -39,7 +39,7 @@ MixedCycles::MixedCycles(std::vector<LevelGeometry> levels, const CycleSettings&
   const KernelId float_kernel = fb.find_kernel(fine.dims, fb.default_kernel(fine.dims));
   // The correction's faces: zero values, zero gradients, wraps; between ranks, the exchange.
   HaloExchange<float>* halo = float_halo_.get();
-  float_cycles_ = std::make_unique<Cycles<float>>(
+  float_cycles_ = std::make_unique<StencilHierarchy<float>>(
       levels_, settings_, fb, float_kernel,
       [&fb, rules, halo](Buffer<float>& x) { detail::fill_and_exchange(fb, rules, halo, x); },
       ranks_);
@@ -60,7 +60,7 @@ std::size_t MixedCycles::extra_bytes(const std::vector<LevelGeometry>& levels) {
   const LevelGeometry& fine = levels[0];
   const Layout L = detail::layout_of(fine.dims, fine.n, sizeof(float));
   return 3 * static_cast<std::size_t>(L.size) * sizeof(float) +
-         Cycles<float>::coarse_bytes(levels);
+         StencilHierarchy<float>::coarse_bytes(levels);
 }
 
 void MixedCycles::set_fine_rhs(const double* g_field, double g_constant) {
@@ -115,8 +115,8 @@ SweepStats MixedCycles::probe(Buffer<double>& u, Buffer<double>& next) {
   return stats;
 }
 
-std::unique_ptr<Cycles<double>> MixedCycles::make_double() const {
-  auto cycles = std::make_unique<Cycles<double>>(levels_, settings_, backend_, fine_kernel_,
+std::unique_ptr<StencilHierarchy<double>> MixedCycles::make_double() const {
+  auto cycles = std::make_unique<StencilHierarchy<double>>(levels_, settings_, backend_, fine_kernel_,
                                                  fine_halo_, ranks_);
   cycles->set_fine_rhs(g_field_, g_constant_);
   return cycles;

@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include "cycles.hpp"
+#include "stencil_hierarchy.hpp"
 
 namespace fdsolve::multigrid {
 
@@ -25,22 +25,22 @@ class MixedCycles {
   /// float V-cycle reduces the residual 5-20 fold where it works).
   static constexpr double kFallbackFactor = 0.5;
 
-  /// `levels`, `settings`, `fine_kernel`, `fine_halo` and `ranks` as for Cycles<double> on
+  /// `levels`, `settings`, `fine_kernel`, `fine_halo` and `ranks` as for StencilHierarchy<double> on
   /// `backend` (the double cycles of full multigrid's start and of the fallback); `layout` and
   /// `box`: this rank's fine field's layout and the nodes its sweeps update. Over several ranks
   /// the float cycles split the levels as the double ones do, and their fine correction's halo
   /// comes from the neighbours as u's does.
   MixedCycles(std::vector<LevelGeometry> levels, const CycleSettings& settings,
-              Backend<double>& backend, KernelId fine_kernel, Cycles<double>::FineHalo fine_halo,
+              Backend<double>& backend, KernelId fine_kernel, StencilHierarchy<double>::FineHalo fine_halo,
               const Layout& layout, const Box& box, const LevelRanks& ranks = {});
   ~MixedCycles();
   MixedCycles(const MixedCycles&) = delete;  // its recording holds `this`
   MixedCycles& operator=(const MixedCycles&) = delete;
 
-  /// As Cycles::set_fine_rhs, of the double solve.
+  /// As StencilHierarchy::set_fine_rhs, of the double solve.
   void set_fine_rhs(const double* g_field, double g_constant);
 
-  /// The double probe (Cycles::probe): a smoothing sweep u -> next with its statistics. Before
+  /// The double probe (StencilHierarchy::probe): a smoothing sweep u -> next with its statistics. Before
   /// it, a residual factor above kFallbackFactor in the last cycle moves the run to double
   /// cycles for good.
   SweepStats probe(Buffer<double>& u, Buffer<double>& next);
@@ -58,16 +58,16 @@ class MixedCycles {
   bool recordable() const { return false; }
   bool monotone() const { return true; }
   double residual_scale() const;
-  /// As Cycles::set_interrupt, for the float cycles (and the double ones after a fallback).
+  /// As StencilHierarchy::set_interrupt, for the float cycles (and the double ones after a fallback).
   void set_interrupt(std::function<bool()> requested);
 
-  /// Times every operation per level, as Cycles::time_levels (the float cycles', and the
+  /// Times every operation per level, as StencilHierarchy::time_levels (the float cycles', and the
   /// double ones' after a fallback); the loop turns it on over several ranks.
   void time_levels();
   const std::vector<output::LevelSeconds>& level_seconds() const;
   const std::vector<LevelGeometry>& levels() const { return levels_; }
 
-  /// The bottom solve of the float cycles (Cycles::bottom_by_cg, bottom_sweeps).
+  /// The bottom solve of the float cycles (StencilHierarchy::bottom_by_cg, bottom_sweeps).
   bool bottom_by_cg() const { return float_cycles_ ? float_cycles_->bottom_by_cg() : true; }
   int bottom_sweeps() const { return float_cycles_ ? float_cycles_->bottom_sweeps() : 0; }
 
@@ -82,7 +82,7 @@ class MixedCycles {
  private:
   void fall_back(double factor);
   /// A double hierarchy of these levels with the solve's right-hand side.
-  std::unique_ptr<Cycles<double>> make_double() const;
+  std::unique_ptr<StencilHierarchy<double>> make_double() const;
   /// e = 0, then one float cycle on e.
   void run_float_cycle();
   /// The double smoothing sweep of the fine level, u -> next.
@@ -96,7 +96,7 @@ class MixedCycles {
   LevelRanks ranks_;
   Backend<double>& backend_;
   KernelId fine_kernel_;
-  Cycles<double>::FineHalo fine_halo_;
+  StencilHierarchy<double>::FineHalo fine_halo_;
   Layout layout_;
   Box box_;
   LevelOperator fine_op_;
@@ -106,7 +106,7 @@ class MixedCycles {
   Layout float_layout_;
   Buffer<float> e_, e_next_, g_;
   std::unique_ptr<HaloExchange<float>> float_halo_;  // the fine correction's, over ranks
-  std::unique_ptr<Cycles<float>> float_cycles_;
+  std::unique_ptr<StencilHierarchy<float>> float_cycles_;
   /// The float cycle from e = 0, recorded once on the float backend where it can be (one
   /// rank, an even number of fine swaps): on a GPU one graph launch instead of a hundred
   /// small kernels on the coarse levels. Not replayed while an interrupt is set or levels are
@@ -115,9 +115,9 @@ class MixedCycles {
   bool timed_ = false;  // time_levels
   std::function<bool()> interrupt_;
   /// Full multigrid's double hierarchy (prepare_start or full_multigrid), and its recording.
-  std::unique_ptr<Cycles<double>> start_;
+  std::unique_ptr<StencilHierarchy<double>> start_;
   std::unique_ptr<Replay> start_replay_;
-  std::unique_ptr<Cycles<double>> double_;  // after the fallback
+  std::unique_ptr<StencilHierarchy<double>> double_;  // after the fallback
   int probes_ = 0;
   int fallback_probe_ = 0;
   double last_norm_ = 0;

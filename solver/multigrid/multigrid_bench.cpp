@@ -14,7 +14,7 @@
 #include <functional>
 
 #include "case_reader.hpp"
-#include "cycles.hpp"
+#include "stencil_hierarchy.hpp"
 #include "problem/boundary_conditions.hpp"
 #include "problem/problem_setup.hpp"
 
@@ -75,9 +75,9 @@ class Bench {
     initial_ = initial_field<T>(c_, L_);
   }
 
-  /// Cycles::set_bottom_levels_cells (work recorded afterwards takes it).
+  /// StencilHierarchy::set_bottom_levels_cells (work recorded afterwards takes it).
   void set_bottom_levels_cells(index_t cells) { cycles_.set_bottom_levels_cells(cells); }
-  /// Cycles::set_blocked_smoothing (work recorded afterwards takes it).
+  /// StencilHierarchy::set_blocked_smoothing (work recorded afterwards takes it).
   void set_blocked_smoothing(bool on) { cycles_.set_blocked_smoothing(on); }
   bool blocked_smoothing() const { return cycles_.blocked_smoothing(0); }
 
@@ -198,7 +198,7 @@ class Bench {
   std::vector<LevelGeometry> levels_;
   Layout L_;
   Boundaries<T> bounds_;
-  Cycles<T> cycles_;
+  StencilHierarchy<T> cycles_;
   Buffer<T> u_, next_, g_;
   std::vector<T> initial_;
   std::unique_ptr<Replay> rest_, fmg_;
@@ -291,7 +291,7 @@ void bench_problem(Backend<T>& be, const Problem& p, const BenchOptions& o,
     out_rows.insert(out_rows.begin() + 1, levels);
   }
   // The default cycle with the other smoothing of the fine level: blocked passes
-  // (Cycles::set_blocked_smoothing) where it runs single sweeps, and the other way round.
+  // (StencilHierarchy::set_blocked_smoothing) where it runs single sweeps, and the other way round.
   if (!be.traits().smoothing_pass_kernel[p.dims].empty()) {
     const bool on = b.blocked_smoothing();
     MultigridBenchRow other_smoothing = base;

@@ -14,7 +14,7 @@
 #include "case_reader.hpp"
 #include "cycle_loop.hpp"
 #include "cycle_work.hpp"
-#include "cycles.hpp"
+#include "stencil_hierarchy.hpp"
 #include "mixed_cycles.hpp"
 #include "discretization_stop.hpp"
 #include "richardson.hpp"
@@ -69,8 +69,8 @@ std::size_t multigrid_memory(const Case& c, std::array<int, 3> ranks, int rank) 
   // Float cycles in a double solve add the float hierarchy (full multigrid's start holds the
   // double coarse levels beside it).
   if (mixed_precision_obstacle(c).empty()) bytes += MixedCycles::extra_bytes(levels);
-  return bytes + (value == sizeof(float) ? Cycles<float>::coarse_bytes(levels, split, rank)
-                                         : Cycles<double>::coarse_bytes(levels, split, rank));
+  return bytes + (value == sizeof(float) ? StencilHierarchy<float>::coarse_bytes(levels, split, rank)
+                                         : StencilHierarchy<double>::coarse_bytes(levels, split, rank));
 }
 
 namespace {
@@ -214,7 +214,7 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
     spdlog::warn("solve.multigrid.precision: float does not apply: {}; the cycles run in {}", why,
                  c.precision == Precision::Float ? "float" : "double");
   }
-  Cycles<T> cycles(levels, settings, backend, kernel, fine_halo, LevelRanks{comm, &split});
+  StencilHierarchy<T> cycles(levels, settings, backend, kernel, fine_halo, LevelRanks{comm, &split});
   return run(cycles, "");
 }
 

@@ -11,7 +11,7 @@
 #include <functional>
 
 #include "backend.hpp"
-#include "cycles.hpp"
+#include "stencil_hierarchy.hpp"
 
 namespace fdsolve::multigrid {
 

@@ -1,4 +1,4 @@
-// Multigrid smoothing by blocked passes on CUDA (Cycles::set_blocked_smoothing: the temporally
+// Multigrid smoothing by blocked passes on CUDA (StencilHierarchy::set_blocked_smoothing: the temporally
 // blocked kernels run a level's pre- or post-smoothing in one pass) against single sweeps on
 // CUDA and on the CPU: residual reductions within 1 %, fields within rounding, repeats and
 // recorded replays (as the solver loop replays a cycle) bit-identical. The blocked kernels
@@ -67,7 +67,7 @@ std::vector<T> probe_and_finish(Backend<T>& be, const std::string& yaml, int cyc
   CycleSettings settings;
   settings.spec = c.solve.multigrid;
   settings.fuse_residual_restriction = fused_restriction_pays(be.traits(), c.grid.dims);
-  Cycles<T> cy(levels, settings, be, choose_kernel(c, be),
+  StencilHierarchy<T> cy(levels, settings, be, choose_kernel(c, be),
                [&](Buffer<T>& x) { bounds.before_sweep(x, x, 0, 0); });
   cy.set_blocked_smoothing(true, 0);
   cy.set_fine_rhs(nullptr, 0.0);

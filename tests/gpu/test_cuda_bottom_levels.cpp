@@ -93,7 +93,7 @@ TEST_CASE("gpu: multigrid bottom levels: on by default, and a recorded cycle rep
   CycleSettings settings;
   settings.spec = c.solve.multigrid;
   settings.fuse_residual_restriction = fused_restriction_pays(gpu->traits(), 2);
-  Cycles<double> cy(levels, settings, *gpu, choose_kernel(c, *gpu),
+  StencilHierarchy<double> cy(levels, settings, *gpu, choose_kernel(c, *gpu),
                     [&](Buffer<double>& x) { bounds.before_sweep(x, x, 0, 0); });
   cy.set_fine_rhs(nullptr, 0.0);
   CHECK(cy.bottom_levels_first() == 2);

@@ -35,7 +35,7 @@ TEST_CASE("gpu: the cycle plan follows the CUDA backend's traits, and its log sa
   settings.spec = c.solve.multigrid;
   settings.fuse_residual_restriction = fused_restriction_pays(traits, 2);
   CHECK(settings.fuse_residual_restriction);
-  Cycles<double> cy(levels, settings, *gpu, choose_kernel(c, *gpu),
+  StencilHierarchy<double> cy(levels, settings, *gpu, choose_kernel(c, *gpu),
                     [&](Buffer<double>& x) { bounds.before_sweep(x, x, 0, 0); });
   const auto lines = cy.describe_plan();
   REQUIRE(lines.size() == levels.size());

@@ -9,7 +9,7 @@
 
 #include "case_reader.hpp"
 #include "loop/jacobi.hpp"
-#include "multigrid/cycles.hpp"
+#include "multigrid/stencil_hierarchy.hpp"
 #include "problem/boundary_conditions.hpp"
 #include "tuning/case_kernel.hpp"
 
@@ -104,7 +104,7 @@ std::vector<T> cycled(Backend<T>& be, const std::string& yaml, int cycles) {
   Boundaries<T> bounds(c, be, L);
   multigrid::CycleSettings s;
   s.spec = c.solve.multigrid;
-  multigrid::Cycles<T> cy(levels, s, be, choose_kernel(c, be),
+  multigrid::StencilHierarchy<T> cy(levels, s, be, choose_kernel(c, be),
                           [&](Buffer<T>& x) { bounds.before_sweep(x, x, 0, 0); });
   cy.set_fine_rhs(nullptr, cy.op(0).rhs_scale);  // f = 1
   cy.full_multigrid(cur, next);

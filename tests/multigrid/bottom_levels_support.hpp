@@ -54,10 +54,10 @@ template <typename T>
 struct CycleRun {
   std::vector<double> norms;  // the fine residual before the first cycle and after each
   std::vector<T> u;           // the fine field at the end
-  int first = 0;              // Cycles::bottom_levels_first()
+  int first = 0;              // StencilHierarchy::bottom_levels_first()
   int levels = 0;
-  std::vector<bool> blocked;  // Cycles::blocked_smoothing(level) of each level
-  bool fused_correction = false;  // Cycles::fuses_correction(0)
+  std::vector<bool> blocked;  // StencilHierarchy::blocked_smoothing(level) of each level
+  bool fused_correction = false;  // StencilHierarchy::fuses_correction(0)
 };
 
 /// `cycles` cycles (after full multigrid when `fmg`) from a random start with zero source and
@@ -81,7 +81,7 @@ CycleRun<T> run_cycles(Backend<T>& be, const std::string& yaml, index_t bottom_c
   settings.beta = beta;
   settings.fuse_residual_restriction =
       fused < 0 ? fused_restriction_pays(be.traits(), c.grid.dims) : fused == 1;
-  Cycles<T> cy(levels, settings, be, choose_kernel(c, be),
+  StencilHierarchy<T> cy(levels, settings, be, choose_kernel(c, be),
                [&](Buffer<T>& x) { bounds.before_sweep(x, x, 0, 0); });
   cy.set_bottom_levels_cells(bottom_cells);
   if (blocked >= 0) cy.set_blocked_smoothing(blocked == 1, 0);

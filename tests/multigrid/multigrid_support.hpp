@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "multigrid/cycles.hpp"
+#include "multigrid/stencil_hierarchy.hpp"
 #include "multigrid/hierarchy.hpp"
 #include "problem/boundary_conditions.hpp"
 #include "solve_support.hpp"
@@ -63,7 +63,7 @@ std::vector<double> cycle_residuals(const std::string& yaml, int cycles, bool fm
   settings.spec = c.solve.multigrid;
   settings.fuse_residual_restriction =
       fused < 0 ? fused_restriction_pays(backend->traits(), c.grid.dims) : fused == 1;
-  Cycles<T> cy(levels, settings, *backend, choose_kernel(c, *backend),
+  StencilHierarchy<T> cy(levels, settings, *backend, choose_kernel(c, *backend),
                [&](Buffer<T>& x) { bounds.before_sweep(x, x, 0, 0); });
   cy.set_fine_rhs(nullptr, 0.0);
   std::vector<double> norms;

@@ -132,7 +132,7 @@ PROBLEM_TEST("multigrid: the residual of an exact discrete solution is zero") {
     backend->upload(cur, init.data(), L.size);
     backend->upload(next, init.data(), L.size);
     CycleSettings settings;
-    Cycles<double> cy(levels, settings, *backend, choose_kernel(c, *backend), [](Buffer<double>&) {});
+    StencilHierarchy<double> cy(levels, settings, *backend, choose_kernel(c, *backend), [](Buffer<double>&) {});
     cy.set_fine_rhs(nullptr, cy.op(0).rhs_scale * c.problem.source.constant);
     const SweepStats s = scale_norms(cy.probe(cur, next), cy.residual_scale());
     INFO(stencil, "-point: residual linf ", s.linf());
@@ -193,7 +193,7 @@ double fmg_error(index_t n, int cycles, bool cubic) {
   backend->zero(next);
   CycleSettings settings;
   settings.cubic_fmg = cubic;
-  Cycles<double> cy(levels, settings, *backend, choose_kernel(c, *backend), [](Buffer<double>&) {});
+  StencilHierarchy<double> cy(levels, settings, *backend, choose_kernel(c, *backend), [](Buffer<double>&) {});
   backend->upload(g, source_values<double>(c, L, cy.op(0).rhs_scale).data(), L.size);
   cy.set_fine_rhs(g.data(), 0.0);
   cy.full_multigrid(cur, next);

@@ -1,4 +1,4 @@
-// Smoothing by blocked passes (Cycles::set_blocked_smoothing, Backend::sweep_steps) against
+// Smoothing by blocked passes (StencilHierarchy::set_blocked_smoothing, Backend::sweep_steps) against
 // single sweeps, on the CPU, whose sweep_steps runs the same single sweeps: the runs must be
 // bit-identical, through every path a cycle smooths by (pre-smoothing after a probe, redone in
 // one pass or not, post-smoothing, passes split at four sweeps, full multigrid, W cycles), and
@@ -77,7 +77,7 @@ TEST_CASE("multigrid blocked smoothing: recordable cycles") {
                                 "solve: {multigrid: {pre_smooth: 2, post_smooth: 1}}\n",
                             "t.yaml");
   auto be = make_cpu_backend<double>();
-  Cycles<double> cy(build_hierarchy(fine_level(c)), CycleSettings{c.solve.multigrid}, *be,
+  StencilHierarchy<double> cy(build_hierarchy(fine_level(c)), CycleSettings{c.solve.multigrid}, *be,
                     choose_kernel(c, *be), [](Buffer<double>&) {});
   cy.set_blocked_smoothing(false, 0);
   CHECK_FALSE(cy.recordable());

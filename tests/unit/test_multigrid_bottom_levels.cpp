@@ -110,7 +110,7 @@ TEST_CASE("multigrid bottom levels: which levels take the call") {
   const Case c = parse_case(laplace_case(2, 129, 5, face_cases(2)[0].faces), "t.yaml");
   const auto levels = build_hierarchy(fine_level(c));  // 129, 65, 33, 17, 9, 5, 3
   auto be = make_cpu_backend<double>();
-  Cycles<double> cy(levels, CycleSettings{}, *be, choose_kernel(c, *be), [](Buffer<double>&) {});
+  StencilHierarchy<double> cy(levels, CycleSettings{}, *be, choose_kernel(c, *be), [](Buffer<double>&) {});
   // Level by level on the CPU unless asked (bottom_levels_cells of the CPU's traits is 0).
   CHECK(cy.bottom_levels_first() == 7);
   cy.set_bottom_levels_cells(kBottomLevelsCells);  // 65^2 = 4225 > 4096 >= 33^2
@@ -131,7 +131,7 @@ TEST_CASE("multigrid cycle plan: the plan logged is the plan the cycles run") {
   const Case c = parse_case(laplace_case(2, 129, 5, face_cases(2)[0].faces), "t.yaml");
   const auto levels = build_hierarchy(fine_level(c));  // 129, 65, 33, 17, 9, 5, 3
   auto be = make_cpu_backend<double>();
-  Cycles<double> cy(levels, CycleSettings{}, *be, choose_kernel(c, *be), [](Buffer<double>&) {});
+  StencilHierarchy<double> cy(levels, CycleSettings{}, *be, choose_kernel(c, *be), [](Buffer<double>&) {});
   const auto names = be->kernels(2);
   const auto lines = [&] { return cy.describe_plan(); };
   REQUIRE(lines().size() == levels.size());

@@ -1,9 +1,9 @@
-// The cycles' coarsest levels in one backend call (see cycles.hpp, bottom_levels.hpp): which
+// The cycles' coarsest levels in one backend call (see stencil_hierarchy.hpp, bottom_levels.hpp): which
 // levels take it, and the arguments that make the call do what visit() does level by level.
 #include <cstdlib>
 
 #include "bottom_levels.hpp"
-#include "cycles.hpp"
+#include "stencil_hierarchy.hpp"
 
 namespace fdsolve::multigrid {
 
@@ -17,7 +17,7 @@ index_t bottom_levels_cells(const BackendTraits& traits) {
 }
 
 template <typename T>
-void Cycles<T>::set_bottom_levels_cells(index_t cells) {
+void StencilHierarchy<T>::set_bottom_levels_cells(index_t cells) {
   const int last = coarsest();
   plan_.bottom_call_first = static_cast<int>(levels_.size());
   // One rank: levels split over ranks exchange halos between the steps, and gathered levels
@@ -34,7 +34,7 @@ void Cycles<T>::set_bottom_levels_cells(index_t cells) {
 }
 
 template <typename T>
-void Cycles<T>::visit_in_one_call(int level, bool fresh) {
+void StencilHierarchy<T>::visit_below(int level, bool fresh) {
   check_interrupt();  // one check for the whole call: it cannot stop part-way
   const int dims = levels_[0].dims;
   BottomLevelsArgs<T> a;
@@ -71,9 +71,9 @@ void Cycles<T>::visit_in_one_call(int level, bool fresh) {
     if ((odd >> (l - level)) & 1u) x_[l].swap(next_[l]);
 }
 
-template void Cycles<float>::set_bottom_levels_cells(index_t);
-template void Cycles<float>::visit_in_one_call(int, bool);
-template void Cycles<double>::set_bottom_levels_cells(index_t);
-template void Cycles<double>::visit_in_one_call(int, bool);
+template void StencilHierarchy<float>::set_bottom_levels_cells(index_t);
+template void StencilHierarchy<float>::visit_below(int, bool);
+template void StencilHierarchy<double>::set_bottom_levels_cells(index_t);
+template void StencilHierarchy<double>::visit_below(int, bool);
 
 }  // namespace fdsolve::multigrid

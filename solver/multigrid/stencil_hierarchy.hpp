@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "cycle_driver.hpp"
 #include "hierarchy.hpp"
 #include "level_operator.hpp"
 #include "parallel/comm.hpp"
@@ -65,7 +66,7 @@ constexpr index_t kBottomLevelsCells = 4096;
 bool blocked_smoothing_default(const BackendTraits& traits, int dims);
 
 /// Whether the cycles add the coarse correction inside the first post-smoothing pass where
-/// they can (Cycles::set_fused_correction): yes, unless FDSOLVE_FUSED_CORRECTION=0 (a
+/// they can (StencilHierarchy::set_fused_correction): yes, unless FDSOLVE_FUSED_CORRECTION=0 (a
 /// measurement knob).
 bool fused_correction_default();
 
@@ -81,7 +82,7 @@ inline constexpr index_t kBlockedSmoothingCells = index_t(1) << 21;
 index_t bottom_levels_cells(const BackendTraits& traits);
 
 /// The cycles' choices per level, made once from the backend's traits and kernels, the level
-/// sizes and the settings (Cycles' constructor; its setters re-plan one choice, which tests and
+/// sizes and the settings (StencilHierarchy' constructor; its setters re-plan one choice, which tests and
 /// `bench --multigrid` use to compare the paths), and logged at debug level.
 struct LevelPlan {
   KernelId sweep;                  // single sweeps, residuals and the probe
@@ -91,7 +92,7 @@ struct CyclePlan {
   std::vector<LevelPlan> level;
   bool pair_probe = false;  // the probe is the fine level's first blocked pass (a checked pair)
   /// The coarse correction inside the first post-smoothing pass, on the levels that smooth in
-  /// passes and whose next level nests (Cycles::fuses_correction).
+  /// passes and whose next level nests (StencilHierarchy::fuses_correction).
   bool fused_correction = true;
   int bottom_call_first = 0;  // the first level visited in one backend call (levels: none)
   bool bottom_by_cg = false;  // the coarsest level by conjugate gradients, else by sweeps
@@ -106,20 +107,23 @@ struct LevelRanks {
   const parallel::LevelSplit* split = nullptr;
 };
 
-/// Thrown out of a cycle abandoned on request (Cycles::set_interrupt). The fine field is then
+/// Thrown out of a cycle abandoned on request (StencilHierarchy::set_interrupt). The fine field is then
 /// part-way through the cycle: the caller restores the state the cycle started from.
 struct CycleInterrupted {};
 
+/// The constant-stencil hierarchy (level_operator.hpp: the 5/7/19/27-point weights of
+/// alpha I - beta L on every level, rediscretised) with the cycle driver's operations
+/// (cycle_driver.hpp), over one rank or several, and the cycle plan that chooses its kernels.
 template <typename T>
-class Cycles {
+class StencilHierarchy : private LevelHierarchy {
  public:
   /// Fills the fine field's halo (the case's Neumann gradients and periodic wraps, and over
   /// several ranks the exchange of the faces between them).
   using FineHalo = std::function<void(Buffer<T>&)>;
 
-  Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settings, Backend<T>& backend,
+  StencilHierarchy(std::vector<LevelGeometry> levels, const CycleSettings& settings, Backend<T>& backend,
          KernelId fine_kernel, FineHalo fine_halo, const LevelRanks& ranks = {});
-  ~Cycles();
+  ~StencilHierarchy();
 
   const std::vector<LevelGeometry>& levels() const { return levels_; }
   const LevelOperator& op(int level) const { return ops_[level]; }
@@ -231,9 +235,42 @@ class Cycles {
                                   const parallel::LevelSplit& split, int rank);
 
  private:
-  int coarsest() const { return static_cast<int>(levels_.size()) - 1; }
+  // The cycle driver's operations (cycle_driver.hpp) on level's pair x(level), next(level).
+  int coarsest() const override { return static_cast<int>(levels_.size()) - 1; }
   /// Whether this rank works on `level`: every rank on split levels, rank 0 on gathered ones.
-  bool here(int level) const { return level < gather_ || comm_.root(); }
+  bool here(int level) const override { return level < gather_ || comm_.root(); }
+  void zero(int level) override;
+  void smooth(int level, int sweeps, bool zeroed) override {
+    smooth_level(level, sweeps, zeroed, nullptr);
+  }
+  /// Restricts the residual of x (computed into next, the scratch) to the next level's
+  /// right-hand side.
+  void restrict_residual(int level) override;
+  /// Restricts level's right-hand side itself (full multigrid's descent).
+  void restrict_rhs(int level) override;
+  /// correct(level), then the post-smoothing; in one backend call for the first pass where
+  /// fuses_correction(level).
+  void correct_and_smooth(int level, int sweeps) override;
+  /// Adds the interpolated correction of level + 1 (linear, or cubic for full multigrid's
+  /// ascent with settings.cubic_fmg).
+  void interpolate(int level, bool cubic) override { correct(level, cubic); }
+  /// The coarsest level's correction equation solved (CG, or the bottom sweeps).
+  void solve_coarsest() override;
+  /// The fine level alone: the bottom sweeps (its fields have no CG scratch).
+  void solve_alone(int done) override { smooth(0, std::max(0, bottom_.sweeps - done), false); }
+  bool visits_below(int level) const override { return level >= plan_.bottom_call_first; }
+  /// visit(level, fresh) of level >= plan_.bottom_call_first as one Backend::bottom_levels call.
+  void visit_below(int level, bool fresh) override;
+
+  /// The fields of `level`: the caller's u and next on the fine level (bind), else the
+  /// correction and its second buffer.
+  Buffer<T>& x(int level) { return level == 0 ? *fine_x_ : x_[level]; }
+  Buffer<T>& next(int level) { return level == 0 ? *fine_next_ : next_[level]; }
+  void bind(Buffer<T>& u, Buffer<T>& next) {
+    fine_x_ = &u;
+    fine_next_ = &next;
+  }
+  CycleShape shape() const { return cycle_shape(settings_.spec); }
   /// Whether `level` is split over several ranks (its halo partly comes from neighbours).
   bool split(int level) const { return comm_.several() && level < gather_; }
   /// The right-hand side, layout and box that a restriction from `level` writes: level + 1's,
@@ -253,11 +290,10 @@ class Cycles {
   const T* rhs(int level) const;
   void fill_boundary(int level, Buffer<T>& x);
   void fill_homogeneous(int level, Buffer<T>& x);
-  /// `sweeps` smoothing sweeps of x; `zeroed`: x was just zeroed, halo included, so its first
-  /// sweep needs no halo fill (over ranks, no exchange: every halo value is zero);
+  /// `sweeps` smoothing sweeps of x(level); `zeroed`: x was just zeroed, halo included, so its
+  /// first sweep needs no halo fill (over ranks, no exchange: every halo value is zero);
   /// `correction`: added to x inside the first blocked pass (Backend::correct_and_sweep_steps).
-  void smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps, bool zeroed = false,
-              const TransferArgs<T>* correction = nullptr);
+  void smooth_level(int level, int sweeps, bool zeroed, const TransferArgs<T>* correction);
   /// How often smooth(0, ..., sweeps) swaps the fine buffers: once per blocked pass, once per
   /// single sweep.
   int fine_swaps(int sweeps) const {
@@ -294,30 +330,14 @@ class Cycles {
   void check_interrupt() const {
     if (interrupt_ && interrupt_()) throw CycleInterrupted{};
   }
-  /// The coarsest level's correction equation solved (CG, or the bottom sweeps).
-  void solve_bottom();
   /// The bottom CG's arguments (bottom_cg.hpp) on the coarsest level.
   BottomSolveArgs<T> bottom_args();
-  /// visit(level, fresh) of level >= plan_.bottom_call_first as one Backend::bottom_levels call.
-  void visit_in_one_call(int level, bool fresh);
-  /// Restricts the residual of x (computed into `scratch`) to the next level's right-hand side.
-  void restrict_residual(int level, Buffer<T>& x, Buffer<T>& scratch);
-  /// Restricts level's right-hand side itself (full multigrid's descent).
-  void restrict_rhs(int level);
   /// Full weighting of `from` (a g-scaled field of `level`, halo filled) into level + 1's g.
   void restrict_field(int level, const Buffer<T>& from);
-  /// Adds the interpolated correction of level + 1 to x (linear, or cubic for FMG's ascent).
-  void correct(int level, Buffer<T>& x, bool cubic = false);
+  /// Adds the interpolated correction of level + 1 to x(level) (linear, or cubic).
+  void correct(int level, bool cubic = false);
   /// The linear prolongation of level + 1's correction (or the gather level's copy) onto x.
   TransferArgs<T> correction_args(int level, Buffer<T>& x) const;
-  /// correct(level, x), then the post-smoothing; in one backend call for the first pass where
-  /// fuses_correction(level).
-  void correct_and_smooth(int level, Buffer<T>& x, Buffer<T>& next);
-  /// The coarse-grid correction below `level`: one (V) or two (W) visits of level + 1.
-  void coarse_correction(int level);
-  /// Solves level's correction equation approximately; `fresh`: start from zero.
-  void visit(int level, bool fresh);
-  void finish_fine(Buffer<T>& u, Buffer<T>& next, int pre_done);
 
   std::vector<LevelGeometry> levels_;  // the whole grids: operators and bottom solve
   CycleSettings settings_;
@@ -356,6 +376,8 @@ class Cycles {
   mutable std::vector<output::LevelSeconds> seconds_;  // per level
   const T* fine_rhs_ = nullptr;
   double fine_rhs_constant_ = 0;
+  Buffer<T>* fine_x_ = nullptr;  // the caller's u and next during a cycle (bind)
+  Buffer<T>* fine_next_ = nullptr;
 };
 
 }  // namespace fdsolve::multigrid

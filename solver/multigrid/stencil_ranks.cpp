@@ -1,9 +1,9 @@
-// The cycles' work between ranks (see cycles.hpp): halo fills interleaved with exchanges, the
+// The cycles' work between ranks (see stencil_hierarchy.hpp): halo fills interleaved with exchanges, the
 // gather of the coarse right-hand side to rank 0 and the scatter of its correction, and the
 // memory each rank's levels take.
 #include <algorithm>
 
-#include "cycles.hpp"
+#include "stencil_hierarchy.hpp"
 #include "cycles_detail.hpp"
 #include "parallel/field_gather.hpp"
 
@@ -12,7 +12,7 @@ namespace fdsolve::multigrid {
 using detail::layout_of;
 
 template <typename T>
-std::size_t Cycles<T>::coarse_bytes(const std::vector<LevelGeometry>& levels) {
+std::size_t StencilHierarchy<T>::coarse_bytes(const std::vector<LevelGeometry>& levels) {
   std::size_t bytes = 0;
   for (std::size_t l = 1; l < levels.size(); ++l)
     bytes += 3 * static_cast<std::size_t>(levels[l].layout(sizeof(T)).size) * sizeof(T);
@@ -20,7 +20,7 @@ std::size_t Cycles<T>::coarse_bytes(const std::vector<LevelGeometry>& levels) {
 }
 
 template <typename T>
-std::size_t Cycles<T>::coarse_bytes(const std::vector<LevelGeometry>& levels,
+std::size_t StencilHierarchy<T>::coarse_bytes(const std::vector<LevelGeometry>& levels,
                                     const parallel::LevelSplit& split, int rank) {
   const auto bytes = [&](const std::array<index_t, 3>& n) {
     return static_cast<std::size_t>(layout_of(levels[0].dims, n, sizeof(T)).size) * sizeof(T);
@@ -43,27 +43,27 @@ std::size_t Cycles<T>::coarse_bytes(const std::vector<LevelGeometry>& levels,
 }
 
 template <typename T>
-void Cycles<T>::fill_and_exchange(HaloFillArgs<T> rules, HaloExchange<T>* halo, Buffer<T>& x) {
+void StencilHierarchy<T>::fill_and_exchange(HaloFillArgs<T> rules, HaloExchange<T>* halo, Buffer<T>& x) {
   detail::fill_and_exchange(backend_, std::move(rules), halo, x);
 }
 
 template <typename T>
-Buffer<T>& Cycles<T>::coarse_rhs(int level) {
+Buffer<T>& StencilHierarchy<T>::coarse_rhs(int level) {
   return level + 1 == gather_ ? copy_rhs_ : rhs_[level + 1];
 }
 
 template <typename T>
-const Layout& Cycles<T>::coarse_layout(int level) const {
+const Layout& StencilHierarchy<T>::coarse_layout(int level) const {
   return level + 1 == gather_ ? copy_layout_ : layout_[level + 1];
 }
 
 template <typename T>
-const Box& Cycles<T>::coarse_box(int level) const {
+const Box& StencilHierarchy<T>::coarse_box(int level) const {
   return level + 1 == gather_ ? copy_box_ : box_[level + 1];
 }
 
 template <typename T>
-void Cycles<T>::gather_rhs() {
+void StencilHierarchy<T>::gather_rhs() {
   const Box owned = copy_layout_.owned_box();
   backend_.pack_box(copy_rhs_, copy_layout_, owned, packed_);
   mine_.resize(static_cast<std::size_t>(owned.cells()));
@@ -74,7 +74,7 @@ void Cycles<T>::gather_rhs() {
 }
 
 template <typename T>
-void Cycles<T>::scatter_correction() {
+void StencilHierarchy<T>::scatter_correction() {
   std::vector<T> blocks;
   std::vector<std::size_t> bytes;
   if (comm_.root()) {
@@ -91,21 +91,21 @@ void Cycles<T>::scatter_correction() {
 }
 
 
-template std::size_t Cycles<float>::coarse_bytes(const std::vector<LevelGeometry>&);
-template std::size_t Cycles<float>::coarse_bytes(const std::vector<LevelGeometry>&, const parallel::LevelSplit&, int);
-template void Cycles<float>::fill_and_exchange(HaloFillArgs<float>, HaloExchange<float>*, Buffer<float>&);
-template Buffer<float>& Cycles<float>::coarse_rhs(int);
-template const Layout& Cycles<float>::coarse_layout(int) const;
-template const Box& Cycles<float>::coarse_box(int) const;
-template void Cycles<float>::gather_rhs();
-template void Cycles<float>::scatter_correction();
-template std::size_t Cycles<double>::coarse_bytes(const std::vector<LevelGeometry>&);
-template std::size_t Cycles<double>::coarse_bytes(const std::vector<LevelGeometry>&, const parallel::LevelSplit&, int);
-template void Cycles<double>::fill_and_exchange(HaloFillArgs<double>, HaloExchange<double>*, Buffer<double>&);
-template Buffer<double>& Cycles<double>::coarse_rhs(int);
-template const Layout& Cycles<double>::coarse_layout(int) const;
-template const Box& Cycles<double>::coarse_box(int) const;
-template void Cycles<double>::gather_rhs();
-template void Cycles<double>::scatter_correction();
+template std::size_t StencilHierarchy<float>::coarse_bytes(const std::vector<LevelGeometry>&);
+template std::size_t StencilHierarchy<float>::coarse_bytes(const std::vector<LevelGeometry>&, const parallel::LevelSplit&, int);
+template void StencilHierarchy<float>::fill_and_exchange(HaloFillArgs<float>, HaloExchange<float>*, Buffer<float>&);
+template Buffer<float>& StencilHierarchy<float>::coarse_rhs(int);
+template const Layout& StencilHierarchy<float>::coarse_layout(int) const;
+template const Box& StencilHierarchy<float>::coarse_box(int) const;
+template void StencilHierarchy<float>::gather_rhs();
+template void StencilHierarchy<float>::scatter_correction();
+template std::size_t StencilHierarchy<double>::coarse_bytes(const std::vector<LevelGeometry>&);
+template std::size_t StencilHierarchy<double>::coarse_bytes(const std::vector<LevelGeometry>&, const parallel::LevelSplit&, int);
+template void StencilHierarchy<double>::fill_and_exchange(HaloFillArgs<double>, HaloExchange<double>*, Buffer<double>&);
+template Buffer<double>& StencilHierarchy<double>::coarse_rhs(int);
+template const Layout& StencilHierarchy<double>::coarse_layout(int) const;
+template const Box& StencilHierarchy<double>::coarse_box(int) const;
+template void StencilHierarchy<double>::gather_rhs();
+template void StencilHierarchy<double>::scatter_correction();
 
 }  // namespace fdsolve::multigrid

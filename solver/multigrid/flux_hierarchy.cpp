@@ -1,18 +1,18 @@
-// See flux_cycles.hpp.
-#include "flux_cycles.hpp"
+// See flux_hierarchy.hpp.
+#include "flux_hierarchy.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-#include "cycles.hpp"
+#include "stencil_hierarchy.hpp"
 #include "cycles_detail.hpp"
 #include "level_operator.hpp"
 
 namespace fdsolve::multigrid {
 
 template <typename T>
-FluxCycles<T>::FluxCycles(std::vector<LevelGeometry> levels,
+FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
                           const std::vector<op::FluxLevel<T>>& host, const MultigridSpec& spec,
                           Backend<T>& backend, double alpha, double scale)
     : levels_(std::move(levels)), spec_(spec), backend_(backend) {
@@ -95,17 +95,17 @@ FluxCycles<T>::FluxCycles(std::vector<LevelGeometry> levels,
 }
 
 template <typename T>
-FluxCycles<T>::~FluxCycles() = default;
+FluxHierarchy<T>::~FluxHierarchy() = default;
 
 template <typename T>
-const T* FluxCycles<T>::held_marker(int level) const {
+const T* FluxHierarchy<T>::held_marker(int level) const {
   if (level > 0 && galerkin_)
     return stencil_[level].data() + stencil_centre(levels_[level].dims) * layout_[level].size;
   return face_[level][0].data();
 }
 
 template <typename T>
-void FluxCycles<T>::build_galerkin() {
+void FluxHierarchy<T>::build_galerkin() {
   const int dims = levels_[0].dims;
   const int colours = dims == 2 ? 9 : 27;
   Buffer<T> scratch = backend_.allocate(layout_[0].size);
@@ -163,7 +163,7 @@ void FluxCycles<T>::build_galerkin() {
 }
 
 template <typename T>
-void FluxCycles<T>::set_shift(double alpha, double scale) {
+void FluxHierarchy<T>::set_shift(double alpha, double scale) {
   alpha_ = alpha;
   scale_ = scale;
   fine_neighbour_ = op::neighbour_couplings(levels_[0], scale_);
@@ -172,7 +172,7 @@ void FluxCycles<T>::set_shift(double alpha, double scale) {
 }
 
 template <typename T>
-FluxOperator<T> FluxCycles<T>::level_operator(int level, double keep, double step,
+FluxOperator<T> FluxHierarchy<T>::level_operator(int level, double keep, double step,
                                               double relax) const {
   FluxOperator<T> op;
   const LevelGeometry& g = levels_[level];
@@ -195,66 +195,69 @@ FluxOperator<T> FluxCycles<T>::level_operator(int level, double keep, double ste
 }
 
 template <typename T>
-void FluxCycles<T>::fill(int level, const T* x) {
+void FluxHierarchy<T>::fill(int level, const T* x) {
   HaloFillArgs<T> a = rules_[level];
   a.field = const_cast<T*>(x);
   if (a.any()) backend_.fill_halo(a);
 }
 
 template <typename T>
-void FluxCycles<T>::smooth(int level, Buffer<T>& x, Buffer<T>& next, const Buffer<T>& rhs,
-                           int sweeps) {
+void FluxHierarchy<T>::smooth(int level, int sweeps, bool /*zeroed*/) {
+  Buffer<T>& xl = x(level);
+  Buffer<T>& next = next_[level];
   for (int s = 0; s < sweeps; ++s) {
     if (interrupt_ && interrupt_()) throw CycleInterrupted{};
-    fill(level, x.data());
+    fill(level, xl.data());
     SweepArgs<T> a;
-    a.in = x.data();
+    a.in = xl.data();
     a.out = next.data();
-    a.source_field = rhs.data();
+    a.source_field = rhs(level).data();
     a.layout = layout_[level];
     a.box = box_[level];
     a.flux = level_operator(level, 1.0, 0.0, omega_[level]);
     backend_.sweep(a, KernelId{levels_[level].dims, 0});
-    x.swap(next);
+    xl.swap(next);
   }
 }
 
 template <typename T>
-void FluxCycles<T>::visit(int level, Buffer<T>& x, const Buffer<T>& rhs) {
-  if (level == coarsest()) {
-    solve_coarsest(rhs, x);
-    return;
-  }
-  Buffer<T>& next = next_[level];
-  smooth(level, x, next, rhs, spec_.pre_smooth);
+void FluxHierarchy<T>::restrict_residual(int level) {
   // The residual into `next`, its halo folded, restricted to the next level's right-hand side.
-  fill(level, x.data());
+  Buffer<T>& xl = x(level);
+  Buffer<T>& next = next_[level];
+  fill(level, xl.data());
   SweepArgs<T> r;
-  r.in = x.data();
+  r.in = xl.data();
   r.out = next.data();
-  r.source_field = rhs.data();
+  r.source_field = rhs(level).data();
   r.layout = layout_[level];
   r.box = box_[level];
   r.flux = level_operator(level, 0.0, 1.0, 0.0);
   backend_.sweep(r, KernelId{levels_[level].dims, 0});
   restrict_level(level, next);
-  const int visits = spec_.cycle == CycleKind::W && level + 1 != coarsest() ? 2 : 1;
-  backend_.zero(x_[level + 1]);
-  for (int v = 0; v < visits; ++v) visit(level + 1, x_[level + 1], rhs_[level + 1]);
-  // The interpolated correction into `next`, added where nodes are not held.
+}
+
+template <typename T>
+void FluxHierarchy<T>::interpolate(int level, bool /*high_order*/) {
+  Buffer<T>& next = next_[level];
   prolong_level(level, next);
   LinearCombinationArgs<T> add;
-  add.y = x.data();
+  add.y = x(level).data();
   add.x = next.data();
   add.held_face = held_[level] > 0 ? held_marker(level) : nullptr;
   add.layout = layout_[level];
   add.box = box_[level];
   backend_.combine(add);
-  smooth(level, x, next, rhs, spec_.post_smooth);
 }
 
 template <typename T>
-AxisTransferArgs<T> FluxCycles<T>::axis_args(int level, int step, bool restrict) const {
+void FluxHierarchy<T>::correct_and_smooth(int level, int sweeps) {
+  interpolate(level, false);
+  smooth(level, sweeps, false);
+}
+
+template <typename T>
+AxisTransferArgs<T> FluxHierarchy<T>::axis_args(int level, int step, bool restrict) const {
   const AxisPlan& plan = plan_[level];
   const LevelGeometry& g = levels_[level];
   const int axis = plan.axes[step];
@@ -278,7 +281,7 @@ AxisTransferArgs<T> FluxCycles<T>::axis_args(int level, int step, bool restrict)
 }
 
 template <typename T>
-void FluxCycles<T>::restrict_level(int level, const Buffer<T>& residual) {
+void FluxHierarchy<T>::restrict_level(int level, const Buffer<T>& residual) {
   AxisPlan& plan = plan_[level];
   if (plan.axes.empty()) {
     fill(level, residual.data());
@@ -311,7 +314,7 @@ void FluxCycles<T>::restrict_level(int level, const Buffer<T>& residual) {
 }
 
 template <typename T>
-void FluxCycles<T>::prolong_level(int level, Buffer<T>& e) {
+void FluxHierarchy<T>::prolong_level(int level, Buffer<T>& e) {
   AxisPlan& plan = plan_[level];
   if (plan.axes.empty()) {
     fill(level + 1, x_[level + 1].data());
@@ -345,12 +348,13 @@ void FluxCycles<T>::prolong_level(int level, Buffer<T>& e) {
 }
 
 template <typename T>
-void FluxCycles<T>::precondition(const Buffer<T>& r, Buffer<T>& z) {
-  backend_.zero(z);
-  visit(0, z, r);
+void FluxHierarchy<T>::precondition(const Buffer<T>& r, Buffer<T>& z) {
+  fine_x_ = &z;
+  fine_rhs_ = &r;
+  visit(*this, cycle_shape(spec_), 0, true);
 }
 
-template class FluxCycles<float>;
-template class FluxCycles<double>;
+template class FluxHierarchy<float>;
+template class FluxHierarchy<double>;
 
 }  // namespace fdsolve::multigrid

@@ -1,5 +1,6 @@
-// Multigrid for the variable-coefficient operator (kernels/flux_operator.hpp): V or W cycles
-// on the correction equation A z = r, weighted-Jacobi smoothing with each node's own diagonal,
+// The flux-form hierarchy (kernels/flux_operator.hpp: a coefficient on every face, held nodes)
+// with the cycle driver's operations (cycle_driver.hpp): V or W cycles on the correction
+// equation A z = r, weighted-Jacobi smoothing with each node's own diagonal,
 // flux-continuous interpolation by axes and its transpose (kernels/flux_transfer.hpp; linear
 // interpolation and full weighting between levels that do not nest), corrections added only
 // where nodes are not held,
@@ -15,19 +16,20 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "cycle_driver.hpp"
 #include "hierarchy.hpp"
 #include "operator/flux_levels.hpp"
 
 namespace fdsolve::multigrid {
 
 template <typename T>
-class FluxCycles {
+class FluxHierarchy : private LevelHierarchy {
  public:
   /// `host`: the face arrays of every level (op::flux_levels), uploaded here. The operator is
   /// alpha I + scale (-div(beta grad)): (0, 1) for Poisson, (1, theta dt) for implicit heat.
-  FluxCycles(std::vector<LevelGeometry> levels, const std::vector<op::FluxLevel<T>>& host,
+  FluxHierarchy(std::vector<LevelGeometry> levels, const std::vector<op::FluxLevel<T>>& host,
              const MultigridSpec& spec, Backend<T>& backend, double alpha, double scale);
-  ~FluxCycles();
+  ~FluxHierarchy();
 
   /// Changes the shift (an implicit step whose dt differs); the coarsest grid is refactored.
   void set_shift(double alpha, double scale);
@@ -52,16 +54,29 @@ class FluxCycles {
   double omega() const { return omega_[0]; }
 
   /// Makes every cycle call `requested` before each sweep; once it returns true the cycle
-  /// throws CycleInterrupted (cycles.hpp).
+  /// throws CycleInterrupted (stencil_hierarchy.hpp).
   void set_interrupt(std::function<bool()> requested) { interrupt_ = std::move(requested); }
 
  private:
-  int coarsest() const { return static_cast<int>(levels_.size()) - 1; }
+  // The cycle driver's operations (cycle_driver.hpp) on level's correction x(level) and
+  // right-hand side rhs(level).
+  int coarsest() const override { return static_cast<int>(levels_.size()) - 1; }
+  void zero(int level) override { backend_.zero(x(level)); }
+  void smooth(int level, int sweeps, bool zeroed) override;
+  /// The residual into next_[level], restricted to the next level's right-hand side.
+  void restrict_residual(int level) override;
+  void restrict_rhs(int level) override { restrict_level(level, rhs_[level]); }
+  void correct_and_smooth(int level, int sweeps) override;
+  /// The interpolated correction into next_[level], added where nodes are not held.
+  void interpolate(int level, bool high_order) override;
+  void solve_coarsest() override { solve_exactly(rhs(coarsest()), x(coarsest())); }
+  void solve_alone(int /*done*/) override { solve_coarsest(); }
+
+  Buffer<T>& x(int level) { return level == 0 ? *fine_x_ : x_[level]; }
+  const Buffer<T>& rhs(int level) const { return level == 0 ? *fine_rhs_ : rhs_[level]; }
   FluxOperator<T> level_operator(int level, double keep, double step, double relax) const;
   void fill(int level, const T* x);
-  void smooth(int level, Buffer<T>& x, Buffer<T>& next, const Buffer<T>& rhs, int sweeps);
-  void visit(int level, Buffer<T>& x, const Buffer<T>& rhs);
-  void solve_coarsest(const Buffer<T>& rhs, Buffer<T>& x);
+  void solve_exactly(const Buffer<T>& rhs, Buffer<T>& x);
   void factor_coarsest();
 
   std::vector<LevelGeometry> levels_;
@@ -101,6 +116,8 @@ class FluxCycles {
   std::vector<int> pivot_;
   std::vector<T> host_rhs_, host_x_;
   std::function<bool()> interrupt_;
+  Buffer<T>* fine_x_ = nullptr;  // z and r of precondition()
+  const Buffer<T>* fine_rhs_ = nullptr;
 };
 
 }  // namespace fdsolve::multigrid

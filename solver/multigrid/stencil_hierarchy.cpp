@@ -1,7 +1,7 @@
-// The cycles as sequences of backend operations (see cycles.hpp): construction, smoothing and
+// The cycles as sequences of backend operations (see stencil_hierarchy.hpp): construction, smoothing and
 // the shape of V, W and full-multigrid cycles. The transfers and the bottom solve are in
-// cycles_transfers.cpp, the work between ranks in cycles_ranks.cpp.
-#include "cycles.hpp"
+// stencil_transfers.cpp, the work between ranks in stencil_ranks.cpp.
+#include "stencil_hierarchy.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -44,7 +44,7 @@ bool blocked_smoothing_default(const BackendTraits& traits, int dims) {
 }
 
 template <typename T>
-Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settings,
+StencilHierarchy<T>::StencilHierarchy(std::vector<LevelGeometry> levels, const CycleSettings& settings,
                   Backend<T>& backend, KernelId fine_kernel, FineHalo fine_halo,
                   const LevelRanks& ranks)
     : levels_(std::move(levels)),
@@ -118,10 +118,10 @@ Cycles<T>::Cycles(std::vector<LevelGeometry> levels, const CycleSettings& settin
 }
 
 template <typename T>
-Cycles<T>::~Cycles() = default;
+StencilHierarchy<T>::~StencilHierarchy() = default;
 
 template <typename T>
-void Cycles<T>::set_shift(double alpha, double beta) {
+void StencilHierarchy<T>::set_shift(double alpha, double beta) {
   settings_.alpha = alpha;
   settings_.beta = beta;
   ops_.clear();
@@ -130,18 +130,18 @@ void Cycles<T>::set_shift(double alpha, double beta) {
 }
 
 template <typename T>
-void Cycles<T>::set_fine_rhs(const T* g_field, double g_constant) {
+void StencilHierarchy<T>::set_fine_rhs(const T* g_field, double g_constant) {
   fine_rhs_ = g_field;
   fine_rhs_constant_ = g_field ? 0.0 : g_constant;
 }
 
 template <typename T>
-const T* Cycles<T>::rhs(int level) const {
+const T* StencilHierarchy<T>::rhs(int level) const {
   return level == 0 ? fine_rhs_ : rhs_[level].data();
 }
 
 template <typename T>
-SweepArgs<T> Cycles<T>::sweep_args(int level, const StencilWeights& w, const Buffer<T>& in,
+SweepArgs<T> StencilHierarchy<T>::sweep_args(int level, const StencilWeights& w, const Buffer<T>& in,
                                    Buffer<T>& out, const T* source) const {
   SweepArgs<T> a;
   a.in = in.data();
@@ -155,7 +155,7 @@ SweepArgs<T> Cycles<T>::sweep_args(int level, const StencilWeights& w, const Buf
 }
 
 template <typename T>
-void Cycles<T>::fill_boundary(int level, Buffer<T>& x) {
+void StencilHierarchy<T>::fill_boundary(int level, Buffer<T>& x) {
   if (level == 0)
     timed(0, fill_part(0), [&] { fine_halo_(x); });
   else
@@ -163,13 +163,13 @@ void Cycles<T>::fill_boundary(int level, Buffer<T>& x) {
 }
 
 template <typename T>
-void Cycles<T>::fill_homogeneous(int level, Buffer<T>& x) {
+void StencilHierarchy<T>::fill_homogeneous(int level, Buffer<T>& x) {
   timed(level, fill_part(level),
         [&] { fill_and_exchange(homogeneous_[level], halo_[level].get(), x); });
 }
 
 template <typename T>
-void Cycles<T>::set_blocked_smoothing(bool on, index_t min_cells) {
+void StencilHierarchy<T>::set_blocked_smoothing(bool on, index_t min_cells) {
   const int dims = levels_[0].dims;
   const auto names = backend_.step_kernels(dims);
   for (LevelPlan& l : plan_.level) l.passes.reset();
@@ -196,15 +196,17 @@ void Cycles<T>::set_blocked_smoothing(bool on, index_t min_cells) {
 }
 
 template <typename T>
-void Cycles<T>::smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps, bool zeroed,
-                       const TransferArgs<T>* correction) {
+void StencilHierarchy<T>::smooth_level(int level, int sweeps, bool zeroed,
+                             const TransferArgs<T>* correction) {
   if (!here(level)) return;
+  Buffer<T>& xl = x(level);
+  Buffer<T>& nl = next(level);
   const std::optional<KernelId>& blocked = plan_.level[level].passes;
   for (int done = 0; done < sweeps;) {
     check_interrupt();
     const int n = blocked ? std::min(sweeps - done, kMaxBlockedSweeps) : 1;
-    if (!(zeroed && done == 0)) fill_boundary(level, x);
-    const SweepArgs<T> a = sweep_args(level, ops_[level].smooth, x, next, rhs(level));
+    if (!(zeroed && done == 0)) fill_boundary(level, xl);
+    const SweepArgs<T> a = sweep_args(level, ops_[level].smooth, xl, nl, rhs(level));
     timed(level, &output::LevelSeconds::sweep, [&] {
       if (correction && done == 0)
         backend_.correct_and_sweep_steps(*correction, a, n, *blocked);
@@ -213,46 +215,18 @@ void Cycles<T>::smooth(int level, Buffer<T>& x, Buffer<T>& next, int sweeps, boo
       else
         backend_.sweep(a, plan_.level[level].sweep);
     });
-    x.swap(next);
+    xl.swap(nl);
     done += n;
   }
 }
 
 template <typename T>
-void Cycles<T>::coarse_correction(int level) {
-  visit(level + 1, true);
-  if (settings_.spec.cycle == CycleKind::W && level + 1 != coarsest()) visit(level + 1, false);
+void StencilHierarchy<T>::zero(int level) {
+  timed(level, &output::LevelSeconds::sweep, [&] { backend_.zero(x(level)); });
 }
 
 template <typename T>
-void Cycles<T>::visit(int level, bool fresh) {
-  if (!here(level)) return;  // a gathered level: rank 0 alone
-  if (level >= plan_.bottom_call_first && level < coarsest()) return visit_in_one_call(level, fresh);
-  if (fresh) timed(level, &output::LevelSeconds::sweep, [&] { backend_.zero(x_[level]); });
-  if (level == coarsest()) {
-    solve_bottom();
-    return;
-  }
-  smooth(level, x_[level], next_[level], settings_.spec.pre_smooth, fresh);
-  restrict_residual(level, x_[level], next_[level]);
-  coarse_correction(level);
-  correct_and_smooth(level, x_[level], next_[level]);
-}
-
-template <typename T>
-void Cycles<T>::finish_fine(Buffer<T>& u, Buffer<T>& next, int pre_done) {
-  if (coarsest() == 0) {  // no coarser grid: the cycle is the bottom solve on the fine grid
-    smooth(0, u, next, std::max(0, bottom_.sweeps - pre_done));
-    return;
-  }
-  smooth(0, u, next, std::max(0, settings_.spec.pre_smooth - pre_done));
-  restrict_residual(0, u, next);
-  coarse_correction(0);
-  correct_and_smooth(0, u, next);
-}
-
-template <typename T>
-SweepStats Cycles<T>::probe(Buffer<T>& u, Buffer<T>& next) {
+SweepStats StencilHierarchy<T>::probe(Buffer<T>& u, Buffer<T>& next) {
   fill_boundary(0, u);
   const SweepArgs<T> a = sweep_args(0, ops_[0].smooth, u, next, rhs(0));
   SweepStats stats;
@@ -264,7 +238,7 @@ SweepStats Cycles<T>::probe(Buffer<T>& u, Buffer<T>& next) {
 }
 
 template <typename T>
-void Cycles<T>::enqueue_probe(Buffer<T>& u, Buffer<T>& next) {
+void StencilHierarchy<T>::enqueue_probe(Buffer<T>& u, Buffer<T>& next) {
   fill_boundary(0, u);
   const SweepArgs<T> a = sweep_args(0, ops_[0].smooth, u, next, rhs(0));
   if (plan_.pair_probe)
@@ -274,24 +248,26 @@ void Cycles<T>::enqueue_probe(Buffer<T>& u, Buffer<T>& next) {
 }
 
 template <typename T>
-void Cycles<T>::finish_cycle(Buffer<T>& u, Buffer<T>& next) {
+void StencilHierarchy<T>::finish_cycle(Buffer<T>& u, Buffer<T>& next) {
+  bind(u, next);
   if (probe_redone()) {
-    finish_fine(u, next, 0);  // the probe's output is dropped
+    fine_cycle(*this, shape());  // the probe's output is dropped
   } else {
     u.swap(next);
-    finish_fine(u, next, plan_.pair_probe ? 2 : 1);
+    fine_cycle(*this, shape(), plan_.pair_probe ? 2 : 1);
   }
   settle_times();
 }
 
 template <typename T>
-void Cycles<T>::cycle(Buffer<T>& u, Buffer<T>& next) {
-  finish_fine(u, next, 0);
+void StencilHierarchy<T>::cycle(Buffer<T>& u, Buffer<T>& next) {
+  bind(u, next);
+  fine_cycle(*this, shape());
   settle_times();
 }
 
 template <typename T>
-void Cycles<T>::settle_times() const {
+void StencilHierarchy<T>::settle_times() const {
   if (!clock_ || timings_.empty()) return;
   for (const PendingTime& t : timings_)
     seconds_[static_cast<std::size_t>(t.level)].*t.part += clock_->seconds(t.from, t.to);
@@ -300,27 +276,14 @@ void Cycles<T>::settle_times() const {
 }
 
 template <typename T>
-void Cycles<T>::full_multigrid(Buffer<T>& u, Buffer<T>& next) {
-  if (coarsest() == 0) return cycle(u, next);
-  // Descend: the fine residual, then its restriction to every coarser level.
-  restrict_residual(0, u, next);
-  for (int l = 1; l < coarsest(); ++l) restrict_rhs(l);
-  // Ascend: solve the coarsest, interpolate each solution up as the next level's start.
-  visit(coarsest(), true);
-  // Each level's solution interpolated up (linearly, or cubically with settings.cubic_fmg)
-  // as the start of the next finer level's cycle.
-  for (int l = coarsest() - 1; l >= 1; --l) {
-    if (!here(l)) continue;
-    backend_.zero(x_[l]);
-    correct(l, x_[l], settings_.cubic_fmg);
-    visit(l, false);
-  }
-  correct(0, u, settings_.cubic_fmg);
-  cycle(u, next);  // settles the times
+void StencilHierarchy<T>::full_multigrid(Buffer<T>& u, Buffer<T>& next) {
+  bind(u, next);
+  multigrid::full_multigrid(*this, shape(), settings_.cubic_fmg);
+  settle_times();
 }
 
 template <typename T>
-std::vector<std::string> Cycles<T>::describe_plan() const {
+std::vector<std::string> StencilHierarchy<T>::describe_plan() const {
   const int dims = levels_[0].dims;
   const auto sweeps = backend_.kernels(dims);
   const auto passes = backend_.step_kernels(dims);
@@ -351,7 +314,7 @@ std::vector<std::string> Cycles<T>::describe_plan() const {
   return lines;
 }
 
-template class Cycles<float>;
-template class Cycles<double>;
+template class StencilHierarchy<float>;
+template class StencilHierarchy<double>;
 
 }  // namespace fdsolve::multigrid

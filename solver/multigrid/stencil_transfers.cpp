@@ -1,22 +1,24 @@
-// The cycles' transfers between levels and the bottom solve (see cycles.hpp): restriction of
+// The cycles' transfers between levels and the bottom solve (see stencil_hierarchy.hpp): restriction of
 // residuals and right-hand sides, prolongation of corrections (nested or not; fused into the
 // post-smoothing where the backend can), and conjugate gradients on the coarsest grid.
 #include <algorithm>
 
 #include "cycle_work.hpp"
-#include "cycles.hpp"
+#include "stencil_hierarchy.hpp"
 
 namespace fdsolve::multigrid {
 
 template <typename T>
-void Cycles<T>::restrict_residual(int level, Buffer<T>& x, Buffer<T>& scratch) {
-  fill_boundary(level, x);
+void StencilHierarchy<T>::restrict_residual(int level) {
+  Buffer<T>& xl = x(level);
+  Buffer<T>& scratch = next(level);
+  fill_boundary(level, xl);
   // The fused kernel computes residuals one node beyond the coarse node's cell, which on a
   // split level lie a node beyond the halo: split levels restrict the residual field.
   if (settings_.fuse_residual_restriction && !split(level) &&
       levels_[level + 1].ratio.halves(levels_[level].dims)) {
     ResidualRestrictArgs<T> a;
-    a.u = x.data();
+    a.u = xl.data();
     a.g = rhs(level);
     a.g_constant = a.g ? 0.0 : fine_rhs_constant_;
     a.residual = ops_[level].residual;
@@ -31,7 +33,8 @@ void Cycles<T>::restrict_residual(int level, Buffer<T>& x, Buffer<T>& scratch) {
     return;
   }
   timed(level, &output::LevelSeconds::sweep, [&] {
-    backend_.sweep(sweep_args(level, ops_[level].residual, x, scratch, rhs(level)), plan_.level[level].sweep);
+    backend_.sweep(sweep_args(level, ops_[level].residual, xl, scratch, rhs(level)),
+                   plan_.level[level].sweep);
   });
   // The coarse nodes next to a Neumann or periodic face weigh residuals beyond it: mirrored
   // (the symmetric extension of the boundary rows) or wrapped; next to another rank's box,
@@ -41,14 +44,14 @@ void Cycles<T>::restrict_residual(int level, Buffer<T>& x, Buffer<T>& scratch) {
 }
 
 template <typename T>
-void Cycles<T>::restrict_rhs(int level) {
+void StencilHierarchy<T>::restrict_rhs(int level) {
   if (!here(level)) return;
   fill_homogeneous(level, rhs_[level]);
   restrict_field(level, rhs_[level]);
 }
 
 template <typename T>
-void Cycles<T>::restrict_field(int level, const Buffer<T>& from) {
+void StencilHierarchy<T>::restrict_field(int level, const Buffer<T>& from) {
   TransferArgs<T> t;
   t.ratio = levels_[level + 1].ratio;
   t.from = from.data();
@@ -63,7 +66,7 @@ void Cycles<T>::restrict_field(int level, const Buffer<T>& from) {
 }
 
 template <typename T>
-TransferArgs<T> Cycles<T>::correction_args(int level, Buffer<T>& x) const {
+TransferArgs<T> StencilHierarchy<T>::correction_args(int level, Buffer<T>& x) const {
   const bool from_copy = level + 1 == gather_;
   TransferArgs<T> t;
   t.ratio = levels_[level + 1].ratio;
@@ -76,33 +79,32 @@ TransferArgs<T> Cycles<T>::correction_args(int level, Buffer<T>& x) const {
 }
 
 template <typename T>
-bool Cycles<T>::fuses_correction(int level) const {
+bool StencilHierarchy<T>::fuses_correction(int level) const {
   return plan_.fused_correction && level < coarsest() && plan_.level[level].passes &&
          settings_.spec.post_smooth >= 2 && level + 1 != gather_ &&
          levels_[level + 1].ratio.halves(levels_[level].dims);
 }
 
 template <typename T>
-void Cycles<T>::correct_and_smooth(int level, Buffer<T>& x, Buffer<T>& next) {
-  const int post = settings_.spec.post_smooth;
+void StencilHierarchy<T>::correct_and_smooth(int level, int sweeps) {
   if (!fuses_correction(level)) {
-    correct(level, x);
-    smooth(level, x, next, post);
+    correct(level);
+    smooth_level(level, sweeps, false, nullptr);
     return;
   }
   // The first post-smoothing pass adds the correction as it reads x (Backend::
   // correct_and_sweep_steps); the coarse halo is filled as correct() fills it. The fill of x's
   // halo before the pass writes only nodes the correction leaves alone.
   fill_homogeneous(level + 1, x_[level + 1]);
-  const TransferArgs<T> t = correction_args(level, x);
-  smooth(level, x, next, post, false, &t);
+  const TransferArgs<T> t = correction_args(level, x(level));
+  smooth_level(level, sweeps, false, &t);
 }
 
 template <typename T>
-void Cycles<T>::correct(int level, Buffer<T>& x, bool cubic) {
+void StencilHierarchy<T>::correct(int level, bool cubic) {
   const bool from_copy = level + 1 == gather_;
   if (from_copy) timed(level + 1, &output::LevelSeconds::exchange, [&] { scatter_correction(); });
-  TransferArgs<T> t = correction_args(level, x);
+  TransferArgs<T> t = correction_args(level, x(level));
   // Cubic interpolation folds the coarse field itself (no halo; whole, nested levels only).
   if (cubic && t.ratio.halves(levels_[level].dims)) {
     for (int f = 0; f < 6; ++f) t.rules[f] = homogeneous_[level + 1].faces[f].rule;
@@ -119,18 +121,18 @@ void Cycles<T>::correct(int level, Buffer<T>& x, bool cubic) {
 }
 
 template <typename T>
-void Cycles<T>::solve_bottom() {
+void StencilHierarchy<T>::solve_coarsest() {
   const int l = coarsest();
   check_interrupt();
   if (!plan_.bottom_by_cg) {
-    smooth(l, x_[l], next_[l], bottom_.sweeps);
+    smooth_level(l, bottom_.sweeps, false, nullptr);
     return;
   }
   timed(l, &output::LevelSeconds::bottom, [&] { backend_.bottom_solve(bottom_args()); });
 }
 
 template <typename T>
-BottomSolveArgs<T> Cycles<T>::bottom_args() {
+BottomSolveArgs<T> StencilHierarchy<T>::bottom_args() {
   const int l = coarsest();
   BottomSolveArgs<T> a;
   a.x = x_[l].data();
@@ -155,23 +157,23 @@ BottomSolveArgs<T> Cycles<T>::bottom_args() {
 }
 
 
-template void Cycles<float>::restrict_residual(int, Buffer<float>&, Buffer<float>&);
-template void Cycles<float>::restrict_rhs(int);
-template void Cycles<float>::restrict_field(int, const Buffer<float>&);
-template void Cycles<float>::correct(int, Buffer<float>&, bool);
-template TransferArgs<float> Cycles<float>::correction_args(int, Buffer<float>&) const;
-template bool Cycles<float>::fuses_correction(int) const;
-template void Cycles<float>::correct_and_smooth(int, Buffer<float>&, Buffer<float>&);
-template void Cycles<float>::solve_bottom();
-template BottomSolveArgs<float> Cycles<float>::bottom_args();
-template void Cycles<double>::restrict_residual(int, Buffer<double>&, Buffer<double>&);
-template void Cycles<double>::restrict_rhs(int);
-template void Cycles<double>::restrict_field(int, const Buffer<double>&);
-template void Cycles<double>::correct(int, Buffer<double>&, bool);
-template TransferArgs<double> Cycles<double>::correction_args(int, Buffer<double>&) const;
-template bool Cycles<double>::fuses_correction(int) const;
-template void Cycles<double>::correct_and_smooth(int, Buffer<double>&, Buffer<double>&);
-template void Cycles<double>::solve_bottom();
-template BottomSolveArgs<double> Cycles<double>::bottom_args();
+template void StencilHierarchy<float>::restrict_residual(int);
+template void StencilHierarchy<float>::restrict_rhs(int);
+template void StencilHierarchy<float>::restrict_field(int, const Buffer<float>&);
+template void StencilHierarchy<float>::correct(int, bool);
+template TransferArgs<float> StencilHierarchy<float>::correction_args(int, Buffer<float>&) const;
+template bool StencilHierarchy<float>::fuses_correction(int) const;
+template void StencilHierarchy<float>::correct_and_smooth(int, int);
+template void StencilHierarchy<float>::solve_coarsest();
+template BottomSolveArgs<float> StencilHierarchy<float>::bottom_args();
+template void StencilHierarchy<double>::restrict_residual(int);
+template void StencilHierarchy<double>::restrict_rhs(int);
+template void StencilHierarchy<double>::restrict_field(int, const Buffer<double>&);
+template void StencilHierarchy<double>::correct(int, bool);
+template TransferArgs<double> StencilHierarchy<double>::correction_args(int, Buffer<double>&) const;
+template bool StencilHierarchy<double>::fuses_correction(int) const;
+template void StencilHierarchy<double>::correct_and_smooth(int, int);
+template void StencilHierarchy<double>::solve_coarsest();
+template BottomSolveArgs<double> StencilHierarchy<double>::bottom_args();
 
 }  // namespace fdsolve::multigrid
