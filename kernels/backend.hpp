@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "backend_capabilities.hpp"
 #include "backend_traits.hpp"
 #include "bottom_cg.hpp"
 #include "diagnostics.hpp"
@@ -206,53 +207,18 @@ class Backend {
   /// Multigrid's bottom solve (bottom_cg.hpp): conjugate gradients on a coarsest grid of a few
   /// thousand nodes at most, enqueued and ordered before later work (CUDA: one thread block).
   virtual void bottom_solve(const BottomSolveArgs<T>& args) = 0;
-  /// Multigrid's coarsest levels visited in one call (bottom_levels.hpp): what the cycles do
-  /// level by level below args' first level (smoothing, restriction, the bottom solve,
-  /// correction), enqueued and ordered before later work (CUDA: one launch of one thread
-  /// block). Backends without it say so, and the cycles then stay level by level.
-  virtual bool has_bottom_levels() const { return false; }
-  virtual void bottom_levels(const BottomLevelsArgs<T>&) {
-    throw BackendError("backend " + name() + " cannot visit the bottom levels in one call");
-  }
-  /// The vector operations of conjugate gradients on the variable-coefficient operator
-  /// (flux_operator.hpp): y = a x + b y on the box's nodes that are not held, enqueued; and
-  /// the volume-weighted inner product, returned when known. Deterministic.
-  virtual void combine(const LinearCombinationArgs<T>&) {
-    throw BackendError("backend " + name() + " has no variable-coefficient vector operations");
-  }
-  virtual double dot(const DotArgs<T>&) {
-    throw BackendError("backend " + name() + " has no variable-coefficient vector operations");
-  }
-  /// One axis of the variable-coefficient multigrid's transfers (flux_transfer.hpp), enqueued.
-  virtual void transfer_axis(const AxisTransferArgs<T>&) {
-    throw BackendError("backend " + name() + " has no variable-coefficient transfers");
-  }
-  /// One step of building a Galerkin coarse operator by probing (galerkin.hpp), enqueued.
-  virtual void galerkin(const GalerkinArgs<T>&) {
-    throw BackendError("backend " + name() + " has no Galerkin coarse operators");
-  }
+  /// The optional capabilities (backend_capabilities.hpp): null where the backend lacks one.
+  /// The flux form's vector operations and transfers (conjugate gradients and multigrid on
+  /// the variable-coefficient operator).
+  virtual FluxOperations<T>* flux_operations() { return nullptr; }
+  /// Float cycles inside a double defect correction.
+  virtual MixedPrecision<T>* mixed_precision() { return nullptr; }
+  /// Multigrid's coarsest levels in one call; without it the cycle stays level by level.
+  virtual BottomLevelsCall<T>* bottom_levels_call() { return nullptr; }
   /// Enqueues setting every element of `field` (halo included) to zero.
   virtual void zero(Buffer<T>& field) = 0;
   /// Enqueues copying all of `src` into `dst` (same size).
   virtual void copy(Buffer<T>& dst, const Buffer<T>& src) = 0;
-
-  /// Mixed precision (multigrid's float cycles inside a double defect correction): a backend
-  /// of float fields on the same device, whose memory narrow_difference and add_widened
-  /// read and write. The two queue work apart: the caller synchronizes between them.
-  virtual std::unique_ptr<Backend<float>> float_companion() const {
-    throw BackendError(name() + " backend: no float companion (mixed precision)");
-  }
-  /// Enqueues out = float(a - b) on the nodes of `box`: a and b in `from`'s layout, `out`
-  /// (float_companion() memory) in `to`'s; out's other elements are left as they are.
-  virtual void narrow_difference(const Buffer<T>&, const Buffer<T>&, const Layout&, float*,
-                                 const Layout&, const Box&) {
-    throw BackendError(name() + " backend: no narrow_difference (mixed precision)");
-  }
-  /// Enqueues u += T(e) on the nodes of `box`: u in `to`'s layout, e (float_companion()
-  /// memory) in `from`'s.
-  virtual void add_widened(Buffer<T>&, const Layout&, const float*, const Layout&, const Box&) {
-    throw BackendError(name() + " backend: no add_widened (mixed precision)");
-  }
 
   /// MPI halo exchange (solver/parallel): packing faces into dense buffers and back.
   /// Copies the nodes of `box` of `field` (halo nodes allowed) into `packed`, dense in C
@@ -388,5 +354,22 @@ void compile_formulas_ahead(const std::vector<FieldProgram>& programs, int devic
 /// The CUDA backend on device `device`; throws BackendError when CUDA is unavailable.
 template <typename T>
 std::unique_ptr<Backend<T>> make_cuda_backend(int device = 0);
+
+/// The backend's flux operations, or a BackendError naming what is missing (at set-up).
+template <typename T>
+FluxOperations<T>& require_flux_operations(Backend<T>& backend) {
+  if (FluxOperations<T>* f = backend.flux_operations()) return *f;
+  throw BackendError("backend " + backend.name() +
+                     " has no variable-coefficient operator (conjugate gradients and multigrid "
+                     "on a coefficient field or held nodes)");
+}
+
+/// The backend's mixed precision, or a BackendError naming what is missing (at set-up).
+template <typename T>
+MixedPrecision<T>& require_mixed_precision(Backend<T>& backend) {
+  if (MixedPrecision<T>* m = backend.mixed_precision()) return *m;
+  throw BackendError("backend " + backend.name() +
+                     " has no float companion (solve.multigrid.precision: float)");
+}
 
 }  // namespace fdsolve

@@ -43,7 +43,10 @@ void box_rows(const Box& box, const Row& row) {
 }
 
 template <typename T>
-class CpuBackend final : public Backend<T> {
+class CpuBackend final : public Backend<T>,
+                         public FluxOperations<T>,
+                         public MixedPrecision<T>,
+                         public BottomLevelsCall<T> {
  public:
   std::string name() const override { return "cpu"; }
   std::string device() const override {
@@ -141,7 +144,9 @@ class CpuBackend final : public Backend<T> {
   void prolong_add(const TransferArgs<T>& args) override { cpu::prolong_add(args); }
   void prolong_cubic_add(const TransferArgs<T>& args) override { cpu::prolong_cubic_add(args); }
   void bottom_solve(const BottomSolveArgs<T>& args) override { cpu::bottom_solve(args); }
-  bool has_bottom_levels() const override { return true; }
+  FluxOperations<T>* flux_operations() override { return this; }
+  MixedPrecision<T>* mixed_precision() override { return this; }
+  BottomLevelsCall<T>* bottom_levels_call() override { return this; }
   void bottom_levels(const BottomLevelsArgs<T>& args) override { cpu::bottom_levels(args); }
   void restrict_residual(const ResidualRestrictArgs<T>& args) override {
     cpu::restrict_residual(args);

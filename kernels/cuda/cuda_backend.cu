@@ -40,7 +40,10 @@ constexpr const char* kDefaultSteps3d = "tb3d16";
 constexpr int kStatsSlots = 8;
 
 template <typename T>
-class CudaBackend final : public Backend<T> {
+class CudaBackend final : public Backend<T>,
+                         public FluxOperations<T>,
+                         public MixedPrecision<T>,
+                         public BottomLevelsCall<T> {
  public:
   explicit CudaBackend(int device) : device_(device) {
     FDSOLVE_CUDA_CHECK(cudaSetDevice(device));
@@ -250,7 +253,9 @@ class CudaBackend final : public Backend<T> {
     launch_prolong_cubic_add(args, stream_);
   }
   void bottom_solve(const BottomSolveArgs<T>& args) override { launch_bottom_solve(args, stream_); }
-  bool has_bottom_levels() const override { return true; }
+  FluxOperations<T>* flux_operations() override { return this; }
+  MixedPrecision<T>* mixed_precision() override { return this; }
+  BottomLevelsCall<T>* bottom_levels_call() override { return this; }
   void bottom_levels(const BottomLevelsArgs<T>& args) override {
     launch_bottom_levels(args, stream_);
   }

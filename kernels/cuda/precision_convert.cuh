@@ -1,5 +1,5 @@
 // The two passes between a double field and a float one that mixed-precision multigrid needs
-// (Backend::narrow_difference, Backend::add_widened), over the nodes of a box of fields in
+// (MixedPrecision::narrow_difference, MixedPrecision::add_widened), over the nodes of a box of fields in
 // different layouts: each element read and written once.
 #pragma once
 

@@ -105,7 +105,7 @@ StepSolve FluxImplicitStep<T>::step(double t, double t_next, const StepPlan& pla
       add.layout = L_;
       add.box = box_;
       add.held_face = cycles_.fine_held() > 0 ? cycles_.held_face() : nullptr;
-      backend_.combine(add);
+      require_flux_operations(backend_).combine(add);
     }
   }
   if (plan.after_rhs) plan.after_rhs();

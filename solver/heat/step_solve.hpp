@@ -60,7 +60,7 @@ void extrapolate_start(Backend<T>& backend, Buffer<T>& u,
     a.x = earlier[i]->data();
     a.a = c[i + 1];
     a.b = scale;
-    backend.combine(a);
+    require_flux_operations(backend).combine(a);
     scale = 1.0;
   }
 }

@@ -15,7 +15,10 @@ template <typename T>
 FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
                           const std::vector<op::FluxLevel<T>>& host, const MultigridSpec& spec,
                           Backend<T>& backend, double alpha, double scale)
-    : levels_(std::move(levels)), spec_(spec), backend_(backend) {
+    : levels_(std::move(levels)),
+      spec_(spec),
+      backend_(backend),
+      flux_(require_flux_operations(backend)) {
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     const LevelGeometry& g = levels_[l];
     const Layout L = host[l].layout;
@@ -125,7 +128,7 @@ void FluxHierarchy<T>::build_galerkin() {
       g.colour = {colour % 3, colour / 3 % 3, colour / 9};
       g.op = GalerkinOp::Colour;
       g.out = x_[c].data();
-      backend_.galerkin(g);
+      flux_.galerkin(g);
       prolong_level(l, e);  // e = P (the colour's field)
       backend_.zero(q);     // q = e off the held nodes
       LinearCombinationArgs<T> keep;
@@ -135,7 +138,7 @@ void FluxHierarchy<T>::build_galerkin() {
       keep.held_face = held_[l] > 0 ? held_marker(l) : nullptr;
       keep.layout = layout_[l];
       keep.box = layout_[l].owned_box();
-      backend_.combine(keep);
+      flux_.combine(keep);
       fill(l, q.data());
       SweepArgs<T> a;  // e = A q
       a.in = q.data();
@@ -147,13 +150,13 @@ void FluxHierarchy<T>::build_galerkin() {
       restrict_level(l, e);  // rhs_[c] = R A P (the colour's field)
       g.op = GalerkinOp::Extract;
       g.in = rhs_[c].data();
-      backend_.galerkin(g);
+      flux_.galerkin(g);
     }
     g.op = GalerkinOp::Collapse;
     for (int a = 0; a < 3; ++a) g.faces[a] = face_[c][a].data();
-    backend_.galerkin(g);
+    flux_.galerkin(g);
     g.op = GalerkinOp::HeldRows;
-    if (g.held) backend_.galerkin(g);
+    if (g.held) flux_.galerkin(g);
     backend_.zero(x_[c]);
     backend_.zero(rhs_[c]);
     backend_.zero(e);
@@ -247,7 +250,7 @@ void FluxHierarchy<T>::interpolate(int level, bool /*high_order*/) {
   add.held_face = held_[level] > 0 ? held_marker(level) : nullptr;
   add.layout = layout_[level];
   add.box = box_[level];
-  backend_.combine(add);
+  flux_.combine(add);
 }
 
 template <typename T>
@@ -309,7 +312,7 @@ void FluxHierarchy<T>::restrict_level(int level, const Buffer<T>& residual) {
     a.from_layout = plan.grid[s + 1];
     a.to_layout = plan.grid[s];
     a.box = s == 0 ? box_[level + 1] : plan.grid[s].owned_box();
-    backend_.transfer_axis(a);
+    flux_.transfer_axis(a);
   }
 }
 
@@ -343,7 +346,7 @@ void FluxHierarchy<T>::prolong_level(int level, Buffer<T>& e) {
     a.from_layout = plan.grid[s];
     a.to_layout = plan.grid[s + 1];
     a.box = plan.grid[s + 1].owned_box();
-    backend_.transfer_axis(a);
+    flux_.transfer_axis(a);
   }
 }
 

@@ -82,6 +82,7 @@ class FluxHierarchy : private LevelHierarchy {
   std::vector<LevelGeometry> levels_;
   MultigridSpec spec_;
   Backend<T>& backend_;
+  FluxOperations<T>& flux_;
   double alpha_ = 0, scale_ = 1;
   std::array<double, 3> fine_neighbour_{0, 0, 0};  // op::neighbour_couplings at scale_
   std::vector<Layout> layout_;

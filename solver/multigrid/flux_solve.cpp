@@ -23,6 +23,7 @@ FluxIteration<T>::FluxIteration(FluxHierarchy<T>& cycles, Backend<T>& backend, c
                                 FineHalo fine_halo)
     : cycles_(cycles),
       backend_(backend),
+      flux_(require_flux_operations(backend)),
       layout_(L),
       box_(box),
       f_(f),
@@ -64,7 +65,7 @@ void FluxIteration<T>::finish_cycle(Buffer<T>& u, Buffer<T>& /*next*/) {
     cycles_.precondition(r_, z_);
     c.y = u.data();
     c.x = z_.data();
-    backend_.combine(c);  // u += z
+    flux_.combine(c);  // u += z
     return;
   }
   // CG's own residual, updated by the steps (r -= alpha q), which keeps the search directions
@@ -73,12 +74,12 @@ void FluxIteration<T>::finish_cycle(Buffer<T>& u, Buffer<T>& /*next*/) {
   cycles_.precondition(s_, z_);
   dot_.a = s_.data();
   dot_.b = z_.data();
-  const double rz = backend_.dot(dot_);
+  const double rz = flux_.dot(dot_);
   c.y = p_.data();
   c.x = z_.data();
   c.a = 1.0;
   c.b = rz_ > 0 ? rz / rz_ : 0.0;  // p = z + beta p
-  backend_.combine(c);
+  flux_.combine(c);
   rz_ = rz;
   // q = A p: p holds zero on the Dirichlet and held nodes; its ghosts fold homogeneously.
   HaloFillArgs<T> h = homogeneous_;
@@ -93,7 +94,7 @@ void FluxIteration<T>::finish_cycle(Buffer<T>& u, Buffer<T>& /*next*/) {
   backend_.sweep(a, KernelId{layout_.dims, 0});
   dot_.a = p_.data();
   dot_.b = q_.data();
-  const double pq = backend_.dot(dot_);
+  const double pq = flux_.dot(dot_);
   if (!(pq > 0)) {  // no progress possible along p (converged to rounding): restart
     rz_ = 0;
     return;
@@ -102,20 +103,20 @@ void FluxIteration<T>::finish_cycle(Buffer<T>& u, Buffer<T>& /*next*/) {
   c.x = p_.data();
   c.a = rz / pq;
   c.b = 1.0;
-  backend_.combine(c);  // u += alpha p
+  flux_.combine(c);  // u += alpha p
   c.y = s_.data();
   c.x = q_.data();
   c.a = -rz / pq;
-  backend_.combine(c);  // s -= alpha q
+  flux_.combine(c);  // s -= alpha q
 }
 
 template <typename T>
 bool FluxIteration<T>::at_rounding_floor() {
   if (!cg_ || rz_ == 0) return false;
   dot_.a = dot_.b = s_.data();
-  const double updated = backend_.dot(dot_);
+  const double updated = flux_.dot(dot_);
   dot_.a = dot_.b = r_.data();
-  const double true_residual = backend_.dot(dot_);
+  const double true_residual = flux_.dot(dot_);
   return updated < 0.01 * true_residual;  // squares: a tenth of the norm
 }
 

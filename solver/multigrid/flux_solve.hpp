@@ -55,6 +55,7 @@ class FluxIteration {
  private:
   FluxHierarchy<T>& cycles_;
   Backend<T>& backend_;
+  FluxOperations<T>& flux_;
   Layout layout_;
   Box box_;
   const T* f_;

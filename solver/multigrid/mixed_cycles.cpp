@@ -20,10 +20,10 @@ MixedCycles::MixedCycles(std::vector<LevelGeometry> levels, const CycleSettings&
       layout_(layout),
       box_(box),
       fine_op_(level_operator(levels_[0], settings.alpha, settings.beta)),
-      float_backend_(backend.float_companion()) {
+      float_backend_(require_mixed_precision(backend).float_companion()) {
   const LevelGeometry& fine = levels_[0];
   Backend<float>& fb = *float_backend_;
-  // The float cycles' own layout of this rank's fine box (StencilHierarchy' layout_of), so that their
+  // The float cycles' own layout of this rank's fine box (StencilHierarchy's layout_of), so that their
   // sweeps see the alignment they are tuned for; narrow_difference and add_widened translate.
   const bool several = ranks_.comm.several() && ranks_.split;
   const Subdomain sub = several ? ranks_.split->level[0].sub : detail::whole_of(fine);
@@ -144,11 +144,11 @@ void MixedCycles::fall_back(double factor) {
 void MixedCycles::correct(Buffer<double>& u, Buffer<double>& next,
                           const std::function<void()>& solve) {
   Backend<float>& fb = *float_backend_;
-  backend_.narrow_difference(next, u, layout_, g_.data(), float_layout_, box_);
+  require_mixed_precision(backend_).narrow_difference(next, u, layout_, g_.data(), float_layout_, box_);
   backend_.synchronize();  // g is read on the float backend's queue
   solve();
   fb.synchronize();  // e is read on the double backend's queue
-  backend_.add_widened(u, layout_, e_.data(), float_layout_, box_);
+  require_mixed_precision(backend_).add_widened(u, layout_, e_.data(), float_layout_, box_);
 }
 
 void MixedCycles::finish_cycle(Buffer<double>& u, Buffer<double>& next) {

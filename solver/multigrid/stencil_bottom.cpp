@@ -23,7 +23,7 @@ void StencilHierarchy<T>::set_bottom_levels_cells(index_t cells) {
   // One rank: levels split over ranks exchange halos between the steps, and gathered levels
   // wait for the gather and scatter (the call's levels would be whole on rank 0, but the
   // simple rule is enough: a split run is large, its coarse levels a small share of a cycle).
-  if (cells <= 0 || comm_.several() || !backend_.has_bottom_levels()) return;
+  if (cells <= 0 || comm_.several() || !backend_.bottom_levels_call()) return;
   if (last < 2 || levels_[last].cells() > cells) return;
   int first = last;
   // Never the fine level: its field, halo fill and right-hand side are the caller's.
@@ -64,7 +64,7 @@ void StencilHierarchy<T>::visit_below(int level, bool fresh) {
     a.bottom = bottom_args();
   else
     a.bottom_sweeps = bottom_.sweeps;
-  timed(level, &output::LevelSeconds::bottom, [&] { backend_.bottom_levels(a); });
+  timed(level, &output::LevelSeconds::bottom, [&] { backend_.bottom_levels_call()->bottom_levels(a); });
   // The call swapped each level's pair as often as the level-by-level sweeps would have.
   const unsigned odd = bottom_levels_swaps(a);
   for (int l = level; l <= coarsest(); ++l)

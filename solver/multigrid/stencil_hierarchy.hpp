@@ -51,7 +51,7 @@ struct CycleSettings {
 /// 27 residuals, nor on the CPU, whose fused loop is scalar.
 bool fused_restriction_pays(const BackendTraits& traits, int dims);
 
-/// The bottom levels visited in one backend call (Backend::bottom_levels) by default: every
+/// The bottom levels visited in one backend call (BottomLevelsCall::bottom_levels) by default: every
 /// level of at most this many nodes but the fine one. On the GPU a launch on such a level costs
 /// more than its work (about 2 us a graph node, against well under one for a pass of one SM
 /// over 4096 nodes), while above it one thread block, one SM of the device's 132, takes longer
@@ -82,7 +82,7 @@ inline constexpr index_t kBlockedSmoothingCells = index_t(1) << 21;
 index_t bottom_levels_cells(const BackendTraits& traits);
 
 /// The cycles' choices per level, made once from the backend's traits and kernels, the level
-/// sizes and the settings (StencilHierarchy' constructor; its setters re-plan one choice, which tests and
+/// sizes and the settings (StencilHierarchy's constructor; its setters re-plan one choice, which tests and
 /// `bench --multigrid` use to compare the paths), and logged at debug level.
 struct LevelPlan {
   KernelId sweep;                  // single sweeps, residuals and the probe
@@ -133,7 +133,7 @@ class StencilHierarchy : private LevelHierarchy {
   int bottom_sweeps() const { return bottom_.sweeps; }
 
   /// Visits the levels of at most `cells` nodes (the fine level never) in one backend call,
-  /// where the backend has it (Backend::has_bottom_levels) and the cycles run on one rank;
+  /// where the backend has it (Backend::bottom_levels_call) and the cycles run on one rank;
   /// 0: level by level. The constructor sets bottom_levels_cells(backend name). Recorded work
   /// keeps the setting it was recorded with.
   void set_bottom_levels_cells(index_t cells);
@@ -259,7 +259,7 @@ class StencilHierarchy : private LevelHierarchy {
   /// The fine level alone: the bottom sweeps (its fields have no CG scratch).
   void solve_alone(int done) override { smooth(0, std::max(0, bottom_.sweeps - done), false); }
   bool visits_below(int level) const override { return level >= plan_.bottom_call_first; }
-  /// visit(level, fresh) of level >= plan_.bottom_call_first as one Backend::bottom_levels call.
+  /// visit(level, fresh) of level >= plan_.bottom_call_first as one BottomLevelsCall::bottom_levels call.
   void visit_below(int level, bool fresh) override;
 
   /// The fields of `level`: the caller's u and next on the fine level (bind), else the

@@ -339,7 +339,7 @@ void check_combine(Backend<T>& gpu, Backend<T>& cpu, const Problem<T>& p, Device
   h.held_face = masked ? p.face[0].data() : nullptr;
   h.layout = p.L;
   h.box = p.box;
-  cpu.combine(h);
+  cpu.flux_operations()->combine(h);
 
   Buffer<T> dx = gpu.allocate(n), dy = gpu.allocate(n);
   gpu.upload(dx, x.data(), n);
@@ -348,7 +348,7 @@ void check_combine(Backend<T>& gpu, Backend<T>& cpu, const Problem<T>& p, Device
   g.y = dy.data();
   g.x = dx.data();
   g.held_face = masked ? d.face[0].data() : nullptr;
-  gpu.combine(g);
+  gpu.flux_operations()->combine(g);
   gpu.synchronize();
   gpu.download(got.data(), dy, n);
 
@@ -382,7 +382,7 @@ void check_dot(Backend<T>& gpu, Backend<T>& cpu, const Problem<T>& p, std::mt199
   h.layout = p.L;
   h.box = p.box;
   h.half = half;
-  const double want = cpu.dot(h);
+  const double want = cpu.flux_operations()->dot(h);
 
   // The scale of the rounding: the sum of |w a b|.
   bool hf[6];
@@ -402,14 +402,14 @@ void check_dot(Backend<T>& gpu, Backend<T>& cpu, const Problem<T>& p, std::mt199
   DotArgs<T> g = h;
   g.a = da.data();
   g.b = db.data();
-  const double first = gpu.dot(g), second = gpu.dot(g);
+  const double first = gpu.flux_operations()->dot(g), second = gpu.flux_operations()->dot(g);
   INFO("gpu ", first, " cpu ", want, " scale ", scale);
   CHECK(std::fabs(first - want) <= 1e-12 * scale);
   CHECK(same_bits(first, second));
 
   DotArgs<T> none = g;
   none.box.hi[1] = none.box.lo[1];
-  CHECK(gpu.dot(none) == 0.0);
+  CHECK(gpu.flux_operations()->dot(none) == 0.0);
 }
 
 }  // namespace

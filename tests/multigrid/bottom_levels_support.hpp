@@ -1,6 +1,6 @@
 // Helpers of the bottom levels' tests (tests/unit/test_multigrid_bottom_levels.cpp on the CPU,
 // tests/gpu/test_cuda_bottom_levels.cpp on CUDA): the same cycles run with the coarsest levels
-// in one backend call (Backend::bottom_levels) or level by level, on cases that cover what the
+// in one backend call (BottomLevelsCall::bottom_levels) or level by level, on cases that cover what the
 // call must do alike: 2D 5-point and 3D 7- and 27-point stencils, every face type, node counts
 // that nest and that do not, V and W cycles, full multigrid, with and without a shift.
 #pragma once

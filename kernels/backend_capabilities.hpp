@@ -1,0 +1,67 @@
+// The optional capabilities of a backend, each an object the backend has or lacks
+// (Backend::flux_operations, Backend::mixed_precision, Backend::bottom_levels_call), so that a
+// solver asks for what it needs once, when it is built, and a backend without it is found
+// then, with a message naming the capability, not by a method that throws mid-run.
+#pragma once
+
+#include <memory>
+
+#include "bottom_levels.hpp"
+#include "flux_operator.hpp"
+#include "flux_transfer.hpp"
+#include "galerkin.hpp"
+#include "layout.hpp"
+
+namespace fdsolve {
+
+template <typename T>
+class Backend;
+template <typename T>
+class Buffer;
+
+/// The vector operations and transfers of the variable-coefficient operator
+/// (flux_operator.hpp): what conjugate gradients and the flux-form multigrid need beyond sweeps.
+template <typename T>
+class FluxOperations {
+ public:
+  virtual ~FluxOperations() = default;
+  /// y = a x + b y on the box's nodes that are not held, enqueued.
+  virtual void combine(const LinearCombinationArgs<T>& args) = 0;
+  /// The volume-weighted inner product, returned when known. Deterministic.
+  virtual double dot(const DotArgs<T>& args) = 0;
+  /// One axis of the flux-continuous transfers between levels (flux_transfer.hpp), enqueued.
+  virtual void transfer_axis(const AxisTransferArgs<T>& args) = 0;
+  /// One step of building a Galerkin coarse operator by probing (galerkin.hpp), enqueued.
+  virtual void galerkin(const GalerkinArgs<T>& args) = 0;
+};
+
+/// Mixed precision: float cycles inside a double defect correction.
+template <typename T>
+class MixedPrecision {
+ public:
+  virtual ~MixedPrecision() = default;
+  /// A backend of float fields on the same device, whose memory narrow_difference and
+  /// add_widened read and write. The two queue work apart: the caller synchronizes between
+  /// them.
+  virtual std::unique_ptr<Backend<float>> float_companion() const = 0;
+  /// Enqueues out = float(a - b) on the nodes of `box`: a and b in `from`'s layout, `out`
+  /// (float_companion() memory) in `to`'s; out's other elements are left as they are.
+  virtual void narrow_difference(const Buffer<T>& a, const Buffer<T>& b, const Layout& from,
+                                 float* out, const Layout& to, const Box& box) = 0;
+  /// Enqueues u += T(e) on the nodes of `box`: u in `to`'s layout, e (float_companion()
+  /// memory) in `from`'s.
+  virtual void add_widened(Buffer<T>& u, const Layout& to, const float* e, const Layout& from,
+                           const Box& box) = 0;
+};
+
+/// Multigrid's coarsest levels visited in one call (bottom_levels.hpp): what the cycle does
+/// level by level below args' first level (smoothing, restriction, the bottom solve,
+/// correction), enqueued and ordered before later work (CUDA: one launch of one thread block).
+template <typename T>
+class BottomLevelsCall {
+ public:
+  virtual ~BottomLevelsCall() = default;
+  virtual void bottom_levels(const BottomLevelsArgs<T>& args) = 0;
+};
+
+}  // namespace fdsolve
