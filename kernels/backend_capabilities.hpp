@@ -44,8 +44,9 @@ class MixedPrecision {
   /// add_widened read and write. The two queue work apart: the caller synchronizes between
   /// them.
   virtual std::unique_ptr<Backend<float>> float_companion() const = 0;
-  /// Enqueues out = float(a - b) on the nodes of `box`: a and b in `from`'s layout, `out`
-  /// (float_companion() memory) in `to`'s; out's other elements are left as they are.
+  /// Enqueues out = float(a - b) on the nodes of `box` (b empty: out = float(a)): a and b in
+  /// `from`'s layout, `out` (float_companion() memory) in `to`'s; out's other elements are
+  /// left as they are.
   virtual void narrow_difference(const Buffer<T>& a, const Buffer<T>& b, const Layout& from,
                                  float* out, const Layout& to, const Box& box) = 0;
   /// Enqueues u += T(e) on the nodes of `box`: u in `to`'s layout, e (float_companion()

@@ -148,12 +148,12 @@ std::vector<std::string> describe_method(const Case& c) {
   if (!choice.multigrid) return lines;
   for (std::string& l : multigrid::describe_hierarchy(c)) lines.push_back(std::move(l));
   if (c.solve.multigrid.float_cycles) {
-    const std::string why = uses_flux_operator(c) ? "the coefficient varies or nodes are held"
-                                 : multigrid::mixed_precision_obstacle(c);
-    lines.push_back(why.empty()
-                        ? "  cycles in float inside a double defect correction (full multigrid's "
-                          "start in double)"
-                        : "  solve.multigrid.precision: float does not apply: " + why);
+    const std::string why = multigrid::mixed_precision_obstacle(c);
+    lines.push_back(!why.empty() ? "  solve.multigrid.precision: float does not apply: " + why
+                    : uses_flux_operator(c)
+                        ? "  cycles in float preconditioning the double solve"
+                        : "  cycles in float inside a double defect correction (full multigrid's "
+                          "start in double)");
   }
   const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
   if (const std::string w = multigrid::cycle_work_warning(c, levels); !w.empty())

@@ -168,6 +168,10 @@ class CpuBackend final : public Backend<T>,
     const T* pb = b.data();
     box_rows(box, [&](index_t i0, index_t i1, index_t j, index_t k) {
       const index_t s = from.at(0, j, k), d = to.at(0, j, k);
+      if (!pb) {
+        for (index_t i = i0; i < i1; ++i) out[d + i] = static_cast<float>(pa[s + i]);
+        return;
+      }
       for (index_t i = i0; i < i1; ++i) out[d + i] = static_cast<float>(pa[s + i] - pb[s + i]);
     });
   }

@@ -42,7 +42,7 @@ __global__ void narrow_difference_kernel(const T* __restrict__ a, const T* __res
   if (i >= r.nx || row >= r.rows) return;
   const long long x = r.lo[0] + i, y = r.lo[1] + row % r.ny, z = r.lo[2] + row / r.ny;
   const long long s = from.at(x, y, z);
-  out[to.at(x, y, z)] = static_cast<float>(a[s] - b[s]);
+  out[to.at(x, y, z)] = static_cast<float>(b ? a[s] - b[s] : a[s]);
 }
 
 template <typename T>

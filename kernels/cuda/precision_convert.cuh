@@ -9,7 +9,8 @@
 
 namespace fdsolve::cuda {
 
-/// out = float(a - b) on `box` (a, b in `from`, out in `to`), enqueued on `stream`.
+/// out = float(a - b) on `box` (a, b in `from`, out in `to`; b null: float(a)), enqueued on
+/// `stream`.
 template <typename T>
 void launch_narrow_difference(const T* a, const T* b, const Layout& from, float* out,
                               const Layout& to, const Box& box, cudaStream_t stream);

@@ -40,7 +40,7 @@ FluxImplicitStep<T>::FluxImplicitStep(const Case& c, const op::Medium& m, Backen
       cycles_(levels, op::flux_levels<T>(levels, m), c.solve.multigrid, backend, 1.0, 1.0),
       g_(backend.allocate(L_.size)),
       source_(no_source(c) ? Buffer<T>{} : backend.allocate(L_.size)),
-      iteration_(cycles_, backend, L_, box_, g_.data(), 0.0, multigrid::flux_uses_cg(c),
+      iteration_(cycles_.fine(), cycles_, backend, L_, box_, g_.data(), 0.0, multigrid::flux_uses_cg(c),
                  [this](Buffer<T>& x) { boundaries_.fill_ghosts(x, halo_); }) {
   backend.zero(g_);
 }
@@ -53,6 +53,7 @@ void FluxImplicitStep<T>::set_step(double dt, bool backward_euler) {
   if (beta == beta_) return;
   beta_ = beta;
   cycles_.set_shift(1.0, beta);
+  iteration_.set_fine(cycles_.fine());
 }
 
 template <typename T>

@@ -177,13 +177,9 @@ void FluxHierarchy<T>::set_shift(double alpha, double scale) {
 template <typename T>
 FluxOperator<T> FluxHierarchy<T>::level_operator(int level, double keep, double step,
                                               double relax) const {
-  FluxOperator<T> op;
-  const LevelGeometry& g = levels_[level];
-  for (int a = 0; a < 3; ++a) {
-    op.face[a] = face_[level][a].data();
-    op.c[a] = a < g.dims ? scale_ / (g.spacing[a] * g.spacing[a]) : 0.0;
-  }
-  op.alpha = alpha_;
+  FluxOperator<T> op = face_operator<T>(
+      levels_[level], {face_[level][0].data(), face_[level][1].data(), face_[level][2].data()},
+      alpha_, scale_, keep, step, relax);
   // 19 and 27 points: the fine level's own stencil; the coarse levels below it are Galerkin
   // (R A P of that stencil) or 7-point averaged faces.
   if (level == 0) op.neighbour = fine_neighbour_;
@@ -191,9 +187,6 @@ FluxOperator<T> FluxHierarchy<T>::level_operator(int level, double keep, double 
     op.stencil = stencil_[level].data();
     op.stencil_stride = layout_[level].size;
   }
-  op.keep = keep;
-  op.step = step;
-  op.relax = relax;
   return op;
 }
 

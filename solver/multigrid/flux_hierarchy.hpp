@@ -22,8 +22,80 @@
 
 namespace fdsolve::multigrid {
 
+/// The face form of alpha I + scale (-div(beta grad)) on grid `g` over the face arrays `face`
+/// (held nodes: a negative +x face), with the update `keep u + (step + relax / D) r`
+/// (flux_operator.hpp). The 19/27-point couplings and Galerkin stencils are the caller's to add.
 template <typename T>
-class FluxHierarchy : private LevelHierarchy {
+FluxOperator<T> face_operator(const LevelGeometry& g, const std::array<const T*, 3>& face,
+                              double alpha, double scale, double keep, double step,
+                              double relax) {
+  FluxOperator<T> op;
+  for (int a = 0; a < 3; ++a) {
+    op.face[a] = face[a];
+    op.c[a] = a < g.dims ? scale / (g.spacing[a] * g.spacing[a]) : 0.0;
+  }
+  op.alpha = alpha;
+  op.keep = keep;
+  op.step = step;
+  op.relax = relax;
+  return op;
+}
+
+/// The fine level's operator as the solve's residuals and conjugate gradients apply it: the
+/// face arrays on the backend (held nodes: a negative +x face) and the 19/27-point couplings.
+template <typename T>
+struct FineFlux {
+  LevelGeometry geometry;
+  std::array<const T*, 3> face{nullptr, nullptr, nullptr};
+  index_t held = 0;                             // held nodes
+  std::array<double, 3> neighbour{0, 0, 0};     // op::neighbour_couplings
+  double alpha = 0, scale = 1;
+
+  FluxOperator<T> op(double keep, double step, double relax) const {
+    FluxOperator<T> o = face_operator<T>(geometry, face, alpha, scale, keep, step, relax);
+    o.neighbour = neighbour;
+    return o;
+  }
+  /// The array whose negative entries mark the held nodes, or null where none is held.
+  const T* held_marker() const { return held > 0 ? face[0] : nullptr; }
+};
+
+/// The fine level's face arrays uploaded on their own: the solve's operator where the cycles
+/// run in another precision.
+template <typename T>
+class FineFaces {
+ public:
+  FineFaces(const LevelGeometry& g, const op::FluxLevel<T>& host, Backend<T>& backend) {
+    fine_.geometry = g;
+    fine_.held = host.held_count;
+    fine_.neighbour = op::neighbour_couplings(g, 1.0);
+    for (int a = 0; a < 3; ++a) {
+      face_[a] = backend.allocate(host.layout.size);
+      backend.upload(face_[a], host.face[a].data(), host.layout.size);
+      fine_.face[a] = face_[a].data();
+    }
+  }
+  const FineFlux<T>& fine() const { return fine_; }
+
+ private:
+  std::array<Buffer<T>, 3> face_;
+  FineFlux<T> fine_;
+};
+
+/// What conjugate gradients and the stationary iteration ask of a preconditioner on the flux
+/// form: z = M r, one cycle from z = 0 (r's held nodes ignored, z's left zero).
+template <typename T>
+class FluxPreconditioner {
+ public:
+  virtual ~FluxPreconditioner() = default;
+  virtual void precondition(const Buffer<T>& r, Buffer<T>& z) = 0;
+  /// Makes every cycle call `requested` before each sweep; once it returns true the cycle
+  /// throws CycleInterrupted (stencil_hierarchy.hpp).
+  virtual void set_interrupt(std::function<bool()> requested) = 0;
+};
+
+template <typename T>
+class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
  public:
   /// `host`: the face arrays of every level (op::flux_levels), uploaded here. The operator is
   /// alpha I + scale (-div(beta grad)): (0, 1) for Poisson, (1, theta dt) for implicit heat.
@@ -36,7 +108,7 @@ class FluxHierarchy : private LevelHierarchy {
 
   /// z = M r: one cycle on A z = r from z = 0 (fine layout; r's held nodes are ignored, z's
   /// are left zero).
-  void precondition(const Buffer<T>& r, Buffer<T>& z);
+  void precondition(const Buffer<T>& r, Buffer<T>& z) override;
 
   /// The fine level's operator with the update `keep u + (step + relax / D) r` (see
   /// flux_operator.hpp).
@@ -55,7 +127,22 @@ class FluxHierarchy : private LevelHierarchy {
 
   /// Makes every cycle call `requested` before each sweep; once it returns true the cycle
   /// throws CycleInterrupted (stencil_hierarchy.hpp).
-  void set_interrupt(std::function<bool()> requested) { interrupt_ = std::move(requested); }
+  void set_interrupt(std::function<bool()> requested) override {
+    interrupt_ = std::move(requested);
+  }
+  /// The fine level's field layout.
+  const Layout& fine_layout() const { return layout_[0]; }
+  /// The fine level's operator at the current shift (its faces stay this hierarchy's).
+  FineFlux<T> fine() const {
+    FineFlux<T> f;
+    f.geometry = levels_[0];
+    for (int a = 0; a < 3; ++a) f.face[a] = face_[0][a].data();
+    f.held = held_[0];
+    f.neighbour = fine_neighbour_;
+    f.alpha = alpha_;
+    f.scale = scale_;
+    return f;
+  }
 
  private:
   // The cycle driver's operations (cycle_driver.hpp) on level's correction x(level) and

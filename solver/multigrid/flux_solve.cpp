@@ -6,6 +6,7 @@
 #include "case_reader.hpp"
 
 #include "cycle_loop.hpp"
+#include "float_flux.hpp"
 #include "cycles_detail.hpp"
 #include "multigrid_solve.hpp"
 #include "loop/start_state.hpp"
@@ -18,10 +19,11 @@
 namespace fdsolve::multigrid {
 
 template <typename T>
-FluxIteration<T>::FluxIteration(FluxHierarchy<T>& cycles, Backend<T>& backend, const Layout& L,
-                                const Box& box, const T* f, double f_constant, bool cg,
-                                FineHalo fine_halo)
-    : cycles_(cycles),
+FluxIteration<T>::FluxIteration(const FineFlux<T>& fine, FluxPreconditioner<T>& cycles,
+                                Backend<T>& backend, const Layout& L, const Box& box, const T* f,
+                                double f_constant, bool cg, FineHalo fine_halo)
+    : fine_(fine),
+      cycles_(cycles),
       backend_(backend),
       flux_(require_flux_operations(backend)),
       layout_(L),
@@ -30,7 +32,7 @@ FluxIteration<T>::FluxIteration(FluxHierarchy<T>& cycles, Backend<T>& backend, c
       f_constant_(f ? 0.0 : f_constant),
       cg_(cg),
       fine_halo_(std::move(fine_halo)) {
-  const LevelGeometry& g = cycles.levels()[0];
+  const LevelGeometry& g = fine.geometry;
   homogeneous_ = detail::homogeneous_rules<T>(g, L, detail::whole_of(g));
   dot_.layout = L;
   dot_.box = box;
@@ -51,7 +53,7 @@ SweepStats FluxIteration<T>::probe(Buffer<T>& u, Buffer<T>& /*next*/) {
   a.weights.source = f_constant_;
   a.layout = layout_;
   a.box = box_;
-  a.flux = cycles_.fine_operator(0.0, 1.0, 0.0);
+  a.flux = fine_.op(0.0, 1.0, 0.0);
   return backend_.sweep_with_stats(a, KernelId{layout_.dims, 0});
 }
 
@@ -60,7 +62,7 @@ void FluxIteration<T>::finish_cycle(Buffer<T>& u, Buffer<T>& /*next*/) {
   LinearCombinationArgs<T> c;
   c.layout = layout_;
   c.box = box_;
-  c.held_face = cycles_.fine_held() > 0 ? cycles_.held_face() : nullptr;
+  c.held_face = fine_.held_marker();
   if (!cg_) {
     cycles_.precondition(r_, z_);
     c.y = u.data();
@@ -90,7 +92,7 @@ void FluxIteration<T>::finish_cycle(Buffer<T>& u, Buffer<T>& /*next*/) {
   a.out = q_.data();
   a.layout = layout_;
   a.box = box_;
-  a.flux = cycles_.fine_operator(0.0, -1.0, 0.0);
+  a.flux = fine_.op(0.0, -1.0, 0.0);
   backend_.sweep(a, KernelId{layout_.dims, 0});
   dot_.a = p_.data();
   dot_.b = q_.data();
@@ -131,11 +133,6 @@ SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>&
   const Layout L = field_layout(c, sizeof(T), sub);
   const Box box = update_box(c, sub);
   const auto levels = build_hierarchy(fine_level(c));
-  if (c.solve.multigrid.float_cycles)
-    spdlog::warn("solve.multigrid.precision: float does not apply: the coefficient varies or "
-                 "nodes are held (float cycles run the constant-coefficient operator); the "
-                 "cycles run in {}",
-                 c.precision == Precision::Float ? "float" : "double");
   SolveResult r;
   r.kernel = "flux";
   auto [cur, next, done, earlier_seconds, first_norm] =
@@ -144,8 +141,32 @@ SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>&
   if (options.resume) spdlog::info("resuming from iteration {}", done);
   Boundaries<T> boundaries(c, backend, L, sub);
   HaloExchange<T> halo(L, backend, options.comm, d);
-  FluxHierarchy<T> cycles(levels, op::flux_levels<T>(levels, m), c.solve.multigrid, backend, 0.0,
-                       1.0);
+  // The cycles in T, or in float inside the double solve (float_flux.hpp), with the fine
+  // operator's faces then uploaded in double on their own.
+  std::unique_ptr<FluxHierarchy<T>> same;
+  std::unique_ptr<FloatFluxCycles> in_float;
+  std::unique_ptr<FineFaces<T>> fine_faces;
+  FluxPreconditioner<T>* cycles = nullptr;
+  FineFlux<T> fine;
+  bool galerkin = false;
+  if constexpr (std::is_same_v<T, double>) {
+    if (c.solve.multigrid.float_cycles) {
+      in_float = std::make_unique<FloatFluxCycles>(levels, op::flux_levels<float>(levels, m),
+                                                   c.solve.multigrid, backend, L, box);
+      fine_faces =
+          std::make_unique<FineFaces<T>>(levels[0], op::fine_flux_level<T>(levels[0], m, sub), backend);
+      cycles = in_float.get();
+      fine = fine_faces->fine();
+      galerkin = in_float->cycles().galerkin();
+    }
+  }
+  if (!cycles) {
+    same = std::make_unique<FluxHierarchy<T>>(levels, op::flux_levels<T>(levels, m),
+                                              c.solve.multigrid, backend, 0.0, 1.0);
+    cycles = same.get();
+    fine = same->fine();
+    galerkin = same->galerkin();
+  }
   Buffer<T> f;
   if (has_source_field(c)) {
     f = backend.allocate(L.size);
@@ -156,14 +177,15 @@ SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>&
           ? c.problem.source.constant
           : 0.0;
   const bool cg = flux_uses_cg(c);
-  FluxIteration<T> iteration(cycles, backend, L, box, f.size() ? f.data() : nullptr, f_constant,
-                             cg, [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0, halo); });
+  FluxIteration<T> iteration(fine, *cycles, backend, L, box, f.size() ? f.data() : nullptr,
+                             f_constant, cg,
+                             [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0, halo); });
   MultigridSpec spec = c.solve.multigrid;
   spec.fmg = false;  // the flux path starts from the initial field
-  spdlog::info("{}{}: {} levels ({}), coarsest {} solved exactly; {} held nodes",
-               cg ? "conjugate gradients preconditioned by " : "", describe_cycles(spec),
-               levels.size(),
-               cycles.galerkin() ? "Galerkin coarse operators" : "averaged face coefficients",
+  spdlog::info("{}{}{}: {} levels ({}), coarsest {} solved exactly; {} held nodes",
+               cg ? "conjugate gradients preconditioned by " : "", in_float ? "float " : "",
+               describe_cycles(spec), levels.size(),
+               galerkin ? "Galerkin coarse operators" : "averaged face coefficients",
                fmt::join(levels.back().n.begin(), levels.back().n.begin() + c.grid.dims, "x"),
                m.held_count);
   return cycle_loop(c, backend, out, options, iteration, cur, next, done, earlier_seconds, L, d,

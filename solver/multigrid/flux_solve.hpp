@@ -18,10 +18,13 @@ class FluxIteration {
  public:
   using FineHalo = std::function<void(Buffer<T>&)>;
 
-  /// `f`: the right-hand side as a field (fine layout, backend memory) or, when null,
-  /// `f_constant` everywhere. `cg`: conjugate gradients preconditioned by one cycle.
-  FluxIteration(FluxHierarchy<T>& cycles, Backend<T>& backend, const Layout& L, const Box& box,
-                const T* f, double f_constant, bool cg, FineHalo fine_halo);
+  /// `fine`: the operator of the solve (its faces in T); `cycles`: the preconditioner, one
+  /// cycle (in T, or in float: float_flux.hpp). `f`: the right-hand side as a field (fine
+  /// layout, backend memory) or, when null, `f_constant` everywhere. `cg`: conjugate gradients
+  /// preconditioned by one cycle.
+  FluxIteration(const FineFlux<T>& fine, FluxPreconditioner<T>& cycles, Backend<T>& backend,
+                const Layout& L, const Box& box, const T* f, double f_constant, bool cg,
+                FineHalo fine_halo);
 
   /// The residual r = f - A u of u (its norms over the nodes that are not held, and the range
   /// of u); leaves u unchanged and keeps r for finish_cycle.
@@ -33,6 +36,8 @@ class FluxIteration {
     finish_cycle(u, next);
   }
   void full_multigrid(Buffer<T>& u, Buffer<T>& next) { cycle(u, next); }
+  /// The fine operator after its shift changed (an implicit step whose dt differs).
+  void set_fine(const FineFlux<T>& fine) { fine_ = fine; }
   void set_interrupt(std::function<bool()> requested) {
     cycles_.set_interrupt(std::move(requested));
   }
@@ -53,7 +58,8 @@ class FluxIteration {
   bool at_rounding_floor();
 
  private:
-  FluxHierarchy<T>& cycles_;
+  FineFlux<T> fine_;
+  FluxPreconditioner<T>& cycles_;
   Backend<T>& backend_;
   FluxOperations<T>& flux_;
   Layout layout_;
