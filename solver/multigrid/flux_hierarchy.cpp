@@ -198,20 +198,25 @@ void FluxHierarchy<T>::fill(int level, const T* x) {
 }
 
 template <typename T>
+void FluxHierarchy<T>::sweep(int level, Buffer<T>& in, Buffer<T>& out, const FluxOperator<T>& op) {
+  fill(level, in.data());
+  SweepArgs<T> a;
+  a.in = in.data();
+  a.out = out.data();
+  a.source_field = rhs(level).data();
+  a.layout = layout_[level];
+  a.box = box_[level];
+  a.flux = op;
+  backend_.sweep(a, KernelId{levels_[level].dims, 0});
+}
+
+template <typename T>
 void FluxHierarchy<T>::smooth(int level, int sweeps, bool /*zeroed*/) {
   Buffer<T>& xl = x(level);
   Buffer<T>& next = next_[level];
   for (int s = 0; s < sweeps; ++s) {
     if (interrupt_ && interrupt_()) throw CycleInterrupted{};
-    fill(level, xl.data());
-    SweepArgs<T> a;
-    a.in = xl.data();
-    a.out = next.data();
-    a.source_field = rhs(level).data();
-    a.layout = layout_[level];
-    a.box = box_[level];
-    a.flux = level_operator(level, 1.0, 0.0, omega_[level]);
-    backend_.sweep(a, KernelId{levels_[level].dims, 0});
+    sweep(level, xl, next, level_operator(level, 1.0, 0.0, omega_[level]));
     xl.swap(next);
   }
 }
@@ -219,18 +224,8 @@ void FluxHierarchy<T>::smooth(int level, int sweeps, bool /*zeroed*/) {
 template <typename T>
 void FluxHierarchy<T>::restrict_residual(int level) {
   // The residual into `next`, its halo folded, restricted to the next level's right-hand side.
-  Buffer<T>& xl = x(level);
-  Buffer<T>& next = next_[level];
-  fill(level, xl.data());
-  SweepArgs<T> r;
-  r.in = xl.data();
-  r.out = next.data();
-  r.source_field = rhs(level).data();
-  r.layout = layout_[level];
-  r.box = box_[level];
-  r.flux = level_operator(level, 0.0, 1.0, 0.0);
-  backend_.sweep(r, KernelId{levels_[level].dims, 0});
-  restrict_level(level, next);
+  sweep(level, x(level), next_[level], level_operator(level, 0.0, 1.0, 0.0));
+  restrict_level(level, next_[level]);
 }
 
 template <typename T>

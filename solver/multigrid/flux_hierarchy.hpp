@@ -163,6 +163,8 @@ class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
   const Buffer<T>& rhs(int level) const { return level == 0 ? *fine_rhs_ : rhs_[level]; }
   FluxOperator<T> level_operator(int level, double keep, double step, double relax) const;
   void fill(int level, const T* x);
+  /// out = the update of `op` on level's in (halo filled first) with level's right-hand side.
+  void sweep(int level, Buffer<T>& in, Buffer<T>& out, const FluxOperator<T>& op);
   void solve_exactly(const Buffer<T>& rhs, Buffer<T>& x);
   void factor_coarsest();
 

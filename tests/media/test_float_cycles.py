@@ -9,10 +9,8 @@ run with double cycles, which it must match to the double solve's own accuracy.
 Exit 0 when every check passes, 1 when one fails, 77 (skip) when NumPy, SciPy or h5py is
 missing or, with --backend cuda, when fdsolve sees no device."""
 
-import argparse
 import json
 import os
-import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -22,7 +20,6 @@ sys.path.insert(0, HERE)
 import test_media as media  # noqa: E402
 import flux_scheme  # noqa: E402
 import numpy as np  # noqa: E402
-from test_held_stencils import device_present  # noqa: E402
 
 
 def solve_both(name, case):
@@ -104,27 +101,7 @@ def checks():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fdsolve", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--backend", default="cpu", choices=["cpu", "cuda"])
-    options = parser.parse_args()
-    media.FDSOLVE = os.path.abspath(options.fdsolve)
-    media.WORK = os.path.abspath(os.path.join(options.work, options.backend))
-    media.BACKEND = options.backend
-    if not os.access(media.FDSOLVE, os.X_OK):
-        print(f"FAIL: no fdsolve executable at {media.FDSOLVE}")
-        return 1
-    if options.backend == "cuda" and not device_present(media.FDSOLVE):
-        print("SKIP: fdsolve sees no CUDA device")
-        return 77
-    shutil.rmtree(media.WORK, ignore_errors=True)
-    checks()
-    if media.FAILURES:
-        print(f"{len(media.FAILURES)} check(s) failed: " + "; ".join(media.FAILURES))
-        return 1
-    print("all checks passed")
-    return 0
+    return media.backend_main(__doc__, {"float": checks})
 
 
 if __name__ == "__main__":

@@ -10,12 +10,8 @@ Groups: steady (Jacobi, multigrid, multigrid-preconditioned CG), heat (explicit 
 backward Euler, Crank-Nicolson). Exit 0 when every check passes, 1 when one fails, 77 (skip)
 when NumPy, SciPy or h5py is missing or, with --backend cuda, when fdsolve sees no device."""
 
-import argparse
 import itertools
 import os
-import re
-import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -251,36 +247,8 @@ def group_heat():
 GROUPS = {"steady": group_steady, "heat": group_heat}
 
 
-def device_present(fdsolve):
-    p = subprocess.run([fdsolve, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, timeout=60)
-    return re.search(r"^CUDA device 0:", p.stdout, re.MULTILINE) is not None
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fdsolve", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--backend", default="cpu", choices=["cpu", "cuda"])
-    parser.add_argument("--group", action="append", choices=sorted(GROUPS))
-    options = parser.parse_args()
-    media.FDSOLVE = os.path.abspath(options.fdsolve)
-    media.WORK = os.path.abspath(os.path.join(options.work, options.backend))
-    media.BACKEND = options.backend
-    if not os.access(media.FDSOLVE, os.X_OK):
-        print(f"FAIL: no fdsolve executable at {media.FDSOLVE}")
-        return 1
-    if options.backend == "cuda" and not device_present(media.FDSOLVE):
-        print("SKIP: fdsolve sees no CUDA device")
-        return 77
-    for name in options.group or list(GROUPS):
-        shutil.rmtree(os.path.join(media.WORK, name), ignore_errors=True)
-        GROUPS[name]()
-    if media.FAILURES:
-        print(f"{len(media.FAILURES)} check(s) failed: " + "; ".join(media.FAILURES))
-        return 1
-    print("all checks passed")
-    return 0
+    return media.backend_main(__doc__, GROUPS)
 
 
 if __name__ == "__main__":

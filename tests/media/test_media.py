@@ -1002,6 +1002,41 @@ def python_limit_faces(k, h, faces):
     return 1.0 / np.max(diag)
 
 
+def device_present(fdsolve):
+    p = subprocess.run([fdsolve, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=60)
+    return re.search(r"^CUDA device 0:", p.stdout, re.MULTILINE) is not None
+
+
+def backend_main(doc, groups):
+    """The command line of a script whose check groups run on either backend (--backend cpu or
+    cuda; a skip, 77, with cuda where fdsolve sees no device)."""
+    global FDSOLVE, WORK, BACKEND
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--fdsolve", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--backend", default="cpu", choices=["cpu", "cuda"])
+    parser.add_argument("--group", action="append", choices=sorted(groups))
+    options = parser.parse_args()
+    FDSOLVE = os.path.abspath(options.fdsolve)
+    WORK = os.path.abspath(os.path.join(options.work, options.backend))
+    BACKEND = options.backend
+    if not os.access(FDSOLVE, os.X_OK):
+        print(f"FAIL: no fdsolve executable at {FDSOLVE}")
+        return 1
+    if options.backend == "cuda" and not device_present(FDSOLVE):
+        print("SKIP: fdsolve sees no CUDA device")
+        return 77
+    for name in options.group or list(groups):
+        shutil.rmtree(os.path.join(WORK, name), ignore_errors=True)
+        groups[name]()
+    if FAILURES:
+        print(f"{len(FAILURES)} check(s) failed: " + "; ".join(FAILURES))
+        return 1
+    print("all checks passed")
+    return 0
+
+
 GROUPS = {"constant": group_constant, "order": group_order, "layered": group_layered,
           "contrast": group_contrast, "fixed": group_fixed, "heat": group_heat,
           "errors": group_errors, "examples": group_examples}
