@@ -4,7 +4,7 @@ run with `fdsolve run CASE --backend cpu` each in a fresh directory, and their `
 against exact solutions or against flux_scheme.solve (the independent SciPy statement of the
 variable-coefficient scheme beside this file).
 
-    test_media.py --fdsolve PATH --work DIR [--group NAME ...]
+    test_media.py --fdsolve PATH --work DIR [--backend cpu|cuda] [--group NAME ...]
 
 Groups: constant, order, layered, contrast, fixed, heat, errors, examples (default: all). Exit 0
 when every check passes, 1 when one fails, 77 (skip) when NumPy, SciPy or h5py is missing.
@@ -1043,25 +1043,7 @@ GROUPS = {"constant": group_constant, "order": group_order, "layered": group_lay
 
 
 def main():
-    global FDSOLVE, WORK
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fdsolve", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--group", action="append", choices=sorted(GROUPS))
-    options = parser.parse_args()
-    FDSOLVE = os.path.abspath(options.fdsolve)
-    WORK = os.path.abspath(options.work)
-    if not os.access(FDSOLVE, os.X_OK):
-        print(f"FAIL: no fdsolve executable at {FDSOLVE}")
-        return 1
-    for name in options.group or list(GROUPS):
-        shutil.rmtree(os.path.join(WORK, name), ignore_errors=True)
-        GROUPS[name]()
-    if FAILURES:
-        print(f"{len(FAILURES)} check(s) failed: " + "; ".join(FAILURES))
-        return 1
-    print("all checks passed")
-    return 0
+    return backend_main(__doc__, GROUPS)
 
 
 if __name__ == "__main__":
