@@ -22,6 +22,7 @@
 #include "halo_fill.hpp"
 #include "node_difference.hpp"
 #include "queue_clock.hpp"
+#include "transfer_queue.hpp"
 #include "stencil.hpp"
 #include "transfer.hpp"
 
@@ -234,34 +235,8 @@ class Backend {
   /// goes to MPI directly only when the library is CUDA-aware, else through host copies.
   virtual bool host_memory() const = 0;
 
-  /// The transfer queue: halo traffic beside the sweeps, so that a sweep of the interior runs
-  /// while the faces travel. Its operations are enqueued in order on a queue of their own
-  /// (CUDA: a second, high-priority stream) and return at once; the defaults, for backends
-  /// whose operations finish before they return (the CPU), do the work synchronously.
-  /// Later transfer work sees everything enqueued for the sweeps so far (CUDA: an event).
-  virtual void transfers_after_sweeps() {}
-  /// fill_halo on the transfer queue.
-  virtual void enqueue_fill_halo(const HaloFillArgs<T>& args) { fill_halo(args); }
-  /// pack_box / unpack_box on the transfer queue.
-  virtual void enqueue_pack_box(const Buffer<T>& field, const Layout& layout, const Box& box,
-                                Buffer<T>& packed) {
-    pack_box(field, layout, box, packed);
-  }
-  virtual void enqueue_unpack_box(Buffer<T>& field, const Layout& layout, const Box& box,
-                                  const Buffer<T>& packed) {
-    unpack_box(field, layout, box, packed);
-  }
-  /// Copies between backend memory and host memory from allocate_staging, on the transfer
-  /// queue: the host buffer must stay untouched until wait_transfers().
-  virtual void enqueue_download(T* host, const Buffer<T>& src, index_t n) { download(host, src, n); }
-  virtual void enqueue_upload(Buffer<T>& dst, const T* host, index_t n) { upload(dst, host, n); }
-  /// The host waits for the transfer queue (not for the sweeps enqueued after it).
-  virtual void wait_transfers() {}
-  /// Later sweeps see everything enqueued on the transfer queue so far.
-  virtual void sweeps_after_transfers() {}
-  /// `n` values of host memory for staging device data through MPI: page-locked for CUDA, so
-  /// that the transfer queue's copies run asynchronously at full speed; plain for the CPU.
-  virtual Buffer<T> allocate_staging(index_t n) = 0;
+  /// The transfer queue (transfer_queue.hpp): halo traffic and host staging beside the sweeps.
+  virtual TransferQueue<T>& transfers() = 0;
 
   /// A checked sweep split into pieces (the interior and the rim of a rank's box): enqueues
   /// one piece's sweep_with_stats and returns at once; collect_stats() waits and returns the

@@ -42,6 +42,34 @@ void box_rows(const Box& box, const Row& row) {
     row(box.lo[0], box.hi[0], box.lo[1] + r % ny, box.lo[2] + r / ny);
 }
 
+/// The CPU's transfer queue: its operations are the backend's own, done before they return,
+/// so the queue needs no ordering and no waits.
+template <typename T>
+class ImmediateTransfers final : public TransferQueue<T> {
+ public:
+  explicit ImmediateTransfers(Backend<T>& backend) : backend_(backend) {}
+  void after_sweeps() override {}
+  void fill_halo(const HaloFillArgs<T>& args) override { backend_.fill_halo(args); }
+  void pack_box(const Buffer<T>& field, const Layout& layout, const Box& box,
+                Buffer<T>& packed) override {
+    backend_.pack_box(field, layout, box, packed);
+  }
+  void unpack_box(Buffer<T>& field, const Layout& layout, const Box& box,
+                  const Buffer<T>& packed) override {
+    backend_.unpack_box(field, layout, box, packed);
+  }
+  void download(T* host, const Buffer<T>& src, index_t n) override {
+    backend_.download(host, src, n);
+  }
+  void upload(Buffer<T>& dst, const T* host, index_t n) override { backend_.upload(dst, host, n); }
+  void wait() override {}
+  void before_sweeps() override {}
+  Buffer<T> allocate_staging(index_t n) override { return backend_.allocate(n); }
+
+ private:
+  Backend<T>& backend_;
+};
+
 template <typename T>
 class CpuBackend final : public Backend<T>,
                          public FluxOperations<T>,
@@ -130,7 +158,7 @@ class CpuBackend final : public Backend<T>,
   }
   bool host_memory() const override { return true; }
   // MPI reads the buffers themselves: staging is never needed, but costs nothing to offer.
-  Buffer<T> allocate_staging(index_t n) override { return allocate(n); }
+  TransferQueue<T>& transfers() override { return transfers_; }
   void write_box(Buffer<T>& field, const Layout& layout, const Box& box, const T* values) override {
     cpu::write_box(field.data(), layout, box, values);
   }
@@ -208,6 +236,7 @@ class CpuBackend final : public Backend<T>,
 
  private:
   std::vector<T> pair_copy_;  // sweep_pair_with_stats's first sweep
+  ImmediateTransfers<T> transfers_{*this};
 };
 
 }  // namespace

@@ -1,5 +1,5 @@
 // The CUDA backend: a non-default stream for the sweeps and a high-priority one for halo
-// transfers beside them (transfer_stream.cu), the variant tables, and checked sweeps with fused
+// transfers beside them (stream_transfers.cuh), the variant tables, and checked sweeps with fused
 // stats reduced in a fixed order by the last block (their buffers in stats_slots.cu). The device
 // queries and the copy yardstick are in cuda_device.cu, the recorded graphs in graph_replay.cu,
 // the checked allocations in device_memory.cu, the variable-coefficient operator (sweeps with
@@ -23,7 +23,7 @@
 #include "step_passes.hpp"
 #include "sweep_launch.cuh"
 #include "transfer.cuh"
-#include "transfer_stream.cuh"
+#include "stream_transfers.cuh"
 #include "variants.cuh"
 
 namespace fdsolve {
@@ -49,7 +49,7 @@ class CudaBackend final : public Backend<T>,
     FDSOLVE_CUDA_CHECK(cudaSetDevice(device));
     FDSOLVE_CUDA_CHECK(cudaGetDeviceProperties(&props_, device));
     FDSOLVE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    transfer_ = std::make_unique<TransferStream>();
+    transfers_ = std::make_unique<StreamTransfers<T>>(stream_);
     stats_ = std::make_unique<StatsSlots>(kStatsSlots, stream_);  // one per pending sweep
     // Allocated here, not at first use: a flux sweep may be first enqueued inside record().
     flux_ = std::make_unique<FluxWorkspace>(props_.multiProcessorCount, kStatsSlots);
@@ -60,7 +60,7 @@ class CudaBackend final : public Backend<T>,
   }
   ~CudaBackend() override {
     cudaStreamSynchronize(stream_);  // a destructor must not throw
-    transfer_.reset();
+    transfers_.reset();
     cudaStreamDestroy(stream_);
   }
 
@@ -201,32 +201,7 @@ class CudaBackend final : public Backend<T>,
 
   void synchronize() override { FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
-  void transfers_after_sweeps() override { transfer_->after(stream_); }
-  void enqueue_fill_halo(const HaloFillArgs<T>& args) override {
-    launch_fill_halo(args, transfer_->stream());
-  }
-  void enqueue_pack_box(const Buffer<T>& field, const Layout& layout, const Box& box,
-                        Buffer<T>& packed) override {
-    cuda::enqueue_pack_box(field.data(), layout, box, packed.data(), transfer_->stream());
-  }
-  void enqueue_unpack_box(Buffer<T>& field, const Layout& layout, const Box& box,
-                          const Buffer<T>& packed) override {
-    cuda::unpack_box(field.data(), layout, box, packed.data(), transfer_->stream());
-  }
-  void enqueue_download(T* host, const Buffer<T>& src, index_t n) override {
-    FDSOLVE_CUDA_CHECK(
-        cudaMemcpyAsync(host, src.data(), bytes(n), cudaMemcpyDeviceToHost, transfer_->stream()));
-  }
-  void enqueue_upload(Buffer<T>& dst, const T* host, index_t n) override {
-    FDSOLVE_CUDA_CHECK(
-        cudaMemcpyAsync(dst.data(), host, bytes(n), cudaMemcpyHostToDevice, transfer_->stream()));
-  }
-  void wait_transfers() override { transfer_->wait(); }
-  void sweeps_after_transfers() override { transfer_->before(stream_); }
-  Buffer<T> allocate_staging(index_t n) override {
-    void* p = pinned_malloc(bytes(n), "staging (halo exchange or output)");
-    return Buffer<T>(static_cast<T*>(p), n, &free_pinned<T>);
-  }
+  TransferQueue<T>& transfers() override { return *transfers_; }
 
   void fill_halo(const HaloFillArgs<T>& args) override { launch_fill_halo(args, stream_); }
   void pack_box(const Buffer<T>& field, const Layout& layout, const Box& box,
@@ -385,7 +360,7 @@ class CudaBackend final : public Backend<T>,
   int device_;
   cudaDeviceProp props_{};
   cudaStream_t stream_ = nullptr;
-  std::unique_ptr<TransferStream> transfer_;  // halo packing and copies beside the sweeps
+  std::unique_ptr<StreamTransfers<T>> transfers_;  // halo packing and copies beside the sweeps
   struct PendingStats {
     index_t cells;  // nodes of the box
     bool flux;      // a variable-coefficient sweep: its total is in flux_'s slot

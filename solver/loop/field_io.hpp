@@ -134,7 +134,7 @@ class FieldWriter {
     constexpr index_t kSlabBytes = index_t{32} << 20;
     const index_t slab = std::clamp<index_t>(kSlabBytes / (layer * index_t{sizeof(T)}), 1, L_.n[slow]);
     Buffer<T> on_backend = backend_.allocate(slab * layer);
-    Buffer<T> host = backend_.allocate_staging(slab * layer);
+    Buffer<T> host = backend_.transfers().allocate_staging(slab * layer);
     Buffer<T> host_before;
     // Layers [first, first + count) of `field`, dense, into `into`.
     const auto read = [&](const Buffer<T>& field, std::int64_t first, std::int64_t count,
@@ -154,7 +154,7 @@ class FieldWriter {
           return host.data();
         };
       } else if (ref.name == "update") {
-        host_before = backend_.allocate_staging(slab * layer);
+        host_before = backend_.transfers().allocate_staging(slab * layer);
         ref.read = [&](std::int64_t first, std::int64_t count) -> const T* {
           read(cur, first, count, host);
           read(prev, first, count, host_before);

@@ -30,7 +30,8 @@ class StagingPool {
         free_.pop_back();
       }
     }
-    if (!buffer) buffer = std::make_unique<Buffer<T>>(backend_.allocate_staging(values_));
+    if (!buffer)
+      buffer = std::make_unique<Buffer<T>>(backend_.transfers().allocate_staging(values_));
     return std::shared_ptr<Buffer<T>>(buffer.release(), [this](Buffer<T>* returned) {
       std::lock_guard lock(mutex_);
       free_.emplace_back(returned);

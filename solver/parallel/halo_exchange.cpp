@@ -65,8 +65,9 @@ HaloExchange<T>::HaloExchange(const Layout& layout, Backend<T>& backend, const p
     f.send_buffer = backend.allocate(f.send.cells());
     f.recv_buffer = backend.allocate(f.recv.cells());
     if (!direct_) {
-      f.send_staged = backend.allocate_staging(f.send.cells());
-      for (Buffer<T>& landing : f.recv_staged) landing = backend.allocate_staging(f.recv.cells());
+      f.send_staged = backend.transfers().allocate_staging(f.send.cells());
+      for (Buffer<T>& landing : f.recv_staged)
+        landing = backend.transfers().allocate_staging(f.recv.cells());
     }
     active_ = true;
   }
@@ -87,8 +88,9 @@ void HaloExchange<T>::post_axis(Buffer<T>& field, int axis) {
   }
   for (Face* f : {&lo, &hi}) {
     if (f->neighbour < 0) continue;
-    backend_->enqueue_pack_box(field, layout_, f->send, f->send_buffer);
-    if (!direct_) backend_->enqueue_download(f->send_staged.data(), f->send_buffer, f->send.cells());
+    backend_->transfers().pack_box(field, layout_, f->send, f->send_buffer);
+    if (!direct_)
+      backend_->transfers().download(f->send_staged.data(), f->send_buffer, f->send.cells());
   }
 }
 
@@ -110,8 +112,8 @@ void HaloExchange<T>::deliver_axis(Buffer<T>& field, int axis) {
     Face& f = faces_[2 * axis + side];
     if (f.neighbour < 0) continue;
     if (!direct_)
-      backend_->enqueue_upload(f.recv_buffer, f.recv_staged[f.landing].data(), f.recv.cells());
-    backend_->enqueue_unpack_box(field, layout_, f.recv, f.recv_buffer);
+      backend_->transfers().upload(f.recv_buffer, f.recv_staged[f.landing].data(), f.recv.cells());
+    backend_->transfers().unpack_box(field, layout_, f.recv, f.recv_buffer);
   }
 }
 
@@ -126,13 +128,13 @@ void HaloExchange<T>::refill_edges(Buffer<T>& field, int axis) {
     // Halos of the axes exchanged before this one: their edge ghosts read what arrived.
     if (face / 2 < axis && faces_[face].neighbour >= 0) one.edge_mask |= 1u << face;
   }
-  if (one.any() && one.edge_mask != 0) backend_->enqueue_fill_halo(one);
+  if (one.any() && one.edge_mask != 0) backend_->transfers().fill_halo(one);
 }
 
 template <typename T>
 void HaloExchange<T>::wait_for_faces() {
   auto t0 = std::chrono::steady_clock::now();
-  backend_->wait_transfers();
+  backend_->transfers().wait();
   lap(t0, times_.faces_ready);
 }
 
@@ -140,7 +142,7 @@ template <typename T>
 void HaloExchange<T>::wait_unless_staged() {
   // A receive lands straight in recv_buffer when MPI reads backend memory: the next exchange's
   // receives must wait for this one's unpacking. Staged faces land in the other landing.
-  if (direct_) backend_->wait_transfers();
+  if (direct_) backend_->transfers().wait();
 }
 
 template <typename T>
@@ -150,7 +152,7 @@ void HaloExchange<T>::start(Buffer<T>& field) {
   if (!active_) return;
   auto t0 = std::chrono::steady_clock::now();
   // The faces are packed from what the sweeps and ghost fills enqueued so far.
-  backend_->transfers_after_sweeps();
+  backend_->transfers().after_sweeps();
   for (int axis = 0; axis < layout_.dims; ++axis) {
     if (!has_axis(axis)) continue;
     post_axis(field, axis);
@@ -184,13 +186,13 @@ void HaloExchange<T>::finish(Buffer<T>& field) {
     if (!has_axis(axis)) continue;
     // Packed after the earlier axes' halo is unpacked (the transfer queue keeps the order).
     post_axis(field, axis);
-    backend_->wait_transfers();
+    backend_->transfers().wait();
     send_axis(axis);
     comm_.wait_all(pending_);
     deliver_axis(field, axis);
     lap(t0, times_.exchange);
   }
-  backend_->sweeps_after_transfers();
+  backend_->transfers().before_sweeps();
   wait_unless_staged();
   lap(t0, times_.exchange);
 }
@@ -199,13 +201,13 @@ template <typename T>
 void HaloExchange<T>::exchange_axis(Buffer<T>& field, int axis) {
   if (!has_axis(axis)) return;
   auto t0 = std::chrono::steady_clock::now();
-  backend_->transfers_after_sweeps();
+  backend_->transfers().after_sweeps();
   post_axis(field, axis);
-  backend_->wait_transfers();
+  backend_->transfers().wait();
   send_axis(axis);
   comm_.wait_all(pending_);
   deliver_axis(field, axis);
-  backend_->sweeps_after_transfers();
+  backend_->transfers().before_sweeps();
   wait_unless_staged();
   lap(t0, times_.exchange);
 }

@@ -97,11 +97,11 @@ void check_transfer_queue(int dims) {
   recv.hi[1] = L.n[1] + 1;
   const index_t count = send.cells();
   Buffer<T> packed = gpu->allocate(count);
-  Buffer<T> staged = gpu->allocate_staging(count);
-  gpu->transfers_after_sweeps();
-  gpu->enqueue_pack_box(field, L, send, packed);
-  gpu->enqueue_download(staged.data(), packed, count);
-  gpu->wait_transfers();
+  Buffer<T> staged = gpu->transfers().allocate_staging(count);
+  gpu->transfers().after_sweeps();
+  gpu->transfers().pack_box(field, L, send, packed);
+  gpu->transfers().download(staged.data(), packed, count);
+  gpu->transfers().wait();
   std::vector<T> host = start;
   Buffer<T> cpu_packed = cpu->allocate(count);
   Buffer<T> cpu_field = cpu->allocate(L.size);
@@ -110,10 +110,10 @@ void check_transfer_queue(int dims) {
   CHECK(std::memcmp(staged.data(), cpu_packed.data(), count * sizeof(T)) == 0);
   // Back the other way into the halo beyond the far face.
   for (index_t i = 0; i < count; ++i) staged.data()[i] = static_cast<T>(i + 0.5);
-  gpu->enqueue_upload(packed, staged.data(), count);
-  gpu->enqueue_unpack_box(field, L, recv, packed);
-  gpu->sweeps_after_transfers();
-  gpu->wait_transfers();
+  gpu->transfers().upload(packed, staged.data(), count);
+  gpu->transfers().unpack_box(field, L, recv, packed);
+  gpu->transfers().before_sweeps();
+  gpu->transfers().wait();
   cpu->unpack_box(cpu_field, L, recv, staged);
   const std::vector<T> got = fetch(*gpu, field);
   CHECK(std::memcmp(got.data(), cpu_field.data(), got.size() * sizeof(T)) == 0);
@@ -138,9 +138,9 @@ void check_edge_refill() {
   Buffer<T> field = gpu->allocate(L.size);
   gpu->upload(field, start.data(), L.size);
   fill.field = field.data();
-  gpu->transfers_after_sweeps();
-  gpu->enqueue_fill_halo(fill);
-  gpu->sweeps_after_transfers();
+  gpu->transfers().after_sweeps();
+  gpu->transfers().fill_halo(fill);
+  gpu->transfers().before_sweeps();
   const std::vector<T> got = fetch(*gpu, field);
   CHECK(std::memcmp(got.data(), ref.data(), got.size() * sizeof(T)) == 0);
   CHECK(std::memcmp(ref.data(), start.data(), ref.size() * sizeof(T)) != 0);  // it did fill
