@@ -72,7 +72,7 @@ def parse_args():
     parser.add_argument("--log", action="store_true", help="--columns: a log vertical axis")
     parser.add_argument("--list", action="store_true",
                         help="print the file's columns, one a line, and draw nothing")
-    return parser.parse_args()
+    return parser.parse_intermixed_args()  # the output path may follow the options
 
 
 def run_criterion(history_path):
