@@ -77,7 +77,13 @@ def parse_args():
     parser.add_argument("--snapshot", dest="snapshot_spec", metavar="N|last|first|all|index:K",
                         help="which snapshot of a run directory: of iteration N, the last "
                              "(default), the first, every one, or the K-th (0 first, -1 last)")
-    return parser.parse_intermixed_args()  # the output path may follow the options
+    # A point with a negative first coordinate (--through -1,0) is the option's value, not an
+    # option of its own.
+    argv = sys.argv[1:]
+    for k in range(len(argv) - 1, 0, -1):
+        if argv[k - 1] == "--through" and re.match(r"-[\d.]", argv[k]):
+            argv[k - 1:k + 1] = [f"--through={argv[k]}"]
+    return parser.parse_intermixed_args(argv)  # the output path may follow the options
 
 
 def attribute(f, name, dims, default):
