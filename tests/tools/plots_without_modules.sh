@@ -18,22 +18,26 @@ mkdir -p "$scratch/run"
 printf 'iteration,time,norm_l2,norm_linf\n1,1,1,1\n' >"$scratch/run/history.csv"
 interpreter=$(PYTHONPATH="$scratch/fake" "$python" -c 'import sys; print(sys.executable)')
 failures=0
-for tool in plot_history plot_slice; do
+# Each tool plain and with its options (--columns; --line, --snapshot, --csv).
+for call in "plot_history" "plot_history --columns norm_l2 --log" "plot_slice" \
+            "plot_slice --line x --snapshot all --csv $scratch/run/line.csv"; do
+  read -r tool options <<<"$call"
   status=0
-  PYTHONPATH="$scratch/fake" "$python" "$tools/$tool.py" "$scratch/run" \
+  # shellcheck disable=SC2086  # the options are words
+  PYTHONPATH="$scratch/fake" "$python" "$tools/$tool.py" "$scratch/run" $options \
     >"$scratch/out" 2>"$scratch/err" || status=$?
   lines=$(wc -l <"$scratch/err")
   line=$(head -1 "$scratch/err")
-  echo "$tool: exit $status: $line"
+  echo "$call: exit $status: $line"
   ok=1
   [ "$status" -eq 2 ] || ok=0
   [ "$lines" -eq 1 ] || ok=0
   [[ $line == "$tool: $interpreter cannot import "* ]] || ok=0
   [[ $line == *"install python3-"* ]] || ok=0
   [ ! -s "$scratch/out" ] || ok=0
-  [ -z "$(find "$scratch/run" -name '*.png')" ] || ok=0
+  [ -z "$(find "$scratch/run" -name '*.png' -o -name 'line.csv')" ] || ok=0
   if [ "$ok" -ne 1 ]; then
-    echo "FAIL $tool: expected exit 2 and one line naming $interpreter and the packages"
+    echo "FAIL $call: expected exit 2 and one line naming $interpreter and the packages"
     cat "$scratch/err"
     failures=$((failures + 1))
   fi

@@ -8,6 +8,13 @@ with --fdsolve, the history.csv (its columns and values checked too) and snapsho
 run of a tiny case, and a multigrid run of it. Exit 0 when every check passes, 1 otherwise,
 77 (skip) when matplotlib or h5py is missing.
 
+The options: plot_history.py --columns on hand-written CSVs (each named column's line is drawn
+in its colour, an unknown name exits 2 naming the file's columns and writes nothing), --list
+against the header written here; plot_slice.py --line's --csv against the array read here
+with h5py at the nodes nearest to --through (or the centre) and the coordinates from the
+snapshot's attributes; --snapshot N|first|last|index:K|all in a directory of snapshots of
+different values, checked by the CSV's values and the PNGs' names.
+
     test_plots.py --tools TOOLS_DIR --work DIR [--fdsolve BIN --case CASE.yaml]
 """
 import argparse
@@ -59,15 +66,15 @@ def check_png(path, what):
           f"{what}: {colours} distinct colours over {100 * share:.1f}% of the pixels")
 
 
-def run_tool(args, tool, *argv, expect=0):
-    """Runs a tool, checks its exit status and returns its stdout."""
+def run_tool(args, tool, *argv, expect=0, stderr=False):
+    """Runs a tool, checks its exit status and returns its stdout (and stderr)."""
     cmd = [sys.executable, os.path.join(args.tools, tool), *argv]
     result = subprocess.run(cmd, capture_output=True, text=True)
     ok = result.returncode == expect
     check(ok, f"{' '.join(cmd[1:])} exits {expect} (got {result.returncode})")
     if not ok:
         print(result.stdout + result.stderr)
-    return result.stdout
+    return (result.stdout, result.stderr) if stderr else result.stdout
 
 
 HEADER = ("iteration,time,norm_l2,norm_linf,min,max,mean,nonfinite,p50,p90,p99,"
@@ -149,6 +156,227 @@ def write_snapshot(path, dims):
         f["config"] = "name: synthetic\n"
 
 
+def colour_share(path, colour):
+    """Share of the pixels within 0.1 of an RGB colour (0..1 per channel)."""
+    image = mpimg.imread(path)[:, :, :3].reshape(-1, 3)
+    return float(np.mean(np.abs(image - np.array(colour)).max(axis=1) < 0.1))
+
+
+# matplotlib's first two line colours (tab:blue, tab:orange): --columns draws one line a column.
+LINE_COLOURS = ((0x1f / 255, 0x77 / 255, 0xb4 / 255), (0xff / 255, 0x7f / 255, 0x0e / 255))
+
+
+def columns(args):
+    """plot_history.py --columns and --list on hand-written CSVs: a probes file (time first),
+    history.csv (its default PNG does not replace history.png), a file with only `time`."""
+    work = os.path.join(args.work, "columns")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    probes = os.path.join(work, "probes.csv")
+    header = ["time", "iteration", "centre", "corner", "flux_x_min"]
+    with open(probes, "w") as f:
+        f.write(",".join(header) + "\n")
+        for k in range(1, 41):
+            f.write(f"{0.05 * k},{10 * k},{math.sin(0.2 * k)},{-0.5 + 0.01 * k},"
+                    f"{'' if k == 7 else 2.0 / k}\n")
+    listed = run_tool(args, "plot_history.py", probes, "--list")
+    check(listed.split() == header, f"--list prints the columns {header} ({listed!r})")
+
+    for names in (["centre"], ["centre", "corner"]):
+        png = os.path.join(work, f"probes_{len(names)}.png")
+        run_tool(args, "plot_history.py", probes, png, "--columns", ",".join(names), "--x", "time")
+        check(os.path.exists(png) and os.path.getsize(png) > 0, f"--columns {names}: {png} drawn")
+        if not os.path.exists(png):
+            continue
+        for k, colour in enumerate(LINE_COLOURS):
+            share = colour_share(png, colour)
+            if k < len(names):
+                check(share > 0.0005, f"--columns {names}: line {k + 1} drawn "
+                                      f"({100 * share:.2f}% of the pixels)")
+            else:
+                check(share < 0.0001, f"--columns {names}: no line {k + 1} "
+                                      f"({100 * share:.3f}% of the pixels)")
+    png = os.path.join(work, "log.png")
+    run_tool(args, "plot_history.py", probes, png, "--columns", "flux_x_min,corner", "--log")
+    check(os.path.exists(png) and os.path.getsize(png) > 0, "--columns with --log (a gap, "
+          "negative values) is drawn")
+
+    png = os.path.join(work, "unknown.png")
+    _, err = run_tool(args, "plot_history.py", probes, png, "--columns", "centre,middle",
+                      expect=2, stderr=True)
+    check("middle" in err and all(name in err for name in header),
+          f"an unknown column is named with the file's columns ({err.strip()!r})")
+    check("\n" not in err.strip(), "one line on stderr")
+    check(not os.path.exists(png), "nothing is written for an unknown column")
+
+    # history.csv in a run directory: --columns writes history_<columns>.png, history.png stays
+    # the norms' (absent here), and a norm column is named by the run's criterion.
+    run = os.path.join(work, "run")
+    os.makedirs(run)
+    write_history(os.path.join(run, "history.csv"), 30, True)
+    with open(os.path.join(run, "summary.json"), "w") as f:
+        json.dump({"criterion": "residual"}, f)
+    said = run_tool(args, "plot_history.py", run, "--columns", "min,norm_l2")
+    check(os.path.getsize(os.path.join(run, "history_min_norm_l2.png")) > 0
+          if os.path.exists(os.path.join(run, "history_min_norm_l2.png")) else False,
+          "--columns without an output path: history_min_norm_l2.png beside the CSV")
+    check(not os.path.exists(os.path.join(run, "history.png")), "history.png is not written")
+    check(SAYS["residual"] in said, f"a norm column is named by the criterion ({said!r})")
+
+    only_time = os.path.join(work, "only_time.csv")
+    with open(only_time, "w") as f:
+        f.write("time,energy\n0.1,3\n0.2,2.5\n0.3,2.2\n")
+    said = run_tool(args, "plot_history.py", only_time, "--columns", "energy")
+    check("against time" in said, f"a file without `iteration` is drawn against time ({said!r})")
+    run_tool(args, "plot_history.py", only_time, os.path.join(work, "x.png"), "--columns",
+             "energy", "--x", "iteration", expect=2)
+    run_tool(args, "plot_history.py", probes, os.path.join(work, "y.png"), "--log", expect=2)
+
+
+def read_profile(path):
+    """A --csv profile as (header, columns as arrays)."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    header = lines[0].split(",")
+    rows = [[float(c) for c in line.split(",")] for line in lines[1:]]
+    return header, np.array(rows).T if rows else np.zeros((len(header), 0))
+
+
+def reference_line(h5, field, axis, point):
+    """The nodes of `field` along `axis` nearest to `point` (None: the domain's centre), read
+    here with h5py: (coordinates along the axis, values, iteration, time)."""
+    with h5py.File(h5, "r") as f:
+        data = f[field][...]
+        origin = np.atleast_1d(f.attrs["origin"])
+        spacing = np.atleast_1d(f.attrs["spacing"])
+        iteration, time = int(f.attrs["iteration"]), float(f.attrs["time"])
+    dims = data.ndim
+    n = data.shape[::-1]
+    a = "xyz".index(axis)
+    select = []
+    for b in range(dims):
+        nodes = origin[b] + spacing[b] * np.arange(n[b])
+        target = (nodes[0] + nodes[-1]) / 2 if point is None else point[b]
+        select.append(slice(None) if b == a else int(np.argmin(np.abs(nodes - target))))
+    values = data[tuple(select[::-1])]
+    return origin[a] + spacing[a] * np.arange(n[a]), values, iteration, time
+
+
+def same_profile(csv, h5, field, axis, point, what):
+    """The --csv file holds the line of h5 read directly."""
+    if not os.path.exists(csv):
+        check(False, f"{what}: {csv} was written")
+        return
+    header, cols = read_profile(csv)
+    check(header == ["iteration", "time", axis, field], f"{what}: header {header}")
+    if header != ["iteration", "time", axis, field]:
+        return
+    coords, values, iteration, time = reference_line(h5, field, axis, point)
+    check(cols.shape[1] == len(values), f"{what}: {cols.shape[1]} rows, {len(values)} nodes")
+    if cols.shape[1] != len(values):
+        return
+    check(np.array_equal(cols[3], values.astype(float), equal_nan=True),
+          f"{what}: the values are the snapshot's (read with h5py)")
+    check(np.allclose(cols[2], coords, rtol=0, atol=1e-12), f"{what}: at the nodes' coordinates")
+    check(np.all(cols[0] == iteration) and np.all(cols[1] == time),
+          f"{what}: iteration {iteration}, time {time}")
+
+
+def lines(args):
+    """plot_slice.py --line on the synthetic 2D and 3D snapshots: the CSV against the arrays
+    read with h5py at the nearest nodes; points beside a node, the default centre, errors."""
+    work = args.work
+    h2 = os.path.join(work, "snapshot_2d.h5")  # nodes (33, 25), origin (-1, 0.5), h (0.1, 0.05)
+    h3 = os.path.join(work, "snapshot_3d.h5")  # (21, 17, 13), (-1, 0.5, 2), (0.1, 0.05, 0.2)
+    cases = [
+        (h2, "u", "x", (0.0, 0.5 + 7.4 * 0.05)),       # y nearer node 7 than node 8
+        (h2, "u", "x", (0.0, 0.5 + 7.6 * 0.05)),       # nearer node 8 (nan at node 7 of row 0)
+        (h2, "u", "y", None),                          # the centre
+        (h2, "u", "x", (0.0, 0.5 + 0.3 * 0.05)),       # row 0, with the NaN
+        (h3, "u", "z", (-1 + 3.3 * 0.1, 0.5 + 12.8 * 0.05, 0.0)),
+        (h3, "update", "x", None),                     # float32
+        (h3, "u", "y", (-1 + 20 * 0.1, 0.0, 2 + 0.49 * 0.2)),
+    ]
+    for k, (h5, field, axis, point) in enumerate(cases):
+        csv = os.path.join(work, f"line_{k}.csv")
+        png = os.path.join(work, f"line_{k}.png")
+        argv = [h5, png, "--field", field, "--line", axis, "--csv", csv]
+        if point is not None:
+            argv += ["--through", ",".join(repr(v) for v in point)]
+        run_tool(args, "plot_slice.py", *argv)
+        what = f"{os.path.basename(h5)} {field} along {axis} through {point or 'the centre'}"
+        check(os.path.exists(png) and os.path.getsize(png) > 0, f"{what}: PNG drawn")
+        same_profile(csv, h5, field, axis, point, what)
+    bad = os.path.join(work, "bad_line.png")
+    for argv in (["--line", "z"],                                  # 2D: no z
+                 ["--line", "x", "--through", "0,2"],              # y outside 0.5..1.7
+                 ["--line", "x", "--through", "0,1,2"],            # 3 coordinates for 2D
+                 ["--line", "x", "--index", "3"],                  # a slice's option
+                 ["--csv", os.path.join(work, "bad.csv")]):        # --csv without --line
+        run_tool(args, "plot_slice.py", h2, bad, *argv, expect=2)
+    check(not os.path.exists(bad), "no PNG for a refused line")
+
+
+def snapshot_choice(args):
+    """plot_slice.py --snapshot in a run directory of three snapshots of different fields: the
+    profile's CSV and the PNG's name say which file was read."""
+    run = os.path.join(args.work, "choice")
+    shutil.rmtree(run, ignore_errors=True)
+    os.makedirs(run)
+    iterations = (10, 20, 100)
+    for k, it in enumerate(iterations):
+        path = os.path.join(run, f"case_{it:08d}.h5")
+        write_snapshot(path, 2)
+        with h5py.File(path, "r+") as f:
+            f["u"][...] = f["u"][...] * (k + 2) + it
+            f.attrs["iteration"] = np.int64(it)
+            f.attrs["time"] = 0.25 * it
+    shutil.copy(os.path.join(run, "case_00000010.h5"), os.path.join(run, "checkpoint.h5"))
+    h5 = {it: os.path.join(run, f"case_{it:08d}.h5") for it in iterations}
+    for spec, it in (("20", 20), ("first", 10), ("last", 100), (None, 100), ("index:1", 20),
+                     ("index:-3", 10)):
+        csv = os.path.join(args.work, f"choice_{spec}.csv")
+        argv = [run, "--line", "x", "--csv", csv] + (["--snapshot", spec] if spec else [])
+        run_tool(args, "plot_slice.py", *argv)
+        same_profile(csv, h5[it], "u", "x", None, f"--snapshot {spec}")
+        png = h5[it][:-3] + "_u_line_x.png"
+        check(os.path.exists(png), f"--snapshot {spec}: {os.path.basename(png)} beside it")
+        if os.path.exists(png):
+            os.remove(png)
+    run_tool(args, "plot_slice.py", run, "--snapshot", "20")
+    check(os.path.exists(h5[20][:-3] + "_u.png"), "--snapshot 20: its slice, beside it")
+    check(not any(os.path.exists(h5[it][:-3] + "_u.png") for it in (10, 100)),
+          "--snapshot 20: no other snapshot drawn")
+    _, err = run_tool(args, "plot_slice.py", run, "--snapshot", "15", expect=2, stderr=True)
+    check(all(str(it) in err for it in iterations), f"no iteration 15: names 10, 20, 100 "
+                                                    f"({err.strip()!r})")
+    for spec in ("index:3", "middle"):
+        run_tool(args, "plot_slice.py", run, "--snapshot", spec, expect=2)
+    run_tool(args, "plot_slice.py", h5[10], "--snapshot", "last", expect=2)  # not a directory
+
+    # all, with --line: every profile in one CSV, one PNG; without: one PNG per snapshot.
+    csv = os.path.join(args.work, "choice_all.csv")
+    run_tool(args, "plot_slice.py", run, "--line", "y", "--snapshot", "all", "--csv", csv)
+    check(os.path.exists(os.path.join(run, "case_u_line_y.png")), "all: case_u_line_y.png")
+    if os.path.exists(csv):
+        header, cols = read_profile(csv)
+        check(sorted(set(cols[0].astype(int))) == list(iterations),
+              f"all: the CSV holds iterations {sorted(set(cols[0].astype(int)))}")
+        for it in iterations:
+            coords, values, _, time = reference_line(h5[it], "u", "y", None)
+            rows = cols[:, cols[0] == it]
+            check(np.array_equal(rows[3], values, equal_nan=True) and np.all(rows[1] == time)
+                  and np.allclose(rows[2], coords, rtol=0, atol=1e-12),
+                  f"all: the rows of iteration {it} are its snapshot's line")
+    slices = os.path.join(args.work, "choice_slices")
+    shutil.rmtree(slices, ignore_errors=True)
+    run_tool(args, "plot_slice.py", run, slices, "--snapshot", "all")
+    drawn = sorted(os.listdir(slices)) if os.path.isdir(slices) else []
+    check(drawn == [f"case_{it:08d}_u.png" for it in iterations], f"all: one slice each {drawn}")
+    for name in drawn:
+        check_png(os.path.join(slices, name), f"all: {name}")
+
+
 def synthetic(args):
     work = args.work
     for percentiles in (True, False):
@@ -181,6 +409,9 @@ def synthetic(args):
         check_png(png, f"3D slice of update normal to {axis}")
     run_tool(args, "plot_slice.py", h5, os.path.join(work, "bad.png"), "--index", "13", expect=2)
     run_tool(args, "plot_slice.py", h5, os.path.join(work, "bad.png"), "--field", "v", expect=2)
+    columns(args)
+    lines(args)
+    snapshot_choice(args)
 
 
 def real_run(args):
@@ -216,6 +447,15 @@ def real_run(args):
         png = os.path.join(args.work, "run_slice.png")
         run_tool(args, "plot_slice.py", snapshots[-1], png)
         check_png(png, "slice of a run's snapshot")
+    # A line of the real snapshot, and columns of the real history.csv.
+    if snapshots:
+        line_csv = os.path.join(args.work, "run_line.csv")
+        run_tool(args, "plot_slice.py", out, os.path.join(args.work, "run_line.png"),
+                 "--snapshot", "first", "--line", "y", "--through", "0.3,0", "--csv", line_csv)
+        same_profile(line_csv, snapshots[0], "u", "y", (0.3, 0.0), "a line of a run's snapshot")
+    png = os.path.join(args.work, "run_columns.png")
+    run_tool(args, "plot_history.py", csv, png, "--columns", "min,max,mean")
+    check(os.path.exists(png) and os.path.getsize(png) > 0, "columns of a run's history.csv")
     # Given the run directory alone: its history.csv and its last snapshot, the PNGs beside
     # them (a second snapshot of a later iteration is added first: the last one must be drawn).
     for stale in glob.glob(os.path.join(out, "*.png")):
