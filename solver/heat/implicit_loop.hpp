@@ -95,7 +95,8 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
   Progress progress(options.live_progress, plan.steps, updated_cells, done, true);
   const output::GridMeta grid = grid_meta(c);
   Diagnostics diag;
-  const WallLimit wall_limit(options.max_wall_seconds);
+  const StopRequest stop_request(options.stop, options.max_wall_seconds);
+  const DivergenceStop divergence(c);
   std::int64_t last_snapshot = -1, short_steps = 0, total_cycles = 0;
   std::int64_t it = done;
   const auto start = std::chrono::steady_clock::now();
@@ -115,10 +116,9 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
   while (it < plan.steps) {
     // A signal (or the clock) reaches the ranks at different moments: they stop together
     // (integer maximum; a signal outranks the time limit).
-    const bool signalled = options.stop && options.stop->load(std::memory_order_relaxed);
-    const int mine = signalled ? 2 : wall_limit.reached() ? 1 : 0;
-    if (const long long why = comm.several() ? comm.max(mine) : mine; why != 0) {
-      r.status = why == 2 ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
+    const int mine = stop_request.code();
+    if (const long long why = comm.several() ? comm.max(mine) : mine; why != StopRequest::kNone) {
+      r.status = StopRequest::status(why);
       break;
     }
     if (before_last_heat_step(it, plan.steps) && writer.last_checkpoint() != it)
@@ -157,10 +157,11 @@ SolveResult implicit_loop(const Case& c, Backend<T>& backend, output::RunOutput&
     // A step diverges when its values are not finite or its cycles made the residual grow by
     // divergence_factor over that of the warm start (the implicit schemes are stable for any
     // dt, so only the solve can blow up).
-    const double limit = c.solve.divergence_factor * std::max(s.first_norm, s.target);
-    if (diverged(norm, limit, s.residual, diagnosed)) {
+    const double reference = std::max(s.first_norm, s.target);
+    if (divergence.diverged(norm, reference, s.residual, diagnosed)) {
       if (!diagnosed) diag = diagnose(keep_previous ? earlier.last().data() : cur.data());
-      r.divergence = locate_divergence(it, t_next, norm, limit, diag, grid);
+      r.divergence =
+          locate_divergence(it, t_next, norm, divergence.limit(reference), diag, grid);
       r.status = SolveStatus::Diverged;
       break;
     }

@@ -161,9 +161,10 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   };
   const output::GridMeta grid = grid_meta(c);
   StagnationWatch stagnation(c);
-  const WallLimit wall_limit(options.max_wall_seconds);
+  const StopRequest stop_request(options.stop, options.max_wall_seconds);
+  ToleranceStop tolerance(c, r.first_norm);
+  const DivergenceStop divergence(c);
   Diagnostics diag;  // of the latest check, reused: it holds two 540-bin arrays
-  double target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
   std::int64_t last_snapshot = -1;
   std::int64_t it = done;
   const auto start = std::chrono::steady_clock::now();
@@ -208,13 +209,12 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
     // each check if those come sooner: an all-reduce per sweep was the ranks' largest
     // collective cost on CPU ranks, and 32 sweeps keep the stop prompt.
     // The wall-time limit stops them the same way (a signal outranks it).
-    const bool signalled = options.stop && options.stop->load(std::memory_order_relaxed);
-    const int mine = signalled ? 2 : wall_limit.reached() ? 1 : 0;
+    const int mine = stop_request.code();
     const bool agree = it % std::min<std::int64_t>(c.solve.check_every, 32) == 0;
     const long long why =
         comm.several() ? (agree ? reduced([&] { return comm.max(mine); }) : 0) : mine;
-    if (why != 0) {
-      r.status = why == 2 ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
+    if (why != StopRequest::kNone) {
+      r.status = StopRequest::status(why);
       break;
     }
     if (const std::int64_t n = blocks ? plain_run_length(it, marks) : 0; n >= 2) {
@@ -267,7 +267,7 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
       const double norm = c.solve.norm == NormKind::L2 ? stats.l2() : stats.linf();
       if (it == 1) {
         r.first_norm = norm;
-        target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * norm);
+        tolerance.set_reference(norm);
       }
       r.norm_l2 = stats.l2();
       r.norm_linf = stats.linf();
@@ -276,23 +276,23 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
                                            earlier_seconds + seconds_since(start));
       row.factor = norm_factor(row, out.history(), c.solve.norm);
       out.add_history(row);
-      progress.check(it, norm, target, check_detail(row));
-      const double limit = c.solve.divergence_factor * r.first_norm;
-      if (diverged(norm, limit, stats, diagnosed)) {
+      progress.check(it, norm, tolerance.target(), check_detail(row));
+      if (divergence.diverged(norm, r.first_norm, stats, diagnosed)) {
         // Locate it even when the diagnostics are off: the run ends here anyway. The buffers
         // swapped, but args still points at u before (in) and after (out) the sweep.
         if (!diagnosed)
           diag =
               parallel::reduce_diagnostics(comm, backend.diagnose(args.in, args.out, L, box), sub);
-        r.divergence = locate_divergence(it, sched.time_after(it), norm, limit, diag, grid);
+        r.divergence = locate_divergence(it, sched.time_after(it), norm,
+                                         divergence.limit(r.first_norm), diag, grid);
         r.status = SolveStatus::Diverged;
         break;  // before the checkpoint step: a diverged state is never checkpointed
       }
-      if (!sched.heat && norm <= target) {
+      if (!sched.heat && tolerance.reached(norm)) {
         r.status = SolveStatus::Converged;
         break;
       }
-      stagnation.check(out.history(), target);
+      stagnation.check(out.history(), tolerance.target());
     }
     if (c.output.every > 0 && it % c.output.every == 0) {
       writer.snapshot(cur, next, it, sched.time_after(it));

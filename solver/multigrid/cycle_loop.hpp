@@ -24,7 +24,7 @@
 #include "loop/stop_rules.hpp"
 #include "parallel/reduce.hpp"
 #include "problem/problem_setup.hpp"
-#include "discretization_stop.hpp"
+#include "loop/discretization_stop.hpp"
 #include "level_split_summary.hpp"
 #include "prompt_stop.hpp"
 
@@ -101,24 +101,19 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
   const output::GridMeta grid = grid_meta(c);
   StagnationWatch stagnation(c, true);
   StallWatch stall;
-  // Iterations without a new best residual after which conjugate gradients count as stalled.
-  constexpr int kKrylovStallIterations = 10;
-  double krylov_best = std::numeric_limits<double>::infinity();
-  int krylov_since = 0;
-  const WallLimit wall_limit(options.max_wall_seconds);
+  KrylovStall krylov_stall;
+  const StopRequest stop_request(options.stop, options.max_wall_seconds);
+  ToleranceStop tolerance(c, r.first_norm);
+  const DivergenceStop divergence(c);
   Diagnostics diag;
   const double residual_scale = cycles.residual_scale();
-  double target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
   std::int64_t last_snapshot = -1;
   std::int64_t it = done;
   // Signals abandon a long cycle part-way (prompt_stop.hpp); short ones stop at their end.
-  const auto signalled = [&] {
-    return options.stop && options.stop->load(std::memory_order_relaxed);
-  };
-  // Why the ranks stop (2 a signal, 1 the time limit, 0 not): this rank's, made the largest
-  // over the ranks by the probe's reduction, so that a cycle needs one collective, not two.
-  const auto stop_request = [&] { return signalled() ? 2 : wall_limit.reached() ? 1 : 0; };
-  PromptStop<T> prompt(backend, L.size, updated_cells, [&] { return stop_request() != 0; },
+  // Why the ranks stop (StopRequest's code): this rank's, made the largest over the ranks by
+  // the probe's reduction, so that a cycle needs one collective, not two.
+  PromptStop<T> prompt(backend, L.size, updated_cells,
+                       [&] { return stop_request.code() != StopRequest::kNone; },
                        !comm.several());
   bool abandoned = false;
   // solve.tolerance: discretization (discretization_stop.hpp): `richardson` estimates the
@@ -144,7 +139,7 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
   // The probe's statistics over every rank, merged in rank order (deterministic).
   const auto probe = [&] {
     const SweepStats mine = cycles.probe(cur, next);
-    agreed_stop = stop_request();
+    agreed_stop = stop_request.code();
     return scale_norms(
         parallel::timed_reduce_stats(comm, mine, agreed_stop, reduce_seconds), residual_scale);
   };
@@ -159,8 +154,8 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
   // reached). A run that stops to be resumed (max_iterations, a signal, the time limit) leaves
   // its last row as it is, so that the resumed run's rows are those of a run never stopped.
   const auto diagnose_due = [&](double norm) {
-    return it % c.solve.check_every == 0 || norm <= target ||
-           !(norm <= c.solve.divergence_factor * r.first_norm);
+    return it % c.solve.check_every == 0 || tolerance.reached(norm) ||
+           !(norm <= divergence.limit(r.first_norm));
   };
 
   // A fresh solve by full multigrid: the initial residual (the tolerance's reference), then
@@ -168,10 +163,10 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
   if (it == 0 && fmg_start) {
     const SweepStats s0 = probe();
     r.first_norm = norm_of(s0);
-    target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
+    tolerance.set_reference(r.first_norm);
     // A run interrupted during its first cycle resumes at cycle 0, its initial row restored.
     if (!options.resume) out.add_history(history_row(0, 0.0, s0, nullptr, seconds_since(start)));
-    progress.check(0, r.first_norm, target, "initial residual");
+    progress.check(0, r.first_norm, tolerance.target(), "initial residual");
     const bool whole = prompt.run(cycles, cur, [&] {
       if (fmg && !prompt.next_abandonable())
         fmg->run();
@@ -187,7 +182,7 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
     const double norm = norm_of(stats);
     if (it == 0) {
       r.first_norm = norm;
-      target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * norm);
+      tolerance.set_reference(norm);
     }
     const bool resumed_row = it == done && options.resume;  // already in the restored history
     if (!resumed_row) {
@@ -221,18 +216,18 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
         }
         detail += loop_detail::estimate_detail(discretization);
       }
-      progress.check(it, norm, target, detail);
+      progress.check(it, norm, tolerance.target(), detail);
       r.norm_l2 = stats.l2();
       r.norm_linf = stats.linf();
-      const double limit = c.solve.divergence_factor * r.first_norm;
-      if (diverged(norm, limit, stats, diagnosed)) {
+      if (divergence.diverged(norm, r.first_norm, stats, diagnosed)) {
         const T* before = keep_previous ? prev.data() : cur.data();
         if (!diagnosed) diag = diagnose(before);
-        r.divergence = locate_divergence(it, static_cast<double>(it), norm, limit, diag, grid);
+        r.divergence = locate_divergence(it, static_cast<double>(it), norm,
+                                         divergence.limit(r.first_norm), diag, grid);
         r.status = SolveStatus::Diverged;
         break;
       }
-      if (norm <= target) {
+      if (tolerance.reached(norm)) {
         r.status = SolveStatus::Converged;
         break;
       }
@@ -245,34 +240,20 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
         r.status = SolveStatus::Converged;
         break;
       }
-      // Conjugate gradients: the residual may rise for a while, so the rule is on its best
-      // value, which stops falling once rounding is reached.
-      if (!cycles.monotone() && it > 0) {
-        if (norm < 0.9 * krylov_best) {
-          krylov_best = norm;
-          krylov_since = 0;
-        } else if (++krylov_since >= kKrylovStallIterations ||
-                   (krylov_since >= 2 && at_rounding_floor(cycles))) {
-          r.status = SolveStatus::Stalled;
-          r.stop_message = fmt::format(
-              "conjugate gradients stalled at iteration {}: the residual ({} norm) {:.3e} has not "
-              "fallen below 0.9 x its best {:.3e} for {} iterations and stays above the target "
-              "{:.3e}. Rounding limits it: the floor, about eps x |A| x |u|, grows with the "
-              "coefficient's contrast; use a larger solve.tolerance (or solve.absolute_tolerance "
-              "above that floor){}",
-              it, c.solve.norm == NormKind::L2 ? "l2" : "linf", norm, krylov_best,
-              krylov_since, target,
-              c.precision == Precision::Float ? ", or precision: double" : "");
-          break;
-        }
+      // Conjugate gradients (not monotone): the rule on the best residual (KrylovStall).
+      if (!cycles.monotone() && it > 0 &&
+          krylov_stall.stalled(norm, [&] { return at_rounding_floor(cycles); })) {
+        r.status = SolveStatus::Stalled;
+        r.stop_message = describe_krylov_stall(c, it, norm, krylov_stall, tolerance.target());
+        break;
       }
       if (it > 0 && cycles.monotone() && stall.stalled(row.factor)) {
         r.status = SolveStatus::Stalled;
         r.stop_message =
-            describe_stall(c, it, norm, target, std::max(std::abs(row.min), std::abs(row.max)));
+            describe_stall(c, it, norm, tolerance.target(), std::max(std::abs(row.min), std::abs(row.max)));
         break;
       }
-      if (it > 0) stagnation.check(out.history(), target);
+      if (it > 0) stagnation.check(out.history(), tolerance.target());
       if (it > 0 && c.output.every > 0 && it % c.output.every == 0) {
         writer.snapshot(cur, keep_previous ? prev : cur, it, static_cast<double>(it));
         writer.flush_history();
@@ -286,8 +267,9 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
     }
     // A signal (or the clock) reaches the ranks at different moments: they stop together, as
     // agreed with this cycle's norms (a signal outranks the time limit); one rank looks now.
-    if (const int why = comm.several() ? agreed_stop : stop_request(); why != 0) {
-      r.status = why == 2 ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
+    if (const int why = comm.several() ? agreed_stop : stop_request.code();
+        why != StopRequest::kNone) {
+      r.status = StopRequest::status(why);
       break;
     }
     if (it >= c.solve.max_iterations) break;
@@ -301,7 +283,7 @@ SolveResult cycle_loop(const Case& c, Backend<T>& backend, output::RunOutput& ou
     if (!abandoned) ++it;
   }
   if (abandoned) {
-    r.status = signalled() ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
+    r.status = stop_request.signalled() ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
     spdlog::info("cycle {} abandoned part-way on the {}: its start restored, the checkpoint "
                  "holds cycle {}",
                  it + 1, r.status == SolveStatus::Interrupted ? "signal" : "wall-time limit", it);

@@ -16,7 +16,7 @@
 #include "cycle_work.hpp"
 #include "stencil_hierarchy.hpp"
 #include "mixed_cycles.hpp"
-#include "discretization_stop.hpp"
+#include "loop/discretization_stop.hpp"
 #include "richardson.hpp"
 #include "prompt_stop.hpp"
 #include "loop/field_io.hpp"
