@@ -132,6 +132,8 @@ std::string tolerance_warning(const Case& c, bool multigrid);
 class WallLimit {
  public:
   explicit WallLimit(double seconds);
+  /// Starts the limit's clock again: the loop's start, after its set-up.
+  void restart() { start_ = std::chrono::steady_clock::now(); }
   bool reached() const;
   double seconds() const { return seconds_; }
 
@@ -150,6 +152,8 @@ class StopRequest {
 
   StopRequest(const std::atomic<bool>* signal, double max_wall_seconds)
       : signal_(signal), wall_limit_(max_wall_seconds) {}
+  /// Starts the wall-time limit's clock: the loop calls it as its first iteration starts.
+  void start_clock() { wall_limit_.restart(); }
   bool signalled() const { return signal_ && signal_->load(std::memory_order_relaxed); }
   /// This rank's request now.
   int code() const { return signalled() ? kSignal : wall_limit_.reached() ? kTimeLimit : kNone; }

@@ -12,7 +12,7 @@
 #include <filesystem>
 
 #include "case_reader.hpp"
-#include "cycle_loop.hpp"
+#include "cycle_iteration.hpp"
 #include "cycle_work.hpp"
 #include "stencil_hierarchy.hpp"
 #include "mixed_cycles.hpp"
@@ -199,8 +199,8 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
       RunClock::get().mark("coarse grid solved");
       richardson = [&](const Buffer<T>& u) { return (*estimate)(u); };
     }
-    return cycle_loop(c, backend, out, options, cycles, cur, next, done, earlier_seconds, L, d,
-                      box, updated_cells, r, c.solve.multigrid.fmg, richardson);
+    return solve_by_cycles(c, backend, out, options, cycles, cur, next, done, earlier_seconds, L,
+                           d, box, updated_cells, r, c.solve.multigrid.fmg, richardson);
   };
   if (const std::string why = mixed_precision_obstacle(c); why.empty()) {
     if constexpr (std::is_same_v<T, double>) {
