@@ -24,6 +24,25 @@ const V& marked(const char* stage, const V& value) {
 
 }  // namespace
 
+const char* to_string(SolveStatus s) {
+  switch (s) {
+    case SolveStatus::Converged:
+      return "converged";
+    case SolveStatus::Completed:
+      return "completed";
+    case SolveStatus::Diverged:
+      return "diverged";
+    case SolveStatus::Interrupted:
+      return "interrupted";
+    case SolveStatus::Stalled:
+      return "stalled";
+    case SolveStatus::TimeLimit:
+      return "time_limit";
+    default:
+      return "max_iterations";
+  }
+}
+
 StopRules::StopRules(const Case& c, const SolveOptions& options, double first_norm,
                      const LoopPlan& plan)
     : request(options.stop, options.max_wall_seconds),
