@@ -24,6 +24,7 @@
 #include "parallel/reduce.hpp"
 #include "problem/boundary_conditions.hpp"
 #include "step_solve.hpp"
+#include "stepper_traits.hpp"
 
 namespace fdsolve::heat {
 
@@ -31,7 +32,8 @@ namespace fdsolve::heat {
 std::string step_detail(const StepSolve& s, double norm, const output::HistoryRow& row);
 
 /// One step of an implicit scheme by `Stepper` (set_step, step(t, t_next, plan) -> StepSolve,
-/// extrapolate), with the fields of the earlier steps it extrapolates from.
+/// extrapolate; the rest declared in StepperTraits), with the fields of the earlier steps it
+/// extrapolates from.
 template <typename T, typename Stepper>
 class ImplicitIteration final : public LoopIteration<T> {
  public:
@@ -153,7 +155,7 @@ class ImplicitIteration final : public LoopIteration<T> {
   }
 
  private:
-  static constexpr bool timed_levels = requires(Stepper& s) { s.time_levels(); };
+  static constexpr bool timed_levels = StepperTraits<Stepper>::timed_levels;
 
   double norm(const SweepStats& s) const {
     return c_.solve.norm == NormKind::L2 ? s.l2() : s.linf();

@@ -1,6 +1,7 @@
 // Steady multigrid and conjugate-gradient iterations of the solve loop (loop/solve_loop.hpp),
-// for any cycles offering probe / finish_cycle / full_multigrid (Cycles and MixedCycles for the
-// constant stencils, FluxIteration for variable coefficients). An iteration is the rest of a
+// for any cycles offering probe / finish_cycle / full_multigrid (StencilHierarchy and MixedCycles for the
+// constant stencils, FluxIteration for variable coefficients), with what else each offers
+// declared in CycleTraits (cycle_traits.hpp). An iteration is the rest of a
 // cycle after its probe, then the probe of the state it reached: the probe's norms decide the
 // stops before the state changes again, and its reduction over the ranks carries their stop
 // agreement, so that a cycle needs one collective, not two.
@@ -15,6 +16,7 @@
 #include <memory>
 
 #include "backend.hpp"
+#include "cycle_traits.hpp"
 #include "level_split_summary.hpp"
 #include "loop/loop_support.hpp"
 #include "loop/solve_loop.hpp"
@@ -180,7 +182,7 @@ class CycleIteration final : public LoopIteration<T> {
   /// Whether the iteration reports that its true residual is held up by rounding
   /// (FluxIteration::at_rounding_floor); cycles without that test never do.
   bool at_rounding_floor() override {
-    if constexpr (requires { cycles_.at_rounding_floor(); })
+    if constexpr (CycleTraits<C>::rounding_floor)
       return cycles_.at_rounding_floor();
     else
       return false;
@@ -212,7 +214,7 @@ class CycleIteration final : public LoopIteration<T> {
   }
 
  private:
-  static constexpr bool timed_levels = requires(C& k) { k.time_levels(); };
+  static constexpr bool timed_levels = CycleTraits<C>::timed_levels;
 
   /// The probe's statistics over every rank, merged in rank order (deterministic), with this
   /// rank's stop request made the largest over the ranks.
@@ -272,7 +274,7 @@ SolveResult solve_by_cycles(const Case& c, Backend<T>& backend, output::RunOutpu
       start.fmg = backend.record([&] { cycles.full_multigrid(cur, next); });
   }
   // Cycles that cannot be recorded whole (float cycles in a double solve) prepare their start.
-  if constexpr (requires { cycles.prepare_start(cur, next); })
+  if constexpr (CycleTraits<C>::prepares_start)
     if (done == 0 && fmg_start) cycles.prepare_start(cur, next);
   LoopPlan plan;
   plan.last = c.solve.max_iterations;

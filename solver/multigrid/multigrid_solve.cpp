@@ -1,4 +1,5 @@
-// The multigrid loop. Each cycle starts with a probe: the first smoothing sweep of the next
+// The steady multigrid solve's set-up, then its cycles as iterations of the solve loop
+// (cycle_iteration.hpp). Each cycle starts with a probe: the first smoothing sweep of the next
 // cycle, whose update is the scaled residual of the current state. Its norms decide
 // convergence before the state changes; a converged or stopped run discards the probe, so the
 // residual costs no extra sweep.
