@@ -75,8 +75,7 @@ class ImplicitIteration final : public LoopIteration<T> {
   Advance advance(std::int64_t it) override {
     const std::int64_t step = it + 1;
     StepPlan step_plan;
-    step_plan.backward_euler =
-        c_.time.scheme == TimeScheme::Implicit || plan_.startup_step(step);
+    step_plan.backward_euler = c_.time.scheme == TimeScheme::Implicit || plan_.startup_step(step);
     stepper_.set_step(plan_.step_dt(step), step_plan.backward_euler);
     earlier_.prepare(step_plan, step, plan_, cur_, stepper_);
     // Cycles run before the host looks at a residual (the GPU then does not wait on each): one
@@ -123,11 +122,12 @@ class ImplicitIteration final : public LoopIteration<T> {
 
   void checked(std::int64_t it, double norm) override {
     if (!s_.converged && short_steps_++ == 0)
-      spdlog::warn("step {} stopped at residual {:.3e}, above its target {:.3e}, after {} cycles "
-                   "({}); later such steps are counted at the end",
-                   it, norm, s_.target, s_.cycles,
-                   s_.stalled ? "the residual stopped falling: the rounding level of the precision"
-                              : "solve.max_iterations");
+      spdlog::warn(
+          "step {} stopped at residual {:.3e}, above its target {:.3e}, after {} cycles "
+          "({}); later such steps are counted at the end",
+          it, norm, s_.target, s_.cycles,
+          s_.stalled ? "the residual stopped falling: the rounding level of the precision"
+                     : "solve.max_iterations");
   }
 
   std::vector<const Buffer<T>*> checkpoint_fields() const override {
@@ -138,11 +138,10 @@ class ImplicitIteration final : public LoopIteration<T> {
     if (short_steps_ > 0)
       spdlog::warn("{} of {} steps stopped above their residual target", short_steps_, steps);
     spdlog::info("{} steps, {} cycles ({:.2f} per step{})", steps, total_cycles_,
-                 steps > 0 ? static_cast<double>(total_cycles_) / static_cast<double>(steps)
-                           : 0.0,
-                 surplus_ > 0 ? fmt::format("; {} of them run unchecked past the step's target",
-                                            surplus_)
-                              : std::string());
+                 steps > 0 ? static_cast<double>(total_cycles_) / static_cast<double>(steps) : 0.0,
+                 surplus_ > 0
+                     ? fmt::format("; {} of them run unchecked past the step's target", surplus_)
+                     : std::string());
   }
 
   std::optional<output::ParallelSummary> parallel_summary(double session) override {
@@ -221,9 +220,7 @@ SolveResult solve_implicit_steps(const Case& c, Backend<T>& backend, output::Run
                  plan.startup, 0.5 * plan.dt);
   // The earlier steps' fields: three for Crank-Nicolson's extrapolation, one for backward
   // Euler's, and one for the diagnostics and the `update` field (earlier_steps.hpp).
-  const int kept = !c.time.extrapolate                          ? 0
-                   : c.time.scheme == TimeScheme::CrankNicolson ? 3
-                                                                : 1;
+  const int kept = !c.time.extrapolate ? 0 : c.time.scheme == TimeScheme::CrankNicolson ? 3 : 1;
   EarlierSteps<T> earlier(backend, L, kept, needs_previous_state(c));
   if (options.resume) earlier.restore(*options.resume, cur);
   // Unchecked cycles are predicted from the last step's count, seeded from the history on a
@@ -242,8 +239,7 @@ SolveResult solve_implicit_steps(const Case& c, Backend<T>& backend, output::Run
   loop_plan.updated_cells = levels[0].box.cells();  // over all ranks
   SolveLoop<T> loop(c, backend, out, options, L, d, cur, done, earlier_seconds, r, loop_plan);
   ImplicitIteration<T, decltype(stepper)> iteration(loop, c, backend, comm, stepper, earlier, cur,
-                                                    L, box, d, levels, plan, predict,
-                                                    last_cycles);
+                                                    L, box, d, levels, plan, predict, last_cycles);
   return loop.run(iteration);
 }
 

@@ -71,8 +71,8 @@ SolveLoop<T>::SolveLoop(const Case& c, Backend<T>& backend, output::RunOutput& o
       r_(r),
       plan_(plan),
       writer_(marked("operator and fields ready", c), backend, L, out, options.comm, d),
-      progress_(marked("writer ready", options.live_progress), plan.last, plan.updated_cells,
-                done, plan.heat),
+      progress_(marked("writer ready", options.live_progress), plan.last, plan.updated_cells, done,
+                plan.heat),
       rules_(c, options, r.first_norm, plan),
       grid_(grid_meta(c)),
       it_(done) {}
@@ -90,8 +90,12 @@ double SolveLoop<T>::seconds() const {
 
 template <typename T>
 LoopState SolveLoop<T>::state_now(LoopIteration<T>& iteration) const {
-  return LoopState{it_,        iteration.time_after(it_), r_.first_norm,
-                   earlier_seconds_ + seconds(), backend_.name(), r_.kernel};
+  return LoopState{it_,
+                   iteration.time_after(it_),
+                   r_.first_norm,
+                   earlier_seconds_ + seconds(),
+                   backend_.name(),
+                   r_.kernel};
 }
 
 template <typename T>
@@ -171,8 +175,8 @@ std::optional<SolveStatus> SolveLoop<T>::check(LoopIteration<T>& iteration, cons
   if (a.kind == Advance::Kind::Recorded) return std::nullopt;  // already in the history
 
   const Diagnostics* diagnosed = iteration.diagnose_check(it_, norm);
-  output::HistoryRow row = history_row(it_, iteration.time_after(it_), a.stats, diagnosed,
-                                       earlier_seconds_ + seconds());
+  output::HistoryRow row =
+      history_row(it_, iteration.time_after(it_), a.stats, diagnosed, earlier_seconds_ + seconds());
   row.factor = a.own_factor ? a.factor : norm_factor(row, out_.history(), c_.solve.norm);
   row.cycles = a.cycles;
   out_.add_history(row);
@@ -236,10 +240,10 @@ template <typename T>
 void SolveLoop<T>::finish(LoopIteration<T>& iteration) {
   if (abandoned_) {
     r_.status = rules_.request.signalled() ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
-    spdlog::info("cycle {} abandoned part-way on the {}: its start restored, the checkpoint "
-                 "holds cycle {}",
-                 it_ + 1, r_.status == SolveStatus::Interrupted ? "signal" : "wall-time limit",
-                 it_);
+    spdlog::info(
+        "cycle {} abandoned part-way on the {}: its start restored, the checkpoint "
+        "holds cycle {}",
+        it_ + 1, r_.status == SolveStatus::Interrupted ? "signal" : "wall-time limit", it_);
   }
   if (plan_.heat && it_ == plan_.last && r_.status == SolveStatus::MaxIterations)
     r_.status = SolveStatus::Completed;

@@ -82,9 +82,10 @@ class CycleIteration final : public LoopIteration<T> {
         keep_previous_(start.prev.size() > 0),
         residual_scale_(cycles.residual_scale()),
         richardson_(richardson),
-        prompt_(backend, L.size, updated_cells,
-                [this] { return loop_.rules().request.code() != StopRequest::kNone; },
-                !options.comm.several()) {}
+        prompt_(
+            backend, L.size, updated_cells,
+            [this] { return loop_.rules().request.code() != StopRequest::kNone; },
+            !options.comm.several()) {}
 
   Advance open() override {
     // Over several ranks every operation is timed per level (level_split_summary.hpp).
@@ -160,10 +161,11 @@ class CycleIteration final : public LoopIteration<T> {
     // the stop is always decided on an estimate from the u it stops with.
     const bool l2 = c_.solve.norm == NormKind::L2;
     const double change =
-        diagnosed ? (l2 ? diag_.l2 : diag_.linf)
-                  : difference_norm(backend_.shared_node_difference(
-                                        {s_.cur.data(), L_, s_.prev.data(), L_, box_, 1}),
-                                    l2);
+        diagnosed
+            ? (l2 ? diag_.l2 : diag_.linf)
+            : difference_norm(
+                  backend_.shared_node_difference({s_.cur.data(), L_, s_.prev.data(), L_, box_, 1}),
+                  l2);
     discretization->cycle_change(change, row.factor);
     if (richardson_ && (!discretization->has_discretization() || discretization->reached())) {
       const auto estimated = std::chrono::steady_clock::now();
@@ -191,8 +193,7 @@ class CycleIteration final : public LoopIteration<T> {
   void before_end(std::int64_t it, SolveStatus status, bool abandoned) override {
     // The last cycle's row diagnosed where the run ended for good after the row
     // (diagnose_check): prev still holds the state before that cycle.
-    const bool resumable = status == SolveStatus::Interrupted ||
-                           status == SolveStatus::TimeLimit ||
+    const bool resumable = status == SolveStatus::Interrupted || status == SolveStatus::TimeLimit ||
                            status == SolveStatus::MaxIterations;
     output::RunOutput& out = loop_.run_output();
     if (c_.solve.diagnostics && !abandoned && !resumable && it > s_.done &&
@@ -254,10 +255,10 @@ class CycleIteration final : public LoopIteration<T> {
 /// cycles.full_multigrid.
 template <typename T, typename C>
 SolveResult solve_by_cycles(const Case& c, Backend<T>& backend, output::RunOutput& out,
-                            const SolveOptions& options, C& cycles, Buffer<T>& cur,
-                            Buffer<T>& next, std::int64_t done, double earlier_seconds,
-                            const Layout& L, const parallel::Decomposition& d, const Box& box,
-                            index_t updated_cells, const SolveResult& r, bool fmg_start,
+                            const SolveOptions& options, C& cycles, Buffer<T>& cur, Buffer<T>& next,
+                            std::int64_t done, double earlier_seconds, const Layout& L,
+                            const parallel::Decomposition& d, const Box& box, index_t updated_cells,
+                            const SolveResult& r, bool fmg_start,
                             const std::function<double(const Buffer<T>&)>& richardson = {}) {
   CycleStart<T> start{cur, next, {}, nullptr, nullptr, done, fmg_start};
   if (needs_previous_state(c)) {
@@ -284,8 +285,8 @@ SolveResult solve_by_cycles(const Case& c, Backend<T>& backend, output::RunOutpu
   plan.krylov_stall = !cycles.monotone();  // conjugate gradients
   plan.discretization = c.solve.tolerance_discretization;
   SolveLoop<T> loop(c, backend, out, options, L, d, cur, done, earlier_seconds, r, plan);
-  CycleIteration<T, C> iteration(loop, c, backend, options, cycles, start, L, d, box,
-                                 updated_cells, richardson);
+  CycleIteration<T, C> iteration(loop, c, backend, options, cycles, start, L, d, box, updated_cells,
+                                 richardson);
   return loop.run(iteration);
 }
 

@@ -10,8 +10,9 @@
 
 #include "backend.hpp"
 #include "cycle_traits.hpp"
+#include "case.hpp"
 #include "flux_hierarchy.hpp"
-#include "loop/jacobi.hpp"
+#include "loop/solve_result.hpp"
 
 namespace fdsolve::multigrid {
 

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "hierarchy.hpp"
-#include "loop/jacobi.hpp"
+#include "backend.hpp"
+#include "case.hpp"
+#include "loop/solve_result.hpp"
 #include "parallel/level_split.hpp"
 
 namespace fdsolve::multigrid {

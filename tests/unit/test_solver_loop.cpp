@@ -149,8 +149,8 @@ TEST_CASE("solve loop: divergence is decided before the tolerance") {
   REQUIRE(nan.result.divergence);
   CHECK(nan.result.divergence->iteration == 3);
   CHECK(nan.result.divergence->time == 1.5);
-  const Run big = run_loop("tolerance: 1e-3, divergence_factor: 100", steady(10),
-                           {1.0, 100.0, 100.5}, nothing);
+  const Run big =
+      run_loop("tolerance: 1e-3, divergence_factor: 100", steady(10), {1.0, 100.0, 100.5}, nothing);
   CHECK(big.result.status == SolveStatus::Diverged);
   CHECK(big.result.iterations == 3);  // 100 is at the limit, 100.5 above it
   REQUIRE(big.result.divergence);
@@ -186,39 +186,43 @@ TEST_CASE("solve loop: five cycles in a row above factor 0.9 stall the cycles") 
   CHECK(run.result.stop_message.find("stalled at cycle 7") != std::string::npos);
 }
 
-TEST_CASE("solve loop: a signal stops at the next iteration boundary; at the last iteration "
-          "the count wins unless the iteration looks at the stop first") {
+TEST_CASE(
+    "solve loop: a signal stops at the next iteration boundary; at the last iteration "
+    "the count wins unless the iteration looks at the stop first") {
   std::atomic<bool> signal{false};
-  const Run mid = run_loop("tolerance: 1e-12", steady(10), {1.0, 0.9, 0.8, 0.7},
-                           [](ScriptedIteration& i) { i.signal_after = 2; }, &signal);
+  const Run mid = run_loop(
+      "tolerance: 1e-12", steady(10), {1.0, 0.9, 0.8, 0.7},
+      [](ScriptedIteration& i) { i.signal_after = 2; }, &signal);
   CHECK(mid.result.status == SolveStatus::Interrupted);
   CHECK(mid.result.iterations == 2);
   CHECK(mid.advanced == std::vector<std::int64_t>{1, 2});
 
   signal = false;
-  const Run counted = run_loop("tolerance: 1e-12", steady(2), {1.0, 0.9},
-                               [](ScriptedIteration& i) { i.signal_after = 2; }, &signal);
+  const Run counted = run_loop(
+      "tolerance: 1e-12", steady(2), {1.0, 0.9}, [](ScriptedIteration& i) { i.signal_after = 2; },
+      &signal);
   CHECK(counted.result.status == SolveStatus::MaxIterations);
   CHECK(counted.result.iterations == 2);
 
   signal = false;
-  const Run first = run_loop("tolerance: 1e-12", steady(2), {1.0, 0.9},
-                             [](ScriptedIteration& i) {
-                               i.signal_after = 2;
-                               i.stop_first = true;
-                             },
-                             &signal);
+  const Run first = run_loop(
+      "tolerance: 1e-12", steady(2), {1.0, 0.9},
+      [](ScriptedIteration& i) {
+        i.signal_after = 2;
+        i.stop_first = true;
+      },
+      &signal);
   CHECK(first.result.status == SolveStatus::Interrupted);
   CHECK(first.result.iterations == 2);
 }
 
 TEST_CASE("solve loop: a block of iterations runs without a check or a row") {
   // Iteration 1 alone, 2 to 4 as a block from 1, then 5 alone: rows at 1 and 5 only.
-  const Run run = run_loop("tolerance: 1e-12", steady(5), {1.0, 0.0, 0.0, 0.0, 0.5},
-                           [](ScriptedIteration& i) {
-                             i.block_at = 1;
-                             i.block = 3;
-                           });
+  const Run run =
+      run_loop("tolerance: 1e-12", steady(5), {1.0, 0.0, 0.0, 0.0, 0.5}, [](ScriptedIteration& i) {
+        i.block_at = 1;
+        i.block = 3;
+      });
   CHECK(run.result.status == SolveStatus::MaxIterations);
   CHECK(run.result.iterations == 5);
   CHECK(run.advanced == std::vector<std::int64_t>{1, 5});
