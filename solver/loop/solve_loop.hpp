@@ -34,7 +34,7 @@ struct Advance {
     Unchecked,      // `count` iterations without statistics
     Checked,        // `count` iterations (0: a probe of the start), `stats` their check's
     Recorded,       // a probe of a resumed run's start, whose row the restored history holds
-    Abandoned,      // a signal abandoned the iteration part-way; u is as before it
+    Abandoned,      // a signal or the time limit abandoned it part-way; u is as before it
     InputDiverged,  // an input turned non-finite (LoopIteration::input_divergence); u unchanged
   };
   Kind kind = Kind::Nothing;
