@@ -1,7 +1,7 @@
 // Steady multigrid and conjugate-gradient iterations of the solve loop (loop/solve_loop.hpp),
-// for any cycles offering probe / finish_cycle / full_multigrid (StencilHierarchy and MixedCycles for the
-// constant stencils, FluxIteration for variable coefficients), with what else each offers
-// declared in CycleTraits (cycle_traits.hpp). An iteration is the rest of a
+// for any cycles offering probe / finish_cycle / full_multigrid (StencilHierarchy and
+// MixedCycles for the constant stencils, FluxIteration for variable coefficients), with what
+// else each offers declared in CycleTraits (cycle_traits.hpp). An iteration is the rest of a
 // cycle after its probe, then the probe of the state it reached: the probe's norms decide the
 // stops before the state changes again, and its reduction over the ranks carries their stop
 // agreement, so that a cycle needs one collective, not two.
