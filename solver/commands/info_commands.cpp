@@ -14,7 +14,7 @@
 #include "compare.hpp"
 #include "exit_codes.hpp"
 #include "loop/jacobi.hpp"
-#include "multigrid/discretization_stop.hpp"
+#include "loop/discretization_stop.hpp"
 #include "loop/stability.hpp"
 #include "loop/stop_rules.hpp"
 #include "operator/medium.hpp"
@@ -161,7 +161,7 @@ void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
         "# tolerance: discretization: stop when the estimated algebraic error is at most {:g} x "
         "the estimated discretization error (Richardson's, against the grid through every "
         "other node, solved first; {} norm)\n",
-        multigrid::DiscretizationStop::kFraction, c.solve.norm == NormKind::L2 ? "l2" : "linf");
+        DiscretizationStop::kFraction, c.solve.norm == NormKind::L2 ? "l2" : "linf");
   if (const std::string w = tolerance_warning(c, runs_multigrid(c)); !w.empty())
     text << "# warning: " << w << "\n";
   text << kernel_line(c);

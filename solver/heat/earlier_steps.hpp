@@ -1,4 +1,4 @@
-// The fields of the steps before the current one, which the implicit loop keeps for a step's
+// The fields of the steps before the current one, which the implicit steps keep for a step's
 // extrapolated first guess (time.extrapolate), its checkpoint (so that --resume continues
 // bit-identically) and the diagnostics and `update` field (u one step earlier).
 //

@@ -7,7 +7,7 @@
 #include "case_reader.hpp"
 #include "flux_step.hpp"
 #include "implicit_heat.hpp"
-#include "implicit_loop.hpp"
+#include "implicit_iteration.hpp"
 
 namespace fdsolve::heat {
 
@@ -29,7 +29,7 @@ SolveResult solve_flux_implicit_heat(const Case& c, const op::Medium& m, Backend
                      "time.scheme: implicit steps with a varying diffusivity or held nodes run "
                      "on one rank; over several ranks use time.scheme: explicit");
   const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
-  return implicit_loop<T>(
+  return solve_implicit_steps<T>(
       c, backend, out, options, "flux", describe_flux_implicit_heat(c),
       [&](Boundaries<T>& boundaries, HaloExchange<T>& halo, Buffer<T>& cur, Buffer<T>& next,
           const parallel::LevelSplit&) {

@@ -4,7 +4,9 @@
 
 #include <string>
 
-#include "loop/jacobi.hpp"
+#include "backend.hpp"
+#include "case.hpp"
+#include "loop/solve_result.hpp"
 
 namespace fdsolve::op {
 struct Medium;

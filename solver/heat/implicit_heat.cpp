@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "flux_implicit_heat.hpp"
-#include "implicit_loop.hpp"
+#include "implicit_iteration.hpp"
 #include "implicit_step.hpp"
 #include "multigrid/cycle_work.hpp"
 #include "multigrid/multigrid_solve.hpp"
@@ -98,7 +98,7 @@ SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunO
                                 const SolveOptions& options) {
   const KernelId kernel = choose_kernel(c, backend);
   const auto levels = build_hierarchy(fine_level(c));
-  return implicit_loop<T>(
+  return solve_implicit_steps<T>(
       c, backend, out, options, backend.kernels(c.grid.dims)[kernel.index],
       describe_implicit_heat(c),
       [&](Boundaries<T>& boundaries, HaloExchange<T>& halo, Buffer<T>& cur, Buffer<T>& next,

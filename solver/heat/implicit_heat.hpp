@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "loop/jacobi.hpp"
+#include "backend.hpp"
+#include "case.hpp"
+#include "loop/solve_result.hpp"
 
 namespace fdsolve::heat {
 

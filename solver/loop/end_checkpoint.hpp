@@ -17,7 +17,8 @@
 
 #include <cstdint>
 
-#include "jacobi.hpp"
+#include "case.hpp"
+#include "solve_result.hpp"
 
 namespace fdsolve {
 

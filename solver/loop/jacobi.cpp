@@ -1,5 +1,6 @@
-// The time-stepping Jacobi loop on any backend. Only the statistics of checked sweeps cross
-// to the host during a solve; fields cross only for snapshots and checkpoints.
+// Jacobi sweeps and explicit heat steps as iterations of the solve loop (solve_loop.hpp), on
+// any backend. Only the statistics of checked sweeps cross to the host during a solve; fields
+// cross only for snapshots and checkpoints.
 #include "jacobi.hpp"
 
 #include <spdlog/spdlog.h>
@@ -10,11 +11,9 @@
 #include <filesystem>
 
 #include "blocked_steps.hpp"
-#include "end_checkpoint.hpp"
 #include "jacobi_schedule.hpp"
 #include "multigrid/hierarchy.hpp"
 #include "operator/flux_levels.hpp"
-#include "field_io.hpp"
 #include "loop/start_state.hpp"
 #include "loop_support.hpp"
 #include "parallel/halo_exchange.hpp"
@@ -25,10 +24,9 @@
 #include "problem/finite_inputs.hpp"
 #include "problem/problem_setup.hpp"
 #include "problem/weights.hpp"
-#include "progress.hpp"
 #include "run_checks.hpp"
 #include "stability.hpp"
-#include "stop_rules.hpp"
+#include "solve_loop.hpp"
 #include "sweep_block.hpp"
 #include "tuning/case_kernel.hpp"
 
@@ -40,7 +38,7 @@ using jacobi_detail::SourceField;
 using jacobi_detail::make_schedule;
 
 /// The diagnostics of a check for the log line: range and mean of u, |update| percentiles.
-std::string check_detail(const output::HistoryRow& row) {
+std::string sweep_check_detail(const output::HistoryRow& row) {
   if (!row.diagnosed) return fmt::format("u in [{:.4g}, {:.4g}] (updated nodes)", row.min, row.max);
   std::string text =
       fmt::format("u in [{:.4g}, {:.4g}] mean {:.4g}  |u'-u| p50 {:.2e} p90 {:.2e} p99 {:.2e}",
@@ -49,26 +47,222 @@ std::string check_detail(const output::HistoryRow& row) {
   return text;
 }
 
-}  // namespace
 
-const char* to_string(SolveStatus s) {
-  switch (s) {
-    case SolveStatus::Converged:
-      return "converged";
-    case SolveStatus::Completed:
-      return "completed";
-    case SolveStatus::Diverged:
-      return "diverged";
-    case SolveStatus::Interrupted:
-      return "interrupted";
-    case SolveStatus::Stalled:
-      return "stalled";
-    case SolveStatus::TimeLimit:
-      return "time_limit";
-    default:
-      return "max_iterations";
+/// One sweep of `args` (a Jacobi update, or an explicit heat step), or a recorded block of
+/// them between the loop's checks.
+template <typename T>
+class JacobiIteration final : public LoopIteration<T> {
+ public:
+  JacobiIteration(SolveLoop<T>& loop, const Case& c, Backend<T>& backend,
+                  const SolveOptions& options, const parallel::Decomposition& d,
+                  const Schedule& sched, KernelId kernel, SourceField<T>& source,
+                  Boundaries<T>& boundaries, HaloExchange<T>& halo, SplitSweep<T>& sweep,
+                  Buffer<T>& cur, Buffer<T>& next, const Layout& L, const Box& box,
+                  const op::Medium* medium, double norm_scale)
+      : loop_(loop),
+        c_(c),
+        backend_(backend),
+        options_(options),
+        comm_(options.comm),
+        d_(d),
+        sched_(sched),
+        source_(source),
+        boundaries_(boundaries),
+        halo_(halo),
+        sweep_(sweep),
+        cur_(cur),
+        next_(next),
+        L_(L),
+        box_(box),
+        norm_scale_(norm_scale),
+        flux_(medium && medium->needs_flux()),
+        block_(backend, kernel, [&boundaries](Buffer<T>& f) { boundaries.fill_ghosts(f); }),
+        marks_{sched.total, c.solve.check_every, c.checkpoint.every, c.output.every} {
+    args_.layout = L;
+    args_.box = box;
+    // The flux operator's face arrays: Jacobi u' = u + r / D, or the explicit heat step
+    // u' = u + dt r with r = q - A u (the diffusivity in the faces).
+    if (flux_) {
+      const op::FluxLevel<T> level =
+          op::fine_flux_level<T>(multigrid::fine_level(c), *medium, d.sub);
+      for (int a = 0; a < 3; ++a) {
+        faces_[a] = backend.allocate(L.size);
+        backend.upload(faces_[a], level.face[a].data(), L.size);
+        args_.flux.face[a] = faces_[a].data();
+        args_.flux.c[a] = a < c.grid.dims ? 1.0 / (c.grid.spacing(a) * c.grid.spacing(a)) : 0.0;
+      }
+      args_.flux.neighbour = op::neighbour_couplings(multigrid::fine_level(c), 1.0);
+      args_.flux.relax = sched.heat ? 0.0 : 1.0;
+      const bool sourced =
+          c.problem.equation == Equation::Poisson || c.problem.equation == Equation::Heat;
+      if (sourced && c.problem.source.is_constant()) f_constant_ = c.problem.source.constant;
+      spdlog::info("variable-coefficient operator (flux form): {} held nodes", medium->held_count);
+    }
+    // Between checks the sweeps need the host only for inputs that change in time and for the
+    // halo exchange of several ranks; otherwise they go to the backend as recorded blocks.
+    blocks_ = options.record_sweeps && !comm_.several() && !boundaries.time_dependent() &&
+              !c.problem.source.uses_time;
+    // Temporal blocking inside those blocks only when no ghosts are refilled between sweeps
+    // (Neumann, periodic faces): the blocked kernels read the halo as it is at the block's
+    // start.
+    if (const std::optional<KernelId> steps =
+            blocks_ && !boundaries.fills_halo() && !flux_ ? choose_blocked_kernel(c, backend)
+                                                          : std::nullopt) {
+      block_.use_blocked(*steps);
+      spdlog::info("temporal blocking: {} between checks", c.tuning.blocked_kernel);
+    } else if (!c.tuning.blocked_kernel.empty()) {
+      spdlog::info(
+          "temporal blocking: {} not used (ghost fills, ranks or time-dependent inputs change "
+          "the halo between sweeps)",
+          c.tuning.blocked_kernel);
+    }
   }
-}
+
+  Advance open() override {
+    // 3D Neumann or periodic x faces: the sweeps write those ghosts as they update the rows
+    // (bit-identical to the fill's x pass, without its scattered sector per row).
+    if (options_.sweeps_write_x_ghosts && c_.grid.dims == 3 && !comm_.several() && !flux_)
+      args_.x_ghosts = boundaries_.sweeps_write_x_ghosts(cur_, next_);
+    return {};
+  }
+
+  int agreed_stop(std::int64_t it) override {
+    // The ranks agree (an integer maximum: exact) at the same iterations on every rank, every
+    // 32 sweeps or at each check if those come sooner: an all-reduce per sweep was the ranks'
+    // largest collective cost on CPU ranks, and 32 sweeps keep the stop prompt.
+    const int mine = loop_.rules().request.code();
+    if (!comm_.several()) return mine;
+    const bool agree = it % std::min<std::int64_t>(c_.solve.check_every, 32) == 0;
+    return agree ? static_cast<int>(reduced([&] { return comm_.max(mine); })) : 0;
+  }
+
+  std::int64_t advance_block(std::int64_t it) override {
+    const std::int64_t n = blocks_ ? plain_run_length(it, marks_) : 0;
+    if (n < 2) return 0;
+    set_step(it + 1, sched_.time_after(it));  // the same for every sweep before total
+    return block_.run(cur_, next_, args_, n);
+  }
+
+  Advance advance(std::int64_t it) override {
+    const std::int64_t after = it + 1;
+    const double t = sched_.time_after(it);
+    args_.in = cur_.data();
+    args_.out = next_.data();
+    try {
+      // The physical faces' ghosts; the sweep below exchanges the faces between ranks.
+      boundaries_.before_sweep(cur_, next_, t, sched_.time_after(after));
+      set_step(after, t);
+    } catch (const NonFiniteInput& e) {
+      // Over several ranks the others may be waiting in the exchange: end the job instead.
+      if (comm_.several()) throw;
+      // A time-dependent input turned NaN or Inf: the run stops as diverged with the state of
+      // the last complete iteration.
+      input_divergence_ = output::Divergence{};
+      input_divergence_.iteration = after;
+      input_divergence_.time = t;
+      input_divergence_.reason = "input";
+      input_divergence_.input = e.what();
+      return Advance::of(Advance::Kind::InputDiverged);
+    }
+    if (!loop_.check_due(after)) {
+      sweep_.sweep(cur_, args_);
+      cur_.swap(next_);
+      return Advance::of(Advance::Kind::Unchecked, 1);
+    }
+    const SweepStats mine = sweep_.sweep_with_stats(cur_, args_);
+    const SweepStats stats =
+        scale_norms(reduced([&] { return parallel::reduce_stats(comm_, mine); }), norm_scale_);
+    // Only check iterations pay for the diagnostics: args.in holds u before, args.out after.
+    if (c_.solve.diagnostics) {
+      const Diagnostics local = backend_.diagnose(args_.in, args_.out, L_, box_);
+      diag_ = reduced([&] { return parallel::reduce_diagnostics(comm_, local, d_.sub); });
+    }
+    cur_.swap(next_);
+    return Advance::checked(1, stats);
+  }
+
+  double time_after(std::int64_t it) const override { return sched_.time_after(it); }
+  const Buffer<T>& previous() const override { return next_; }  // swapped: u before the sweep
+
+  const Diagnostics* diagnose_check(std::int64_t /*it*/, double /*norm*/) override {
+    return c_.solve.diagnostics ? &diag_ : nullptr;
+  }
+
+  std::string check_detail(std::int64_t /*it*/, const output::HistoryRow& row,
+                           const Diagnostics* /*diagnosed*/) override {
+    return sweep_check_detail(row);
+  }
+
+  const Diagnostics& divergence_diagnostics(const Diagnostics* diagnosed) override {
+    // The buffers swapped, but args still points at u before (in) and after (out) the sweep.
+    if (!diagnosed)
+      diag_ = parallel::reduce_diagnostics(comm_, backend_.diagnose(args_.in, args_.out, L_, box_),
+                                           d_.sub);
+    return diag_;
+  }
+
+  output::Divergence input_divergence() const override { return input_divergence_; }
+
+  std::optional<output::ParallelSummary> parallel_summary(double session) override {
+    if (!comm_.several()) return std::nullopt;
+    const SweepTimes times = sweep_.times();
+    return parallel::parallel_summary(
+        comm_, d_, sweep_.overlapped(), halo_.path(),
+        output::LoopTimes{session, times.sweep, times.exchange, reduce_seconds_});
+  }
+
+ private:
+  /// A collective, its time counted (the statistics over the ranks, the stop agreement).
+  template <typename Reduce>
+  auto reduced(Reduce&& reduce) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto result = reduce();
+    reduce_seconds_ += seconds_since(t0);
+    return result;
+  }
+
+  /// The weights and source of the sweeps that end at iteration `it_after`, starting at `t`.
+  void set_step(std::int64_t it_after, double t) {
+    const EquationWeights& eq = sched_.weights(it_after);
+    args_.weights = eq.weights;
+    if (!flux_) {
+      args_.source_field = source_.at(t, eq.source_scale);
+      return;
+    }
+    args_.weights.source = f_constant_;
+    args_.flux.step = sched_.heat ? eq.source_scale : 0.0;  // dt of heat steps
+    args_.source_field = source_.at(t, 1.0);
+  }
+
+  SolveLoop<T>& loop_;
+  const Case& c_;
+  Backend<T>& backend_;
+  const SolveOptions& options_;
+  const parallel::Comm& comm_;
+  const parallel::Decomposition& d_;
+  const Schedule& sched_;
+  SourceField<T>& source_;
+  Boundaries<T>& boundaries_;
+  HaloExchange<T>& halo_;
+  SplitSweep<T>& sweep_;
+  Buffer<T>& cur_;
+  Buffer<T>& next_;
+  const Layout& L_;
+  const Box& box_;
+  double norm_scale_;
+  bool flux_;
+  SweepArgs<T> args_;
+  std::array<Buffer<T>, 3> faces_;
+  double f_constant_ = 0;
+  bool blocks_ = false;
+  SweepBlock<T> block_;
+  LoopMarks marks_;
+  Diagnostics diag_;  // of the latest check, reused: it holds two 540-bin arrays
+  output::Divergence input_divergence_;
+  double reduce_seconds_ = 0;
+};
+
+}  // namespace
 
 template <typename T>
 SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& out,
@@ -82,7 +276,6 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   const Subdomain& sub = d.sub;
   const Layout L = field_layout(c, sizeof(T), sub);
   const Box box = update_box(c, sub);
-  const index_t updated_cells = update_box(c).cells();  // over all ranks
   const Schedule sched = make_schedule(c, options.allow_unstable_dt);
   // The residual criterion: a Jacobi update is d = s (f - A u), s the source scale, so the
   // residual of the state a sweep starts from is its update over s.
@@ -112,229 +305,17 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   HaloExchange<T> halo(L, backend, comm, d, sched.step.weights.points > 7);
   halo.set_ghost_rules(boundaries.ghost_rules());
   // The run's log says which exchange path and whether it overlaps (run_command).
-  SplitSweep<T> step(backend, halo, kernel, box, c.parallel.overlap);
+  SplitSweep<T> sweep(backend, halo, kernel, box, c.parallel.overlap);
   RunClock::get().mark("halo and sweep ready");
-  double reduce_seconds = 0;  // collectives: statistics over the ranks, the stop agreement
-  const auto reduced = [&](auto&& reduce) {
-    const auto t0 = std::chrono::steady_clock::now();
-    auto result = reduce();
-    reduce_seconds += seconds_since(t0);
-    return result;
-  };
-  RunClock::get().mark("operator and fields ready");
-  FieldWriter<T> writer(c, backend, L, out, comm, d);
-  RunClock::get().mark("writer ready");
-  Progress progress(options.live_progress, sched.total, updated_cells, done, sched.heat);
-  SweepArgs<T> args;
-  args.layout = L;
-  args.box = box;
-  // The flux operator's face arrays: Jacobi u' = u + r / D, or the explicit heat step
-  // u' = u + dt r with r = q - A u (the diffusivity in the faces).
-  std::array<Buffer<T>, 3> faces;
-  double f_constant = 0;
-  if (flux) {
-    const op::FluxLevel<T> level = op::fine_flux_level<T>(multigrid::fine_level(c), *medium, sub);
-    for (int a = 0; a < 3; ++a) {
-      faces[a] = backend.allocate(L.size);
-      backend.upload(faces[a], level.face[a].data(), L.size);
-      args.flux.face[a] = faces[a].data();
-      args.flux.c[a] = a < c.grid.dims ? 1.0 / (c.grid.spacing(a) * c.grid.spacing(a)) : 0.0;
-    }
-    args.flux.neighbour = op::neighbour_couplings(multigrid::fine_level(c), 1.0);
-    args.flux.relax = sched.heat ? 0.0 : 1.0;
-    const bool sourced =
-        c.problem.equation == Equation::Poisson || c.problem.equation == Equation::Heat;
-    if (sourced && c.problem.source.is_constant()) f_constant = c.problem.source.constant;
-    spdlog::info("variable-coefficient operator (flux form): {} held nodes", medium->held_count);
-  }
-  // The weights and source of the sweeps that end at iteration `it`.
-  const auto set_step = [&](std::int64_t it_after, double t) {
-    const EquationWeights& eq = sched.weights(it_after);
-    args.weights = eq.weights;
-    if (!flux) {
-      args.source_field = source.at(t, eq.source_scale);
-      return;
-    }
-    args.weights.source = f_constant;
-    args.flux.step = sched.heat ? eq.source_scale : 0.0;  // dt of heat steps
-    args.source_field = source.at(t, 1.0);
-  };
-  const output::GridMeta grid = grid_meta(c);
-  StagnationWatch stagnation(c);
-  const WallLimit wall_limit(options.max_wall_seconds);
-  Diagnostics diag;  // of the latest check, reused: it holds two 540-bin arrays
-  double target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * r.first_norm);
-  std::int64_t last_snapshot = -1;
-  std::int64_t it = done;
-  const auto start = std::chrono::steady_clock::now();
-  RunClock::get().loop_started();
-  const auto state_now = [&] {
-    return LoopState{it,
-                     sched.time_after(it),
-                     r.first_norm,
-                     earlier_seconds + seconds_since(start),
-                     backend.name(),
-                     r.kernel};
-  };
 
-  // Between checks the sweeps need the host only for inputs that change in time and for the
-  // halo exchange of several ranks; otherwise they go to the backend as recorded blocks.
-  const bool blocks = options.record_sweeps && !comm.several() && !boundaries.time_dependent() &&
-                      !c.problem.source.uses_time;
-  SweepBlock<T> block(backend, kernel, [&boundaries](Buffer<T>& f) { boundaries.fill_ghosts(f); });
-  const LoopMarks marks{sched.total, c.solve.check_every, c.checkpoint.every, c.output.every};
-  // Temporal blocking inside those blocks only when no ghosts are refilled between sweeps
-  // (Neumann, periodic faces): the blocked kernels read the halo as it is at the block's start.
-  if (const std::optional<KernelId> steps =
-          blocks && !boundaries.fills_halo() && !flux ? choose_blocked_kernel(c, backend)
-                                                      : std::nullopt) {
-    block.use_blocked(*steps);
-    spdlog::info("temporal blocking: {} between checks", c.tuning.blocked_kernel);
-  } else if (!c.tuning.blocked_kernel.empty()) {
-    spdlog::info(
-        "temporal blocking: {} not used (ghost fills, ranks or time-dependent inputs change the "
-        "halo between sweeps)",
-        c.tuning.blocked_kernel);
-  }
-
-  // 3D Neumann or periodic x faces: the sweeps write those ghosts as they update the rows
-  // (bit-identical to the fill's x pass, without its scattered sector per row).
-  if (options.sweeps_write_x_ghosts && c.grid.dims == 3 && !comm.several() && !flux)
-    args.x_ghosts = boundaries.sweeps_write_x_ghosts(cur, next);
-
-  while (it < sched.total) {
-    // A signal reaches the ranks at different moments: they stop together, agreeing (an
-    // integer maximum: exact) at the same iterations on every rank, every 32 sweeps or at
-    // each check if those come sooner: an all-reduce per sweep was the ranks' largest
-    // collective cost on CPU ranks, and 32 sweeps keep the stop prompt.
-    // The wall-time limit stops them the same way (a signal outranks it).
-    const bool signalled = options.stop && options.stop->load(std::memory_order_relaxed);
-    const int mine = signalled ? 2 : wall_limit.reached() ? 1 : 0;
-    const bool agree = it % std::min<std::int64_t>(c.solve.check_every, 32) == 0;
-    const long long why =
-        comm.several() ? (agree ? reduced([&] { return comm.max(mine); }) : 0) : mine;
-    if (why != 0) {
-      r.status = why == 2 ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
-      break;
-    }
-    if (const std::int64_t n = blocks ? plain_run_length(it, marks) : 0; n >= 2) {
-      set_step(it + 1, sched.time_after(it));  // the same for every sweep before total
-      it += block.run(cur, next, args, n);
-      continue;
-    }
-    if (sched.heat && before_last_heat_step(it, sched.total) && writer.last_checkpoint() != it)
-      writer.checkpoint(cur, state_now());  // what a longer run continues from (end_checkpoint.hpp)
-    ++it;
-    const double t = sched.time_after(it - 1);
-    args.in = cur.data();
-    args.out = next.data();
-    try {
-      // The physical faces' ghosts; the step below exchanges the faces between ranks.
-      boundaries.before_sweep(cur, next, t, sched.time_after(it));
-      set_step(it, t);
-    } catch (const NonFiniteInput& e) {
-      // Over several ranks the others may be waiting in the exchange: end the job instead.
-      if (comm.several()) throw;
-      // A time-dependent input turned NaN or Inf: the run stops as diverged with the state of
-      // the last complete iteration, which is still finite.
-      r.divergence = output::Divergence{};
-      r.divergence->iteration = it;
-      r.divergence->time = t;
-      r.divergence->reason = "input";
-      r.divergence->input = e.what();
-      r.status = SolveStatus::Diverged;
-      --it;
-      break;
-    }
-    const bool checkpoint_due = c.checkpoint.every > 0 && it % c.checkpoint.every == 0;
-    const bool check =
-        it == 1 || it % c.solve.check_every == 0 || it == sched.total || checkpoint_due;
-    SweepStats stats;
-    if (check) {
-      const SweepStats mine = step.sweep_with_stats(cur, args);
-      stats = scale_norms(reduced([&] { return parallel::reduce_stats(comm, mine); }), norm_scale);
-      // Only check iterations pay for the diagnostics: args.in holds u before, args.out after.
-      if (c.solve.diagnostics) {
-        const Diagnostics local = backend.diagnose(args.in, args.out, L, box);
-        diag = reduced([&] { return parallel::reduce_diagnostics(comm, local, sub); });
-      }
-    } else {
-      step.sweep(cur, args);
-    }
-    cur.swap(next);
-
-    if (check) {
-      const double norm = c.solve.norm == NormKind::L2 ? stats.l2() : stats.linf();
-      if (it == 1) {
-        r.first_norm = norm;
-        target = std::max(c.solve.absolute_tolerance, c.solve.tolerance * norm);
-      }
-      r.norm_l2 = stats.l2();
-      r.norm_linf = stats.linf();
-      const Diagnostics* diagnosed = c.solve.diagnostics ? &diag : nullptr;
-      output::HistoryRow row = history_row(it, sched.time_after(it), stats, diagnosed,
-                                           earlier_seconds + seconds_since(start));
-      row.factor = norm_factor(row, out.history(), c.solve.norm);
-      out.add_history(row);
-      progress.check(it, norm, target, check_detail(row));
-      const double limit = c.solve.divergence_factor * r.first_norm;
-      if (diverged(norm, limit, stats, diagnosed)) {
-        // Locate it even when the diagnostics are off: the run ends here anyway. The buffers
-        // swapped, but args still points at u before (in) and after (out) the sweep.
-        if (!diagnosed)
-          diag =
-              parallel::reduce_diagnostics(comm, backend.diagnose(args.in, args.out, L, box), sub);
-        r.divergence = locate_divergence(it, sched.time_after(it), norm, limit, diag, grid);
-        r.status = SolveStatus::Diverged;
-        break;  // before the checkpoint step: a diverged state is never checkpointed
-      }
-      if (!sched.heat && norm <= target) {
-        r.status = SolveStatus::Converged;
-        break;
-      }
-      stagnation.check(out.history(), target);
-    }
-    if (c.output.every > 0 && it % c.output.every == 0) {
-      writer.snapshot(cur, next, it, sched.time_after(it));
-      writer.flush_history();
-      last_snapshot = it;
-    }
-    if (checkpoint_due && !(sched.heat && it == sched.total)) writer.checkpoint(cur, state_now());
-  }
-  if (it == sched.total && r.status == SolveStatus::MaxIterations && sched.heat)
-    r.status = SolveStatus::Completed;
-  backend.synchronize();
-  progress.finish();
-  const double session = seconds_since(start);
-  RunClock::get().loop_ended();
-  r.iterations = it;
-  r.time = sched.time_after(it);
-  r.seconds = earlier_seconds + session;
-  r.cells_per_second =
-      session > 0 ? static_cast<double>(updated_cells) * static_cast<double>(it - done) / session
-                  : 0;
-  if (comm.several()) {
-    const SweepTimes times = step.times();
-    r.parallel = parallel::parallel_summary(
-        comm, d, step.overlapped(), halo.path(),
-        output::LoopTimes{session, times.sweep, times.exchange, reduce_seconds});
-  }
-  if (r.status == SolveStatus::Interrupted || r.status == SolveStatus::TimeLimit)
-    writer.checkpoint(cur, state_now());
-  else if (checkpoints_steady_end(c, r.status) && writer.last_checkpoint() != it)
-    writer.checkpoint(cur, state_now());
-  if (r.divergence) {
-    // The last state, marked: /status = diverged and /divergence, the log's description.
-    writer.final_snapshot(cur, next, it, sched.time_after(it),
-                          {{"status", "diverged"},
-                           {"divergence", describe_divergence(*r.divergence, c.grid.dims, sched.heat)}});
-    r.divergence->snapshot = out.snapshot_file(it);
-  } else if (last_snapshot != it) {
-    writer.final_snapshot(cur, next, it, sched.time_after(it));
-  }
-  writer.flush_history();
-  writer.finish();
-  return r;
+  LoopPlan plan;
+  plan.last = sched.total;
+  plan.heat = sched.heat;
+  plan.updated_cells = update_box(c).cells();  // over all ranks
+  SolveLoop<T> loop(c, backend, out, options, L, d, cur, done, earlier_seconds, r, plan);
+  JacobiIteration<T> iteration(loop, c, backend, options, d, sched, kernel, source, boundaries,
+                               halo, sweep, cur, next, L, box, medium, norm_scale);
+  return loop.run(iteration);
 }
 
 template SolveResult solve_jacobi<float>(const Case&, Backend<float>&, output::RunOutput&,

@@ -1,6 +1,7 @@
-// The time-stepping Jacobi loop: fill the halo, sweep, swap; check every check_every
-// iterations; snapshots and checkpoints; stop at convergence (Laplace, Poisson, custom), at
-// time.end (heat), at divergence, at max_iterations, at the wall-time limit or when interrupted.
+// Jacobi sweeps and explicit heat steps: fill the halo, sweep, swap, as iterations of the solve
+// loop (solve_loop.hpp), which checks every check_every iterations, writes snapshots and
+// checkpoints and stops at convergence (Laplace, Poisson, custom), at time.end (heat), at
+// divergence, at max_iterations, at the wall-time limit or when interrupted.
 #pragma once
 
 #include "backend.hpp"

@@ -1,4 +1,5 @@
-// Small pieces every solve loop (Jacobi and explicit heat, multigrid, implicit heat) shares.
+// Small pieces the solve loop and its iterations (Jacobi and explicit heat, multigrid, implicit
+// heat) share.
 #pragma once
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // Where a run's time goes (summary.json "timings", the final log line): set-up from the start of
 // the process to the first iteration, the loop less the output it waited for, the output
 // (snapshots, checkpoints, history), the time the run waited for output, and the whole process.
-// One clock per process; the loops mark their start and end, the writer thread adds the time
+// One clock per process; the solve loop marks its start and end, the writer thread adds the time
 // it spends writing, the loop's thread the time it waits for output (handing a field over, a
 // full queue, writes made on its own thread).
 #pragma once

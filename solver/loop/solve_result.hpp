@@ -1,5 +1,5 @@
-// What every solve loop returns (SolveResult) and takes (SolveOptions): the loops of Jacobi
-// sweeps, multigrid and conjugate-gradient iterations and heat steps report in one form.
+// What the solve loop returns (SolveResult) and its solves take (SolveOptions): Jacobi sweeps,
+// multigrid and conjugate-gradient iterations and heat steps report in one form.
 #pragma once
 
 #include <atomic>

@@ -1,5 +1,4 @@
-// Stalled multigrid solves, the rounding floor of a precision and the wall-time limit (see
-// stop_rules.hpp).
+// The stop rules' decisions and messages (see stop_rules.hpp).
 #include "stop_rules.hpp"
 
 #include <fmt/format.h>
@@ -8,8 +7,26 @@
 #include <limits>
 
 #include "problem/weights.hpp"
+#include "run_checks.hpp"
 
 namespace fdsolve {
+
+bool DivergenceStop::diverged(double norm, double reference, const SweepStats& stats,
+                              const Diagnostics* diag) const {
+  return fdsolve::diverged(norm, limit(reference), stats, diag);
+}
+
+std::string describe_krylov_stall(const Case& c, std::int64_t it, double norm,
+                                  const KrylovStall& stall, double target) {
+  return fmt::format(
+      "conjugate gradients stalled at iteration {}: the residual ({} norm) {:.3e} has not "
+      "fallen below 0.9 x its best {:.3e} for {} iterations and stays above the target "
+      "{:.3e}. Rounding limits it: the floor, about eps x |A| x |u|, grows with the "
+      "coefficient's contrast; use a larger solve.tolerance (or solve.absolute_tolerance "
+      "above that floor){}",
+      it, c.solve.norm == NormKind::L2 ? "l2" : "linf", norm, stall.best(), stall.since(), target,
+      c.precision == Precision::Float ? ", or precision: double" : "");
+}
 
 bool StallWatch::stalled(double factor) {
   if (std::isnan(factor)) {

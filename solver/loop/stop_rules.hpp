@@ -1,13 +1,59 @@
-// Stops a loop makes besides convergence, divergence and max_iterations: a multigrid solve
-// whose cycles no longer reduce the residual (stalled), and the wall-time limit.
+// The stop rules a solve loop holds, each an object with the state its rule needs: the
+// tolerance (convergence), divergence, the stall of multigrid cycles and of conjugate gradients,
+// the wall-time limit and signals (StopRequest); solve.tolerance: discretization is
+// discretization_stop.hpp. The loop decides at each check in the order divergence, tolerance,
+// discretization error, stall; signals and the time limit between iterations.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include "case.hpp"
+#include "diagnostics.hpp"
+#include "solve_result.hpp"
+#include "stencil.hpp"
 
 namespace fdsolve {
+
+/// solve.tolerance and solve.absolute_tolerance: a steady solve converges once the chosen norm
+/// is at most max(absolute_tolerance, tolerance x the first norm).
+class ToleranceStop {
+ public:
+  ToleranceStop(const Case& c, double first_norm)
+      : relative_(c.solve.tolerance), absolute_(c.solve.absolute_tolerance) {
+    set_reference(first_norm);
+  }
+  /// The first norm (the relative tolerance's reference), known once the first check has run.
+  void set_reference(double first_norm) {
+    target_ = std::max(absolute_, relative_ * first_norm);
+  }
+  double target() const { return target_; }
+  bool reached(double norm) const { return norm <= target_; }
+
+ private:
+  double relative_;
+  double absolute_;
+  double target_ = 0;
+};
+
+/// solve.divergence_factor: a check diverges when a value of u or of its update is not finite,
+/// when the norm or the sum of u is not finite, or when the norm exceeds divergence_factor x its
+/// reference (the first norm of a steady solve; an implicit step's residual before its cycles).
+class DivergenceStop {
+ public:
+  explicit DivergenceStop(const Case& c) : factor_(c.solve.divergence_factor) {}
+  double limit(double reference) const { return factor_ * reference; }
+  /// `diag`: the check's diagnostics, when they ran (they see non-finite nodes the norm hides).
+  bool diverged(double norm, double reference, const SweepStats& stats,
+                const Diagnostics* diag) const;
+
+ private:
+  double factor_;
+};
 
 /// A cycle whose residual norm is above this fraction of the previous cycle's makes no progress.
 inline constexpr double kStallFactor = 0.9;
@@ -25,6 +71,38 @@ class StallWatch {
  private:
   int run_ = 0;
 };
+
+/// Conjugate gradients' residual may rise for a while, so their stall rule is on its best
+/// value: stalled once it has not fallen below kKrylovProgress x the best for
+/// kKrylovStallIterations iterations, or for 2 when the iteration reports that rounding holds
+/// its residual up (FluxIteration::at_rounding_floor).
+inline constexpr double kKrylovProgress = 0.9;
+inline constexpr int kKrylovStallIterations = 10;
+
+class KrylovStall {
+ public:
+  /// Takes the latest norm; `at_rounding_floor` (a device reduction) is asked only when two or
+  /// more iterations have passed without progress and fewer than kKrylovStallIterations.
+  template <typename AtFloor>
+  bool stalled(double norm, AtFloor&& at_rounding_floor) {
+    if (norm < kKrylovProgress * best_) {
+      best_ = norm;
+      since_ = 0;
+      return false;
+    }
+    return ++since_ >= kKrylovStallIterations || (since_ >= 2 && at_rounding_floor());
+  }
+  double best() const { return best_; }
+  int since() const { return since_; }
+
+ private:
+  double best_ = std::numeric_limits<double>::infinity();
+  int since_ = 0;
+};
+
+/// The one message of stalled conjugate gradients at iteration `it` with `norm`.
+std::string describe_krylov_stall(const Case& c, std::int64_t it, double norm,
+                                  const KrylovStall& stall, double target);
 
 /// The machine epsilon of the case's precision.
 double precision_epsilon(const Case& c);
@@ -54,12 +132,39 @@ std::string tolerance_warning(const Case& c, bool multigrid);
 class WallLimit {
  public:
   explicit WallLimit(double seconds);
+  /// Starts the limit's clock again: the loop's start, after its set-up.
+  void restart() { start_ = std::chrono::steady_clock::now(); }
   bool reached() const;
   double seconds() const { return seconds_; }
 
  private:
   double seconds_;
   std::chrono::steady_clock::time_point start_;
+};
+
+/// A signal (options.stop) or the wall-time limit asking the loop to stop between iterations.
+/// Codes ordered so that the largest over the ranks wins: a signal outranks the time limit.
+class StopRequest {
+ public:
+  static constexpr int kNone = 0;
+  static constexpr int kTimeLimit = 1;
+  static constexpr int kSignal = 2;
+
+  StopRequest(const std::atomic<bool>* signal, double max_wall_seconds)
+      : signal_(signal), wall_limit_(max_wall_seconds) {}
+  /// Starts the wall-time limit's clock: the loop calls it as its first iteration starts.
+  void start_clock() { wall_limit_.restart(); }
+  bool signalled() const { return signal_ && signal_->load(std::memory_order_relaxed); }
+  /// This rank's request now.
+  int code() const { return signalled() ? kSignal : wall_limit_.reached() ? kTimeLimit : kNone; }
+  /// The status of a run stopped by `code` (not kNone).
+  static SolveStatus status(long long code) {
+    return code == kSignal ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
+  }
+
+ private:
+  const std::atomic<bool>* signal_;
+  WallLimit wall_limit_;
 };
 
 }  // namespace fdsolve

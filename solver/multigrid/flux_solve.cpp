@@ -5,7 +5,7 @@
 
 #include "case_reader.hpp"
 
-#include "cycle_loop.hpp"
+#include "cycle_iteration.hpp"
 #include "float_flux.hpp"
 #include "cycles_detail.hpp"
 #include "multigrid_solve.hpp"
@@ -188,8 +188,8 @@ SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>&
                galerkin ? "Galerkin coarse operators" : "averaged face coefficients",
                fmt::join(levels.back().n.begin(), levels.back().n.begin() + c.grid.dims, "x"),
                m.held_count);
-  return cycle_loop(c, backend, out, options, iteration, cur, next, done, earlier_seconds, L, d,
-                    box, levels[0].box.cells(), r, false);
+  return solve_by_cycles(c, backend, out, options, iteration, cur, next, done, earlier_seconds,
+                         L, d, box, levels[0].box.cells(), r, false);
 }
 
 template SolveResult solve_flux_multigrid<float>(const Case&, const op::Medium&, Backend<float>&,

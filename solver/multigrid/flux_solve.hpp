@@ -1,15 +1,18 @@
 // The steady variable-coefficient solve A u = f (A from op::flux_levels): multigrid cycles
 // (FluxHierarchy) as a stationary iteration, or as the preconditioner of conjugate gradients.
-// It offers the multigrid loop what StencilHierarchy offers (probe, finish_cycle), so the same loop
-// (history, checks, checkpoints, signals) runs both.
+// It offers the cycle iteration (cycle_iteration.hpp) what StencilHierarchy offers (probe,
+// finish_cycle), so the same iteration of the one solve loop (history, checks, checkpoints,
+// signals) runs both.
 #pragma once
 
 #include <functional>
 #include <memory>
 
 #include "backend.hpp"
+#include "cycle_traits.hpp"
+#include "case.hpp"
 #include "flux_hierarchy.hpp"
-#include "loop/jacobi.hpp"
+#include "loop/solve_result.hpp"
 
 namespace fdsolve::multigrid {
 
@@ -74,6 +77,13 @@ class FluxIteration {
   double rz_ = 0;  // (r, z) of the previous CG step; 0: start a new direction
 };
 
+template <typename T>
+struct CycleTraits<FluxIteration<T>> {
+  static constexpr bool timed_levels = false;  // one rank
+  static constexpr bool prepares_start = false;
+  static constexpr bool rounding_floor = true;
+};
+
 }  // namespace fdsolve::multigrid
 
 namespace fdsolve::op {
@@ -84,7 +94,7 @@ namespace fdsolve::multigrid {
 
 /// Solves the Laplace/Poisson case `c` with the medium `m` (op::resolve_medium; one that needs
 /// the flux operator) by multigrid, or conjugate gradients preconditioned by it
-/// (solve.krylov), through the multigrid loop. One rank.
+/// (solve.krylov), as iterations of the solve loop. One rank.
 template <typename T>
 SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>& backend,
                                  output::RunOutput& out, const SolveOptions& options);

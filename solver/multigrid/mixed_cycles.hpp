@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "cycle_traits.hpp"
 #include "stencil_hierarchy.hpp"
 
 namespace fdsolve::multigrid {
@@ -122,6 +123,13 @@ class MixedCycles {
   int fallback_probe_ = 0;
   double last_norm_ = 0;
   bool correction_pending_ = false;  // a mixed probe's finish_cycle comes next
+};
+
+template <>
+struct CycleTraits<MixedCycles> {
+  static constexpr bool timed_levels = true;
+  static constexpr bool prepares_start = true;
+  static constexpr bool rounding_floor = false;
 };
 
 }  // namespace fdsolve::multigrid

@@ -1,4 +1,5 @@
-// The multigrid loop. Each cycle starts with a probe: the first smoothing sweep of the next
+// The steady multigrid solve's set-up, then its cycles as iterations of the solve loop
+// (cycle_iteration.hpp). Each cycle starts with a probe: the first smoothing sweep of the next
 // cycle, whose update is the scaled residual of the current state. Its norms decide
 // convergence before the state changes; a converged or stopped run discards the probe, so the
 // residual costs no extra sweep.
@@ -12,11 +13,11 @@
 #include <filesystem>
 
 #include "case_reader.hpp"
-#include "cycle_loop.hpp"
+#include "cycle_iteration.hpp"
 #include "cycle_work.hpp"
 #include "stencil_hierarchy.hpp"
 #include "mixed_cycles.hpp"
-#include "discretization_stop.hpp"
+#include "loop/discretization_stop.hpp"
 #include "richardson.hpp"
 #include "prompt_stop.hpp"
 #include "loop/field_io.hpp"
@@ -199,8 +200,8 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
       RunClock::get().mark("coarse grid solved");
       richardson = [&](const Buffer<T>& u) { return (*estimate)(u); };
     }
-    return cycle_loop(c, backend, out, options, cycles, cur, next, done, earlier_seconds, L, d,
-                      box, updated_cells, r, c.solve.multigrid.fmg, richardson);
+    return solve_by_cycles(c, backend, out, options, cycles, cur, next, done, earlier_seconds, L,
+                           d, box, updated_cells, r, c.solve.multigrid.fmg, richardson);
   };
   if (const std::string why = mixed_precision_obstacle(c); why.empty()) {
     if constexpr (std::is_same_v<T, double>) {

@@ -1,4 +1,4 @@
-// The steady solve by multigrid cycles: the same loop services as the Jacobi loop (checks and
+// The steady solve by multigrid cycles: the same solve loop as Jacobi's sweeps (checks and
 // diagnostics on the fine grid, divergence, snapshots, checkpoints, --resume, signals), with a
 // cycle as the iteration and the residual f - A u as the norm.
 #pragma once
@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "hierarchy.hpp"
-#include "loop/jacobi.hpp"
+#include "backend.hpp"
+#include "case.hpp"
+#include "loop/solve_result.hpp"
 #include "parallel/level_split.hpp"
 
 namespace fdsolve::multigrid {

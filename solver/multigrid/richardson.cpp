@@ -7,7 +7,7 @@
 #include <chrono>
 
 #include "case_reader.hpp"
-#include "loop/jacobi.hpp"
+#include "loop/solve_result.hpp"
 #include "multigrid_solve.hpp"
 #include "problem/problem_setup.hpp"
 #include "run_output.hpp"

@@ -2,9 +2,12 @@
 // floor against hand-computed operator scales), check's tolerance warning, multigrid's default
 // max_iterations, solve.max_wall_time and the wall-time limit's clock, and the stagnation
 // warning's wording for multigrid; solve.tolerance: discretization (its parsing, where it
-// applies, and the estimates' arithmetic against hand-computed values).
+// applies, and the estimates' arithmetic against hand-computed values); the tolerance,
+// divergence, conjugate gradients' stall and the signal/time-limit request against hand-worked
+// sequences.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -13,7 +16,7 @@
 #include "case_reader.hpp"
 #include "loop/run_checks.hpp"
 #include "loop/stop_rules.hpp"
-#include "multigrid/discretization_stop.hpp"
+#include "loop/discretization_stop.hpp"
 #include "solve.hpp"
 
 using namespace fdsolve;
@@ -145,7 +148,7 @@ TEST_CASE("stop rules: solve.tolerance: discretization parses, reads back and ne
 
 TEST_CASE("stop rules: the algebraic error is the change times rho / (1 - rho), stopped at a "
           "tenth of the discretization error") {
-  multigrid::DiscretizationStop d;
+  DiscretizationStop d;
   CHECK_FALSE(d.reached());
   d.set_discretization(1e-4);
   CHECK(d.discretization() == 1e-4);
@@ -157,4 +160,90 @@ TEST_CASE("stop rules: the algebraic error is the change times rho / (1 - rho), 
   CHECK(d.reached());  // 1.1e-6 <= 0.1 x 1e-4
   d.cycle_change(1e-5, 1.5);  // a cycle that did not contract: no bound
   CHECK_FALSE(d.reached());
+}
+
+TEST_CASE("stop rules: the tolerance's target is max(absolute, relative x first norm)") {
+  const Case c = parse_case(
+      "grid: {points: [9, 9]}\nsolve: {tolerance: 1e-3, absolute_tolerance: 1e-6}\n", "t.yaml");
+  ToleranceStop t(c, 0.0);  // no first norm yet: the absolute tolerance alone
+  CHECK(t.target() == 1e-6);
+  CHECK_FALSE(t.reached(2e-6));
+  t.set_reference(4.0);  // 1e-3 x 4 = 4e-3 > 1e-6
+  CHECK(t.target() == doctest::Approx(4e-3));
+  CHECK(t.reached(4e-3 * (1 - 1e-12)));
+  CHECK_FALSE(t.reached(4.1e-3));
+  t.set_reference(1e-4);  // 1e-7 < 1e-6: the absolute tolerance again
+  CHECK(t.target() == 1e-6);
+  CHECK(t.reached(1e-6));  // at the target is converged
+}
+
+TEST_CASE("stop rules: divergence is a norm above factor x reference or a non-finite value") {
+  const Case c = parse_case("grid: {points: [9, 9]}\nsolve: {divergence_factor: 100}\n", "d.yaml");
+  const DivergenceStop d(c);
+  CHECK(d.limit(0.5) == 50.0);
+  SweepStats s;
+  s.sum = 1.0;
+  CHECK_FALSE(d.diverged(50.0, 0.5, s, nullptr));  // at the limit: not yet
+  CHECK(d.diverged(50.5, 0.5, s, nullptr));
+  CHECK(d.diverged(std::numeric_limits<double>::quiet_NaN(), 0.5, s, nullptr));
+  CHECK(d.diverged(std::numeric_limits<double>::infinity(), 0.5, s, nullptr));
+  s.sum = std::numeric_limits<double>::infinity();  // the values overflow, the norm does not
+  CHECK(d.diverged(1.0, 0.5, s, nullptr));
+  s.sum = 1.0;
+  Diagnostics g;
+  g.nonfinite = 1;  // a NaN node the norm did not see
+  CHECK(d.diverged(1.0, 0.5, s, &g));
+  g.nonfinite = 0;
+  CHECK_FALSE(d.diverged(1.0, 0.5, s, &g));
+}
+
+TEST_CASE("stop rules: conjugate gradients stall after 10 iterations without a 0.9 fall of "
+          "their best residual, or after 2 at the rounding floor") {
+  int asked = 0;
+  const auto never = [&] {
+    ++asked;
+    return false;
+  };
+  KrylovStall k;
+  CHECK_FALSE(k.stalled(1.0, never));   // the first norm is the best
+  CHECK_FALSE(k.stalled(0.95, never));  // not below 0.9: one without progress
+  CHECK(asked == 0);                    // the floor is asked from the second on
+  CHECK_FALSE(k.stalled(1.5, never));   // a rise: two
+  CHECK(asked == 1);
+  CHECK_FALSE(k.stalled(0.85, never));  // below 0.9 x 1: a new best, the count starts over
+  CHECK(k.best() == 0.85);
+  CHECK(k.since() == 0);
+  for (int i = 1; i <= 9; ++i) CHECK_FALSE(k.stalled(0.8, never));  // 0.8 > 0.9 x 0.85 = 0.765
+  CHECK(k.since() == 9);
+  const int before = asked;
+  CHECK(k.stalled(0.8, never));  // the tenth: stalled without asking the floor
+  CHECK(asked == before);
+  CHECK(k.since() == 10);
+
+  KrylovStall floor;
+  CHECK_FALSE(floor.stalled(1.0, [] { return true; }));
+  CHECK_FALSE(floor.stalled(1.0, [] { return true; }));  // one: not asked yet
+  CHECK(floor.stalled(1.0, [] { return true; }));        // two, and at the floor
+
+  const Case c = parse_case("precision: float\ngrid: {points: [9, 9]}\n", "k.yaml");
+  const std::string text = describe_krylov_stall(c, 31, 0.8, k, 1e-7);
+  CHECK(text.find("stalled at iteration 31") != std::string::npos);
+  CHECK(text.find("best 8.500e-01 for 10 iterations") != std::string::npos);
+  CHECK(text.find("or precision: double") != std::string::npos);
+}
+
+TEST_CASE("stop rules: a signal outranks the wall-time limit; no limit and no signal is none") {
+  std::atomic<bool> signal{false};
+  const StopRequest none(&signal, 0);
+  CHECK(none.code() == StopRequest::kNone);
+  CHECK(StopRequest(nullptr, 0).code() == StopRequest::kNone);
+  const StopRequest timed(&signal, 1e-3);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  CHECK(timed.code() == StopRequest::kTimeLimit);
+  signal = true;
+  CHECK(none.code() == StopRequest::kSignal);
+  CHECK(timed.code() == StopRequest::kSignal);
+  CHECK(StopRequest::kSignal > StopRequest::kTimeLimit);  // the ranks' maximum picks the signal
+  CHECK(StopRequest::status(StopRequest::kSignal) == SolveStatus::Interrupted);
+  CHECK(StopRequest::status(StopRequest::kTimeLimit) == SolveStatus::TimeLimit);
 }

@@ -1,7 +1,7 @@
 // solve.tolerance: discretization. The solve stops once the algebraic error left in u is at
 // most kFraction of the discretization error: the total error is then within 1 + kFraction of
 // the converged grid's. The discretization error comes from Richardson's estimate
-// (richardson.hpp).
+// (multigrid/richardson.hpp).
 //
 // The algebraic error left after a cycle follows from the cycle's change of u: with the cycles
 // reducing the error by a factor rho each, e_k = rho e_(k-1) and u_k - u_(k-1) = e_(k-1) - e_k,
@@ -13,7 +13,7 @@
 #include <cmath>
 #include <limits>
 
-namespace fdsolve::multigrid {
+namespace fdsolve {
 
 class DiscretizationStop {
  public:
@@ -45,4 +45,4 @@ class DiscretizationStop {
   double algebraic_ = std::numeric_limits<double>::quiet_NaN();
 };
 
-}  // namespace fdsolve::multigrid
+}  // namespace fdsolve

@@ -1,0 +1,293 @@
+// The one solve loop (see solve_loop.hpp).
+#include "solve_loop.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+
+#include "end_checkpoint.hpp"
+#include "loop_support.hpp"
+#include "problem/problem_setup.hpp"
+#include "run_clock.hpp"
+
+namespace fdsolve {
+namespace {
+
+/// `value`, once RunClock has marked `stage`: the set-up stages before and after the writer
+/// starts, in the order of the loop's members.
+template <typename V>
+const V& marked(const char* stage, const V& value) {
+  RunClock::get().mark(stage);
+  return value;
+}
+
+}  // namespace
+
+const char* to_string(SolveStatus s) {
+  switch (s) {
+    case SolveStatus::Converged:
+      return "converged";
+    case SolveStatus::Completed:
+      return "completed";
+    case SolveStatus::Diverged:
+      return "diverged";
+    case SolveStatus::Interrupted:
+      return "interrupted";
+    case SolveStatus::Stalled:
+      return "stalled";
+    case SolveStatus::TimeLimit:
+      return "time_limit";
+    default:
+      return "max_iterations";
+  }
+}
+
+StopRules::StopRules(const Case& c, const SolveOptions& options, double first_norm,
+                     const LoopPlan& plan)
+    : request(options.stop, options.max_wall_seconds),
+      divergence(c),
+      tolerance(c, first_norm),
+      converges(!plan.heat),
+      stagnation(c, plan.multigrid) {
+  if (plan.discretization) discretization.emplace();
+  if (plan.krylov_stall) krylov.emplace();
+  if (plan.cycle_stall) stall.emplace();
+}
+
+template <typename T>
+SolveLoop<T>::SolveLoop(const Case& c, Backend<T>& backend, output::RunOutput& out,
+                        const SolveOptions& options, const Layout& L,
+                        const parallel::Decomposition& d, Buffer<T>& cur, std::int64_t done,
+                        double earlier_seconds, const SolveResult& r, const LoopPlan& plan)
+    : c_(c),
+      backend_(backend),
+      out_(out),
+      options_(options),
+      L_(L),
+      cur_(cur),
+      done_(done),
+      earlier_seconds_(earlier_seconds),
+      r_(r),
+      plan_(plan),
+      writer_(marked("operator and fields ready", c), backend, L, out, options.comm, d),
+      progress_(marked("writer ready", options.live_progress), plan.last, plan.updated_cells, done,
+                plan.heat),
+      rules_(c, options, r.first_norm, plan),
+      grid_(grid_meta(c)),
+      it_(done) {}
+
+template <typename T>
+bool SolveLoop<T>::check_due(std::int64_t it) const {
+  const bool checkpoint_due = c_.checkpoint.every > 0 && it % c_.checkpoint.every == 0;
+  return it == 1 || it % c_.solve.check_every == 0 || it == plan_.last || checkpoint_due;
+}
+
+template <typename T>
+double SolveLoop<T>::seconds() const {
+  return seconds_since(start_);
+}
+
+template <typename T>
+LoopState SolveLoop<T>::state_now(LoopIteration<T>& iteration) const {
+  return LoopState{it_,
+                   iteration.time_after(it_),
+                   r_.first_norm,
+                   earlier_seconds_ + seconds(),
+                   backend_.name(),
+                   r_.kernel};
+}
+
+template <typename T>
+void SolveLoop<T>::record_start(const SweepStats& start) {
+  r_.first_norm = chosen(start);
+  rules_.tolerance.set_reference(r_.first_norm);
+  // A run interrupted during its first cycle resumes at iteration 0, its initial row restored.
+  if (!options_.resume) out_.add_history(history_row(0, 0.0, start, nullptr, seconds()));
+  progress_.check(0, r_.first_norm, rules_.tolerance.target(), "initial residual");
+}
+
+template <typename T>
+SolveResult SolveLoop<T>::run(LoopIteration<T>& iteration) {
+  rules_.request.start_clock();
+  start_ = std::chrono::steady_clock::now();
+  RunClock::get().loop_started();
+  bool ended = handle(iteration, iteration.open());
+  const bool stop_first = iteration.stop_before_count();
+  while (!ended) {
+    // A signal (or the clock) reaches the ranks at different moments: they stop together, at
+    // the iteration the iteration's agreement names (a signal outranks the time limit).
+    if (!stop_first && it_ >= plan_.last) break;
+    if (const int why = iteration.agreed_stop(it_); why != StopRequest::kNone) {
+      r_.status = StopRequest::status(why);
+      break;
+    }
+    if (stop_first && it_ >= plan_.last) break;
+    if (const std::int64_t n = iteration.advance_block(it_); n > 0) {
+      it_ += n;
+      continue;
+    }
+    if (plan_.heat && before_last_heat_step(it_, plan_.last) && writer_.last_checkpoint() != it_)
+      checkpoint(iteration);  // what a longer run continues from (end_checkpoint.hpp)
+    ended = handle(iteration, iteration.advance(it_));
+  }
+  finish(iteration);
+  return r_;
+}
+
+template <typename T>
+bool SolveLoop<T>::handle(LoopIteration<T>& iteration, const Advance& a) {
+  switch (a.kind) {
+    case Advance::Kind::Nothing:
+      return false;
+    case Advance::Kind::Abandoned:
+      abandoned_ = true;
+      return true;
+    case Advance::Kind::InputDiverged:
+      // The state is that of the last complete iteration, which is still finite.
+      r_.divergence = iteration.input_divergence();
+      r_.status = SolveStatus::Diverged;
+      return true;
+    default:
+      break;
+  }
+  it_ += a.count;
+  if (a.kind == Advance::Kind::Checked || a.kind == Advance::Kind::Recorded) {
+    if (const std::optional<SolveStatus> stop = check(iteration, a)) {
+      r_.status = *stop;
+      return true;  // before the output: a diverged state is never checkpointed
+    }
+  }
+  // The restored row of a resumed run and the probe of a fresh start have nothing to write.
+  if (a.kind != Advance::Kind::Recorded && it_ > 0) write_due_output(iteration);
+  return false;
+}
+
+template <typename T>
+std::optional<SolveStatus> SolveLoop<T>::check(LoopIteration<T>& iteration, const Advance& a) {
+  const double norm = chosen(a.stats);
+  if (it_ == iteration.first_check()) {
+    r_.first_norm = std::isnan(a.first_norm) ? norm : a.first_norm;
+    rules_.tolerance.set_reference(r_.first_norm);
+  }
+  r_.norm_l2 = a.stats.l2();
+  r_.norm_linf = a.stats.linf();
+  if (a.kind == Advance::Kind::Recorded) return std::nullopt;  // already in the history
+
+  const Diagnostics* diagnosed = iteration.diagnose_check(it_, norm);
+  output::HistoryRow row =
+      history_row(it_, iteration.time_after(it_), a.stats, diagnosed, earlier_seconds_ + seconds());
+  row.factor = a.own_factor ? a.factor : norm_factor(row, out_.history(), c_.solve.norm);
+  row.cycles = a.cycles;
+  out_.add_history(row);
+  const std::string detail = iteration.check_detail(it_, row, diagnosed);
+  progress_.check(it_, norm, std::isnan(a.target) ? rules_.tolerance.target() : a.target, detail);
+
+  const double reference =
+      std::isnan(a.divergence_reference) ? r_.first_norm : a.divergence_reference;
+  if (rules_.divergence.diverged(norm, reference, a.stats, diagnosed)) {
+    // Located even when the diagnostics are off: the run ends here anyway.
+    const Diagnostics& where = iteration.divergence_diagnostics(diagnosed);
+    r_.divergence = locate_divergence(it_, iteration.time_after(it_), norm,
+                                      rules_.divergence.limit(reference), where, grid_);
+    return SolveStatus::Diverged;
+  }
+  if (rules_.converges && rules_.tolerance.reached(norm)) return SolveStatus::Converged;
+  if (rules_.discretization && rules_.discretization->reached()) {
+    const DiscretizationStop& d = *rules_.discretization;
+    spdlog::info(
+        "converged to the discretization error: the estimated algebraic error {:.3e} is at "
+        "most {:g} x the estimated discretization error {:.3e} ({} norm)",
+        d.algebraic(), DiscretizationStop::kFraction, d.discretization(),
+        c_.solve.norm == NormKind::L2 ? "l2" : "linf");
+    return SolveStatus::Converged;
+  }
+  if (it_ > 0 && rules_.krylov &&
+      rules_.krylov->stalled(norm, [&] { return iteration.at_rounding_floor(); })) {
+    r_.stop_message =
+        describe_krylov_stall(c_, it_, norm, *rules_.krylov, rules_.tolerance.target());
+    return SolveStatus::Stalled;
+  }
+  if (it_ > 0 && rules_.stall && rules_.stall->stalled(row.factor)) {
+    r_.stop_message = describe_stall(c_, it_, norm, rules_.tolerance.target(),
+                                     std::max(std::abs(row.min), std::abs(row.max)));
+    return SolveStatus::Stalled;
+  }
+  if (it_ > 0) rules_.stagnation.check(out_.history(), rules_.tolerance.target());
+  iteration.checked(it_, norm);
+  return std::nullopt;
+}
+
+template <typename T>
+void SolveLoop<T>::write_due_output(LoopIteration<T>& iteration) {
+  if (c_.output.every > 0 && it_ % c_.output.every == 0) {
+    writer_.snapshot(cur_, iteration.previous(), it_, iteration.time_after(it_));
+    writer_.flush_history();
+    last_snapshot_ = it_;
+  }
+  // A heat run's last step keeps the checkpoint of the state before it (end_checkpoint.hpp).
+  if (c_.checkpoint.every > 0 && it_ % c_.checkpoint.every == 0 &&
+      !(plan_.heat && it_ == plan_.last))
+    checkpoint(iteration);
+}
+
+template <typename T>
+void SolveLoop<T>::checkpoint(LoopIteration<T>& iteration) {
+  writer_.checkpoint(cur_, state_now(iteration), iteration.checkpoint_fields());
+}
+
+template <typename T>
+void SolveLoop<T>::finish(LoopIteration<T>& iteration) {
+  if (abandoned_) {
+    r_.status = rules_.request.signalled() ? SolveStatus::Interrupted : SolveStatus::TimeLimit;
+    spdlog::info(
+        "cycle {} abandoned part-way on the {}: its start restored, the checkpoint "
+        "holds cycle {}",
+        it_ + 1, r_.status == SolveStatus::Interrupted ? "signal" : "wall-time limit", it_);
+  }
+  if (plan_.heat && it_ == plan_.last && r_.status == SolveStatus::MaxIterations)
+    r_.status = SolveStatus::Completed;
+  iteration.before_end(it_, r_.status, abandoned_);
+  backend_.synchronize();
+  progress_.finish();
+  const double session = seconds();
+  RunClock::get().loop_ended();
+  iteration.report(it_ - done_);
+  r_.iterations = it_;
+  r_.time = iteration.time_after(it_);
+  r_.seconds = earlier_seconds_ + session;
+  r_.cells_per_second = session > 0 ? static_cast<double>(plan_.updated_cells) *
+                                          static_cast<double>(it_ - done_) / session
+                                    : 0;
+  if (std::optional<output::ParallelSummary> p = iteration.parallel_summary(session))
+    r_.parallel = std::move(p);
+  if (rules_.discretization && rules_.discretization->has_discretization())
+    r_.error_estimate = output::ErrorEstimate{
+        rules_.discretization->discretization(), rules_.discretization->algebraic(),
+        c_.solve.norm == NormKind::L2 ? "l2" : "linf", r_.coarse_seconds};
+  // A sub-solve (final_state) hands its state over and writes nothing.
+  if (r_.status == SolveStatus::Interrupted || r_.status == SolveStatus::TimeLimit)
+    checkpoint(iteration);
+  else if (checkpoints_steady_end(c_, r_.status) && !options_.final_state &&
+           writer_.last_checkpoint() != it_)
+    checkpoint(iteration);
+  const Buffer<T>& before = iteration.previous();
+  if (r_.divergence) {
+    // The last state, marked: /status = diverged and /divergence, the log's description.
+    writer_.final_snapshot(
+        cur_, before, it_, r_.time,
+        {{"status", "diverged"},
+         {"divergence", describe_divergence(*r_.divergence, c_.grid.dims, plan_.heat)}});
+    r_.divergence->snapshot = out_.snapshot_file(it_);
+  } else if (last_snapshot_ != it_ && !options_.final_state) {
+    writer_.final_snapshot(cur_, before, it_, r_.time);
+  }
+  writer_.flush_history();
+  writer_.finish();
+  if (options_.final_state) options_.final_state(&cur_, L_);
+}
+
+template class SolveLoop<float>;
+template class SolveLoop<double>;
+
+}  // namespace fdsolve
