@@ -8,27 +8,18 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
-#include <random>
 #include <vector>
 
 #include "case_reader.hpp"
 #include "loop/solve_loop.hpp"
 #include "parallel/decomposition.hpp"
 #include "problem/problem_setup.hpp"
+#include "test_output_support.hpp"
 
 using namespace fdsolve;
-namespace fs = std::filesystem;
-
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::random_device rd;
-    path = fs::temp_directory_path() / ("fdsolve-loop-" + std::to_string(rd()));
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using output::test::TempDir;
 
 /// Statistics whose l2 and linf norms are both |norm| (one updated node), u in [0, 1]; a
 /// negative `norm` stands for values whose sum overflows (a norm that hides them).
@@ -91,7 +82,7 @@ Run run_loop(const std::string& solve, LoopPlan plan, std::vector<double> norms,
              std::atomic<bool>* signal = nullptr) {
   TempDir dir;
   const Case c = parse_case("grid: {points: [9, 9]}\nsolve: {" + solve +
-                                "}\noutput: {directory: '" + dir.path.string() + "'}\n",
+                                "}\noutput: {directory: '" + dir.path().string() + "'}\n",
                             "loop.yaml");
   auto backend = make_cpu_backend<double>();
   output::RunOutput out(c.output.directory, c.name, grid_meta(c), to_yaml(c));
