@@ -250,16 +250,35 @@ class CycleIteration final : public LoopIteration<T> {
   double reduce_seconds_ = 0;
 };
 
-/// Solves by iterations of `cycles` on u = `cur` (with `next` its second buffer) from
-/// iteration `done` until the case's stop rules end it; `fmg_start`: a fresh solve begins with
-/// cycles.full_multigrid.
+/// The fine level a steady solve by cycles works on: u = `cur` and its second buffer `next`,
+/// where a resumed run takes up (`done` iterations, `earlier_seconds` of loop time), this
+/// rank's layout, piece of the grid and updated box, and whether a fresh solve begins with
+/// full multigrid.
+template <typename T>
+struct FineState {
+  Buffer<T>& cur;
+  Buffer<T>& next;
+  std::int64_t done = 0;
+  double earlier_seconds = 0;
+  const Layout& layout;
+  const parallel::Decomposition& decomposition;
+  const Box& box;
+  index_t updated_cells = 0;  // over every rank
+  bool fmg_start = false;
+};
+
+/// Solves by iterations of `cycles` on the fine state `f` until the case's stop rules end it;
+/// `richardson` (solve.tolerance: discretization) estimates u's discretization error.
 template <typename T, typename C>
 SolveResult solve_by_cycles(const Case& c, Backend<T>& backend, output::RunOutput& out,
-                            const SolveOptions& options, C& cycles, Buffer<T>& cur, Buffer<T>& next,
-                            std::int64_t done, double earlier_seconds, const Layout& L,
-                            const parallel::Decomposition& d, const Box& box, index_t updated_cells,
-                            const SolveResult& r, bool fmg_start,
+                            const SolveOptions& options, C& cycles, const FineState<T>& f,
+                            const SolveResult& r,
                             const std::function<double(const Buffer<T>&)>& richardson = {}) {
+  Buffer<T>& cur = f.cur;
+  Buffer<T>& next = f.next;
+  const std::int64_t done = f.done;
+  const bool fmg_start = f.fmg_start;
+  const Layout& L = f.layout;
   CycleStart<T> start{cur, next, {}, nullptr, nullptr, done, fmg_start};
   if (needs_previous_state(c)) {
     start.prev = backend.allocate(L.size);
@@ -279,14 +298,15 @@ SolveResult solve_by_cycles(const Case& c, Backend<T>& backend, output::RunOutpu
     if (done == 0 && fmg_start) cycles.prepare_start(cur, next);
   LoopPlan plan;
   plan.last = c.solve.max_iterations;
-  plan.updated_cells = updated_cells;
+  plan.updated_cells = f.updated_cells;
   plan.multigrid = true;
   plan.cycle_stall = cycles.monotone();
   plan.krylov_stall = !cycles.monotone();  // conjugate gradients
   plan.discretization = c.solve.tolerance_discretization;
-  SolveLoop<T> loop(c, backend, out, options, L, d, cur, done, earlier_seconds, r, plan);
-  CycleIteration<T, C> iteration(loop, c, backend, options, cycles, start, L, d, box, updated_cells,
-                                 richardson);
+  SolveLoop<T> loop(c, backend, out, options, L, f.decomposition, cur, done, f.earlier_seconds, r,
+                    plan);
+  CycleIteration<T, C> iteration(loop, c, backend, options, cycles, start, L, f.decomposition,
+                                 f.box, f.updated_cells, richardson);
   return loop.run(iteration);
 }
 

@@ -188,8 +188,9 @@ SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>&
                galerkin ? "Galerkin coarse operators" : "averaged face coefficients",
                fmt::join(levels.back().n.begin(), levels.back().n.begin() + c.grid.dims, "x"),
                m.held_count);
-  return solve_by_cycles(c, backend, out, options, iteration, cur, next, done, earlier_seconds,
-                         L, d, box, levels[0].box.cells(), r, false);
+  const FineState<T> state{cur, next, done, earlier_seconds, L, d, box, levels[0].box.cells(),
+                           false};
+  return solve_by_cycles(c, backend, out, options, iteration, state, r);
 }
 
 template SolveResult solve_flux_multigrid<float>(const Case&, const op::Medium&, Backend<float>&,

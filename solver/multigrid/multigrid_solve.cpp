@@ -200,8 +200,9 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
       RunClock::get().mark("coarse grid solved");
       richardson = [&](const Buffer<T>& u) { return (*estimate)(u); };
     }
-    return solve_by_cycles(c, backend, out, options, cycles, cur, next, done, earlier_seconds, L,
-                           d, box, updated_cells, r, c.solve.multigrid.fmg, richardson);
+    const FineState<T> fine{cur, next, done, earlier_seconds, L, d, box, updated_cells,
+                            c.solve.multigrid.fmg};
+    return solve_by_cycles(c, backend, out, options, cycles, fine, r, richardson);
   };
   if (const std::string why = mixed_precision_obstacle(c); why.empty()) {
     if constexpr (std::is_same_v<T, double>) {
