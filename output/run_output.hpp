@@ -105,8 +105,16 @@ struct ParallelSummary {
 /// (the case, expressions and data files, allocation, the multigrid hierarchy), the loop less
 /// the output it waited for, the output (snapshots, checkpoints, history), how long the loop
 /// waited for output, and the whole process up to the summary.
+/// One stage of a run's set-up: the seconds from the stage before it (or the process's start)
+/// until it was reached.
+struct SetupStage {
+  std::string stage;
+  double seconds = 0;
+};
+
 struct RunTimings {
   double setup = 0;
+  std::vector<SetupStage> setup_stages;  // in order; their seconds add up to setup
   double solve = 0;
   double output = 0;
   double output_wait = 0;

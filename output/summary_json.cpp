@@ -202,6 +202,14 @@ std::string format_summary_json(const Summary& summary) {
     json.value("output", t.output);
     json.value("output_wait", t.output_wait);
     json.value("total", t.total);
+    json.begin_array("setup_stages", true);
+    for (const SetupStage& s : t.setup_stages) {
+      json.begin_object({}, true);
+      json.value("stage", s.stage);
+      json.value("seconds", s.seconds);
+      json.end_object();
+    }
+    json.end_array();
     json.end_object();
   }
   json.begin_array("history");

@@ -24,16 +24,22 @@ void RunClock::start_process() {
   loop_start_ = loop_end_ = {};
   in_loop_ = loop_seen_ = false;
   output_ = wait_ = wait_in_loop_ = 0;
+  marks_.clear();
 }
 
-void RunClock::mark(const char* stage) const {
-  spdlog::debug("set-up: {} at {:.3f} s", stage, seconds(Clock::now() - process_));
+void RunClock::mark(const char* stage) {
+  const Clock::time_point now = Clock::now();
+  spdlog::debug("set-up: {} at {:.3f} s", stage, seconds(now - process_));
+  std::lock_guard lock(mutex_);
+  if (!in_loop_) marks_.push_back({stage, now});
 }
 
 void RunClock::loop_started() {
   mark("first iteration");
   std::lock_guard lock(mutex_);
-  loop_start_ = Clock::now();
+  // The stages end where the loop starts. A loop run during set-up (the coarser grid of
+  // solve.tolerance: discretization) is a stage of it: the last loop is the run's.
+  loop_start_ = marks_.back().at;
   in_loop_ = loop_seen_ = true;
 }
 
@@ -65,6 +71,11 @@ output::RunTimings RunClock::timings() const {
     const Clock::time_point end = in_loop_ ? now : loop_end_;
     t.setup = seconds(loop_start_ - process_);
     t.solve = seconds(end - loop_start_) - wait_in_loop_;
+    Clock::time_point from = process_;
+    for (const Mark& m : marks_) {
+      t.setup_stages.push_back({m.stage, seconds(m.at - from)});
+      from = m.at;
+    }
   } else {
     t.setup = t.total - wait_;  // no loop ran (an error before it)
   }

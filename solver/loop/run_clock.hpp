@@ -9,6 +9,7 @@
 #include <chrono>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "run_output.hpp"
 
@@ -20,9 +21,10 @@ class RunClock {
 
   /// The process's start (main(), before anything else); also a fresh clock for tests.
   void start_process();
-  /// Logs (at debug level) that set-up reached `stage` and the seconds since the start: where
-  /// set-up goes, for `--log-level debug`.
-  void mark(const char* stage) const;
+  /// Records that set-up reached `stage` (summary.json's timings.setup_stages: the seconds from
+  /// the mark before) and logs it at debug level with the seconds since the start. Marks made
+  /// while a loop runs are logged only.
+  void mark(const char* stage);
   void loop_started();
   void loop_ended();
   /// Seconds spent writing output (a snapshot, a checkpoint, the history), on any thread.
@@ -38,6 +40,11 @@ class RunClock {
   using Clock = std::chrono::steady_clock;
   Clock::time_point process_ = Clock::now();
   Clock::time_point loop_start_{}, loop_end_{};
+  struct Mark {
+    const char* stage;
+    Clock::time_point at;
+  };
+  std::vector<Mark> marks_;  // set-up's stages, in order
   bool in_loop_ = false, loop_seen_ = false;
   mutable std::mutex mutex_;  // output_ grows on the writer thread
   double output_ = 0;

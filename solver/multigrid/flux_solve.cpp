@@ -9,6 +9,7 @@
 #include "float_flux.hpp"
 #include "cycles_detail.hpp"
 #include "multigrid_solve.hpp"
+#include "loop/run_clock.hpp"
 #include "loop/start_state.hpp"
 #include "operator/flux_levels.hpp"
 #include "parallel/decomposition.hpp"
@@ -141,6 +142,7 @@ SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>&
   if (options.resume) spdlog::info("resuming from iteration {}", done);
   Boundaries<T> boundaries(c, backend, L, sub);
   HaloExchange<T> halo(L, backend, options.comm, d);
+  RunClock::get().mark("initial state ready");
   // The cycles in T, or in float inside the double solve (float_flux.hpp), with the fine
   // operator's faces then uploaded in double on their own.
   std::unique_ptr<FluxHierarchy<T>> same;
@@ -151,22 +153,25 @@ SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>&
   bool galerkin = false;
   if constexpr (std::is_same_v<T, double>) {
     if (c.solve.multigrid.float_cycles) {
-      in_float = std::make_unique<FloatFluxCycles>(levels, op::flux_levels<float>(levels, m),
-                                                   c.solve.multigrid, backend, L, box);
-      fine_faces =
-          std::make_unique<FineFaces<T>>(levels[0], op::fine_flux_level<T>(levels[0], m, sub), backend);
+      const auto host = op::flux_levels<float>(levels, m);
+      const auto fine_host = op::fine_flux_level<T>(levels[0], m, sub);
+      RunClock::get().mark("face arrays built");
+      in_float = std::make_unique<FloatFluxCycles>(levels, host, c.solve.multigrid, backend, L, box);
+      fine_faces = std::make_unique<FineFaces<T>>(levels[0], fine_host, backend);
       cycles = in_float.get();
       fine = fine_faces->fine();
       galerkin = in_float->cycles().galerkin();
     }
   }
   if (!cycles) {
-    same = std::make_unique<FluxHierarchy<T>>(levels, op::flux_levels<T>(levels, m),
-                                              c.solve.multigrid, backend, 0.0, 1.0);
+    const auto host = op::flux_levels<T>(levels, m);
+    RunClock::get().mark("face arrays built");
+    same = std::make_unique<FluxHierarchy<T>>(levels, host, c.solve.multigrid, backend, 0.0, 1.0);
     cycles = same.get();
     fine = same->fine();
     galerkin = same->galerkin();
   }
+  RunClock::get().mark("hierarchy ready");
   Buffer<T> f;
   if (has_source_field(c)) {
     f = backend.allocate(L.size);
@@ -176,6 +181,7 @@ SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>&
       c.problem.equation == Equation::Poisson && c.problem.source.is_constant()
           ? c.problem.source.constant
           : 0.0;
+  RunClock::get().mark("source ready");
   const bool cg = flux_uses_cg(c);
   FluxIteration<T> iteration(fine, *cycles, backend, L, box, f.size() ? f.data() : nullptr,
                              f_constant, cg,
