@@ -40,7 +40,8 @@ FluxImplicitStep<T>::FluxImplicitStep(const Case& c, const op::Medium& m, Backen
       cycles_(levels, op::flux_levels<T>(levels, m), c.solve.multigrid, backend, 1.0, 1.0),
       g_(backend.allocate(L_.size)),
       source_(no_source(c) ? Buffer<T>{} : backend.allocate(L_.size)),
-      iteration_(cycles_.fine(), cycles_, backend, L_, box_, g_.data(), 0.0, multigrid::flux_uses_cg(c),
+      iteration_(cycles_.fine(), cycles_, backend, L_, box_, g_.data(), 0.0,
+                 multigrid::flux_uses_cg(c),
                  [this](Buffer<T>& x) { boundaries_.fill_ghosts(x, halo_); }) {
   backend.zero(g_);
 }
@@ -94,7 +95,7 @@ StepSolve FluxImplicitStep<T>::step(double t, double t_next, const StepPlan& pla
     a.source_field = source;
     a.layout = L_;
     a.box = box_;
-    a.flux = cycles_.fine_operator(1.0, 1.0, 0.0);
+    a.flux = cycles_.fine().op(1.0, 1.0, 0.0);
     a.flux.alpha = 0.0;
     backend_.sweep(a, KernelId{L_.dims, 0});
   } else {
@@ -105,7 +106,7 @@ StepSolve FluxImplicitStep<T>::step(double t, double t_next, const StepPlan& pla
       add.x = source;
       add.layout = L_;
       add.box = box_;
-      add.held_face = cycles_.fine_held() > 0 ? cycles_.held_face() : nullptr;
+      add.held_face = cycles_.fine().held_marker();
       require_flux_operations(backend_).combine(add);
     }
   }
@@ -152,7 +153,7 @@ template <typename T>
 void FluxImplicitStep<T>::extrapolate(Buffer<T>& u, const std::vector<const Buffer<T>*>& earlier,
                               const std::vector<double>& c) {
   extrapolate_start(backend_, u, earlier, c, L_, box_,
-                    cycles_.fine_held() > 0 ? cycles_.held_face() : nullptr);
+                    cycles_.fine().held_marker());
 }
 
 template class FluxImplicitStep<float>;

@@ -110,14 +110,6 @@ class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
   /// are left zero).
   void precondition(const Buffer<T>& r, Buffer<T>& z) override;
 
-  /// The fine level's operator with the update `keep u + (step + relax / D) r` (see
-  /// flux_operator.hpp).
-  FluxOperator<T> fine_operator(double keep, double step, double relax) const {
-    return level_operator(0, keep, step, relax);
-  }
-  /// The fine +x face array (held nodes negative), for masked vector operations.
-  const T* held_face() const { return face_[0][0].data(); }
-  index_t fine_held() const { return held_[0]; }
   const std::vector<LevelGeometry>& levels() const { return levels_; }
   /// Whether the coarse levels hold Galerkin operators R A P (every level nested, periodic
   /// coarse axes a multiple of 3 nodes) rather than averaged faces.
