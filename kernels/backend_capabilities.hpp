@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "bottom_levels.hpp"
+#include "exact_sum.hpp"
 #include "flux_operator.hpp"
 #include "flux_transfer.hpp"
 #include "galerkin.hpp"
@@ -27,8 +28,9 @@ class FluxOperations {
   virtual ~FluxOperations() = default;
   /// y = a x + b y on the box's nodes that are not held, enqueued.
   virtual void combine(const LinearCombinationArgs<T>& args) = 0;
-  /// The volume-weighted inner product, returned when known. Deterministic.
-  virtual double dot(const DotArgs<T>& args) = 0;
+  /// The volume-weighted inner product's terms over args' box, each scaled by 2^scale and
+  /// rounded, summed exactly (exact_sum.hpp), with the largest term; returned when known.
+  virtual DotPartial dot_terms(const DotArgs<T>& args, int scale) = 0;
   /// One axis of the flux-continuous transfers between levels (flux_transfer.hpp), enqueued.
   virtual void transfer_axis(const AxisTransferArgs<T>& args) = 0;
   /// One step of building a Galerkin coarse operator by probing (galerkin.hpp), enqueued.

@@ -44,10 +44,6 @@ SolveResult solve_medium(const Case& c, const op::Medium& m, Backend<T>& backend
                        "solve.tolerance: discretization applies to a constant coefficient "
                        "without held nodes (its estimate needs full multigrid, which the "
                        "variable-coefficient cycles do not start with); give a number");
-    if (options.comm.several())
-      throw InputError(c.where("solve.method") +
-                       "solve.method: multigrid with a varying coefficient or held nodes runs on "
-                       "one rank; over several ranks use solve.method: jacobi");
     return multigrid::solve_flux_multigrid<T>(c, m, backend, out, options);
   }
   return solve_jacobi<T>(c, backend, out, options, &m);
@@ -74,6 +70,15 @@ bool runs_multigrid(const Case& c) {
   return implicit_heat(c) || multigrid::choose_method(c).multigrid;
 }
 
+namespace {
+
+/// Whether multigrid's levels are split over the ranks: the constant stencil's hierarchy. The
+/// flux form's cycles run on rank 0 (flux_on_ranks.hpp), and any split of the fine grid serves
+/// them.
+bool splits_levels(const Case& c) { return runs_multigrid(c) && !uses_flux_operator(c); }
+
+}  // namespace
+
 void resolve_method_defaults(Case& c) {
   // A key the file or a --set gave has a location; a default has none.
   if (!c.locations.contains("solve.max_iterations") && runs_multigrid(c))
@@ -94,7 +99,7 @@ void resolve_method_defaults(Case& c) {
 }
 
 parallel::Decomposition case_decomposition(const Case& c, std::array<int, 3> ranks, int rank) {
-  if (!runs_multigrid(c)) return parallel::decompose(c, ranks, rank);
+  if (!splits_levels(c)) return parallel::decompose(c, ranks, rank);
   const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
   return parallel::split_levels(c, multigrid::level_points(levels), ranks, rank).level[0];
 }
@@ -102,6 +107,12 @@ parallel::Decomposition case_decomposition(const Case& c, std::array<int, 3> ran
 std::size_t case_memory(const Case& c) { return case_memory(c, {1, 1, 1}, 0); }
 
 std::size_t case_memory(const Case& c, std::array<int, 3> ranks, int rank) {
+  if (runs_multigrid(c) && !splits_levels(c) && ranks[0] * ranks[1] * ranks[2] > 1) {
+    // The flux form over ranks: this rank's part of the fine fields, and rank 0 the whole
+    // grid's hierarchy besides.
+    const std::size_t part = required_memory(c, parallel::decompose(c, ranks, rank).sub);
+    return rank == 0 ? part + case_memory(c) : part;
+  }
   if (implicit_heat(c)) return heat::implicit_heat_memory(c, ranks, rank);
   if (multigrid::choose_method(c).multigrid) return multigrid::multigrid_memory(c, ranks, rank);
   return required_memory(c, parallel::decompose(c, ranks, rank).sub);
@@ -110,7 +121,10 @@ std::size_t case_memory(const Case& c, std::array<int, 3> ranks, int rank) {
 std::vector<std::string> describe_split(const Case& c, std::array<int, 3> ranks) {
   std::vector<std::string> lines{"parallel: " +
                                  parallel::describe(case_decomposition(c, ranks, 0))};
-  if (!runs_multigrid(c)) return lines;
+  if (!splits_levels(c)) {
+    if (runs_multigrid(c)) lines.push_back("multigrid: the cycles run on rank 0 over the whole grid");
+    return lines;
+  }
   const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
   const auto points = multigrid::level_points(levels);
   for (std::string& l : parallel::describe_levels(parallel::split_levels(c, points, ranks, 0),

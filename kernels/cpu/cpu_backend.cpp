@@ -180,7 +180,9 @@ class CpuBackend final : public Backend<T>,
     cpu::restrict_residual(args);
   }
   void combine(const LinearCombinationArgs<T>& args) override { cpu::combine(args); }
-  double dot(const DotArgs<T>& args) override { return cpu::dot(args); }
+  DotPartial dot_terms(const DotArgs<T>& args, int scale) override {
+    return cpu::dot_terms(args, scale);
+  }
   void transfer_axis(const AxisTransferArgs<T>& args) override { cpu::transfer_axis(args); }
   void galerkin(const GalerkinArgs<T>& args) override { cpu::galerkin(args); }
   void zero(Buffer<T>& field) override { cpu::fill_value(field.data(), field.size(), T(0)); }

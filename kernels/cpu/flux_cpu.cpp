@@ -205,36 +205,30 @@ void combine(const LinearCombinationArgs<T>& a) {
 }
 
 template <typename T>
-double dot(const DotArgs<T>& a) {
-  if (a.box.empty()) return 0.0;
+DotPartial dot_terms(const DotArgs<T>& a, int scale) {
+  DotPartial total;
+  if (a.box.empty()) return total;
   const index_t rows = a.box.extent(1) * a.box.extent(2);
-  std::vector<double> partial(rows, 0.0);
-  bool half[6];
-  for (int f = 0; f < 6; ++f) half[f] = a.half[f];
+  std::vector<DotPartial> partial(static_cast<std::size_t>(rows));
   const index_t n[3] = {a.layout.n[0], a.layout.n[1], a.layout.n[2]};
+  const auto factor = [&](int axis, index_t at) {  // dot_weight's factor of one axis
+    return (a.half[2 * axis] && at == 0 ? 0.5 : 1.0) *
+           (a.half[2 * axis + 1] && at == n[axis] - 1 ? 0.5 : 1.0);
+  };
   for_rows(a.box, [&](index_t r, index_t j, index_t k) {
     const index_t first = a.layout.at(a.box.lo[0], j, k);
-    // The weight is the row's (its j and k faces) times 1/2 at a row end on a half face: the
-    // interior sums without weights (vectorised), the ends are corrected after.
-    const index_t last = first + a.box.extent(0);
-    double s = 0;
-#pragma omp simd reduction(+ : s)
-    for (index_t c = first; c < last; ++c)
-      s += static_cast<double>(a.a[c]) * static_cast<double>(a.b[c]);
-    const auto factor = [&](int axis, index_t at) {  // dot_weight's factor of one axis
-      return (half[2 * axis] && at == 0 ? 0.5 : 1.0) *
-             (half[2 * axis + 1] && at == n[axis] - 1 ? 0.5 : 1.0);
-    };
-    for (const index_t i : {a.box.lo[0], a.box.hi[0] - 1}) {
-      const double w = factor(0, i);
+    const double row_weight = factor(1, j) * factor(2, k);
+    DotPartial p;
+    for (index_t i = a.box.lo[0]; i < a.box.hi[0]; ++i) {
       const index_t c = first + (i - a.box.lo[0]);
-      if (w != 1.0) s -= (1.0 - w) * static_cast<double>(a.a[c]) * static_cast<double>(a.b[c]);
-      if (a.box.extent(0) == 1) break;  // one node: both ends are the same node
+      add_dot_term(p,
+                   dot_term(static_cast<double>(a.a[c]), static_cast<double>(a.b[c]),
+                            row_weight * factor(0, i)),
+                   scale);
     }
-    partial[r] = s * factor(1, j) * factor(2, k);
+    partial[static_cast<std::size_t>(r)] = p;
   });
-  double total = 0;
-  for (double s : partial) total += s;
+  for (const DotPartial& p : partial) merge_dot(total, p);
   return total;
 }
 
@@ -312,7 +306,7 @@ template void flux_sweep<float>(const SweepArgs<float>&, SweepStats*);
 template void flux_sweep<double>(const SweepArgs<double>&, SweepStats*);
 template void combine<float>(const LinearCombinationArgs<float>&);
 template void combine<double>(const LinearCombinationArgs<double>&);
-template double dot<float>(const DotArgs<float>&);
-template double dot<double>(const DotArgs<double>&);
+template DotPartial dot_terms<float>(const DotArgs<float>&, int);
+template DotPartial dot_terms<double>(const DotArgs<double>&, int);
 
 }  // namespace fdsolve::cpu

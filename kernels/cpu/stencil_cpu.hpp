@@ -5,6 +5,7 @@
 #include "../stencil.hpp"
 #include "../bottom_cg.hpp"
 #include "../bottom_levels.hpp"
+#include "../exact_sum.hpp"
 #include "../transfer.hpp"
 #include "../flux_transfer.hpp"
 #include "../galerkin.hpp"
@@ -59,12 +60,12 @@ void unpack_box(T* field, const Layout& layout, const Box& box, const T* packed)
 /// over the nodes that are not held.
 template <typename T>
 void flux_sweep(const SweepArgs<T>& args, SweepStats* stats);
-/// y = a x + b y on the box's nodes that are not held, and the volume-weighted inner product
-/// (flux_operator.hpp), summed row by row in a fixed order.
+/// y = a x + b y on the box's nodes that are not held, and the volume-weighted inner product's
+/// exactly summed terms (flux_operator.hpp, exact_sum.hpp).
 template <typename T>
 void combine(const LinearCombinationArgs<T>& args);
 template <typename T>
-double dot(const DotArgs<T>& args);
+DotPartial dot_terms(const DotArgs<T>& args, int scale);
 /// One step of building a Galerkin coarse operator (galerkin.hpp), over every owned node.
 template <typename T>
 void galerkin(const GalerkinArgs<T>& args);

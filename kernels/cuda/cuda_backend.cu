@@ -238,7 +238,9 @@ class CudaBackend final : public Backend<T>,
     launch_restrict_residual(args, stream_);
   }
   void combine(const LinearCombinationArgs<T>& args) override { flux_->combine(args, stream_); }
-  double dot(const DotArgs<T>& args) override { return flux_->dot(args, stream_); }
+  DotPartial dot_terms(const DotArgs<T>& args, int scale) override {
+    return flux_->dot_terms(args, scale, stream_);
+  }
   void transfer_axis(const AxisTransferArgs<T>& args) override {
     launch_transfer_axis(args, stream_);
   }

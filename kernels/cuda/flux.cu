@@ -54,8 +54,12 @@ struct FluxCombine {
   }
 };
 
-struct DoubleSum {
-  __device__ double operator()(double a, double b) const { return a + b; }
+struct DotMerge {
+  __device__ DotPartial operator()(const DotPartial& a, const DotPartial& b) const {
+    DotPartial r = a;
+    merge_dot(r, b);
+    return r;
+  }
 };
 
 /// The box and the strides as kernel arguments: node (i, j, k) is at origin + k*plane +
@@ -179,18 +183,22 @@ __global__ void __launch_bounds__(kThreads)
   });
 }
 
-/// Each block's share of sum w_i a_i b_i in double at partials[linear block index].
+/// Each block's share of the exactly summed terms w_i a_i b_i (exact_sum.hpp) at
+/// partials[linear block index].
 template <typename T>
 __global__ void __launch_bounds__(kThreads)
     dot_kernel(const T* __restrict__ a, const T* __restrict__ b, const DotWeights w, const Span s,
-               double* __restrict__ partials) {
-  double acc = 0.0;
+               const int scale, DotPartial* __restrict__ partials) {
+  DotPartial acc;
   for_my_nodes(s, [&](index_t c, index_t i, index_t j, index_t k) {
-    acc += dot_weight(w.half, w.n, i, j, k) * static_cast<double>(a[c]) * static_cast<double>(b[c]);
+    add_dot_term(acc,
+                 dot_term(static_cast<double>(a[c]), static_cast<double>(b[c]),
+                          dot_weight(w.half, w.n, i, j, k)),
+                 scale);
   });
-  using Reduce = cub::BlockReduce<double, kBX, cub::BLOCK_REDUCE_WARP_REDUCTIONS, kBY>;
+  using Reduce = cub::BlockReduce<DotPartial, kBX, cub::BLOCK_REDUCE_WARP_REDUCTIONS, kBY>;
   __shared__ typename Reduce::TempStorage temp;
-  const double total = Reduce(temp).Reduce(acc, DoubleSum{});
+  const DotPartial total = Reduce(temp).Reduce(acc, DotMerge{});
   if (threadIdx.x == 0 && threadIdx.y == 0) partials[linear_block()] = total;
 }
 
@@ -244,10 +252,10 @@ FluxWorkspace::FluxWorkspace(int sm_count, int slots)
   const std::size_t blocks = static_cast<std::size_t>(sm_count_) * kBlocksPerSm;
   partials_ = device_new<FluxPartial>(blocks);
   results_ = device_new<FluxPartial>(static_cast<std::size_t>(slots_));
-  dot_partials_ = device_new<double>(blocks);
-  dot_result_ = device_new<double>(1);
+  dot_partials_ = device_new<DotPartial>(blocks);
+  dot_result_ = device_new<DotPartial>(1);
   FDSOLVE_CUDA_CHECK(cudaMallocHost(&host_results_, slots_ * sizeof(FluxPartial)));
-  FDSOLVE_CUDA_CHECK(cudaMallocHost(&host_dot_, sizeof(double)));
+  FDSOLVE_CUDA_CHECK(cudaMallocHost(&host_dot_, sizeof(DotPartial)));
 }
 
 FluxWorkspace::~FluxWorkspace() {
@@ -302,21 +310,21 @@ void FluxWorkspace::combine(const LinearCombinationArgs<T>& args, cudaStream_t s
 }
 
 template <typename T>
-double FluxWorkspace::dot(const DotArgs<T>& args, cudaStream_t stream) {
-  if (args.box.empty()) return 0.0;
+DotPartial FluxWorkspace::dot_terms(const DotArgs<T>& args, int scale, cudaStream_t stream) {
+  if (args.box.empty()) return DotPartial{};
   DotWeights w{};
   for (int f = 0; f < 6; ++f) w.half[f] = args.half[f];
   for (int a = 0; a < 3; ++a) w.n[a] = args.layout.n[a];
   constexpr auto kernel = dot_kernel<T>;
   const dim3 grid = box_grid(args.box, sm_count_, blocks_per_sm<kernel>());
   kernel<<<grid, dim3(kBX, kBY), 0, stream>>>(args.a, args.b, w, span_of(args.layout, args.box),
-                                              dot_partials_);
+                                              scale, dot_partials_);
   FDSOLVE_CUDA_CHECK_LAUNCH();
-  finish_kernel<double, DoubleSum>
-      <<<1, kFinishThreads, 0, stream>>>(dot_partials_, blocks_of(grid), 0.0, dot_result_);
+  finish_kernel<DotPartial, DotMerge><<<1, kFinishThreads, 0, stream>>>(
+      dot_partials_, blocks_of(grid), DotPartial{}, dot_result_);
   FDSOLVE_CUDA_CHECK_LAUNCH();
-  FDSOLVE_CUDA_CHECK(
-      cudaMemcpyAsync(host_dot_, dot_result_, sizeof(double), cudaMemcpyDeviceToHost, stream));
+  FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(host_dot_, dot_result_, sizeof(DotPartial),
+                                     cudaMemcpyDeviceToHost, stream));
   FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream));
   return *host_dot_;
 }
@@ -327,7 +335,8 @@ template void FluxWorkspace::sweep_with_stats<float>(const SweepArgs<float>&, in
 template void FluxWorkspace::sweep_with_stats<double>(const SweepArgs<double>&, int, cudaStream_t);
 template void FluxWorkspace::combine<float>(const LinearCombinationArgs<float>&, cudaStream_t);
 template void FluxWorkspace::combine<double>(const LinearCombinationArgs<double>&, cudaStream_t);
-template double FluxWorkspace::dot<float>(const DotArgs<float>&, cudaStream_t);
-template double FluxWorkspace::dot<double>(const DotArgs<double>&, cudaStream_t);
+template DotPartial FluxWorkspace::dot_terms<float>(const DotArgs<float>&, int, cudaStream_t);
+template DotPartial FluxWorkspace::dot_terms<double>(const DotArgs<double>&, int,
+                                                        cudaStream_t);
 
 }  // namespace fdsolve::cuda

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include "exact_sum.hpp"
 #include "stencil.hpp"
 
 namespace fdsolve::cuda {
@@ -37,9 +38,10 @@ class FluxWorkspace {
   /// Enqueues y = a x + b y on the box's nodes that are not held.
   template <typename T>
   void combine(const LinearCombinationArgs<T>& args, cudaStream_t stream);
-  /// The volume-weighted inner product, reduced in a fixed order; synchronises `stream`.
+  /// The volume-weighted inner product's terms scaled by 2^scale, summed exactly
+  /// (exact_sum.hpp); synchronises `stream`.
   template <typename T>
-  double dot(const DotArgs<T>& args, cudaStream_t stream);
+  DotPartial dot_terms(const DotArgs<T>& args, int scale, cudaStream_t stream);
 
  private:
   int sm_count_;
@@ -47,9 +49,9 @@ class FluxWorkspace {
   FluxPartial* partials_ = nullptr;      // device, one per block of the checked sweep
   FluxPartial* results_ = nullptr;       // device, one per slot
   FluxPartial* host_results_ = nullptr;  // pinned, one per slot
-  double* dot_partials_ = nullptr;       // device, one per block of the inner product
-  double* dot_result_ = nullptr;         // device
-  double* host_dot_ = nullptr;           // pinned
+  DotPartial* dot_partials_ = nullptr;   // device, one per block of the inner product
+  DotPartial* dot_result_ = nullptr;     // device
+  DotPartial* host_dot_ = nullptr;       // pinned
 };
 
 }  // namespace fdsolve::cuda

@@ -24,17 +24,14 @@ std::string describe_flux_implicit_heat(const Case& c) {
 template <typename T>
 SolveResult solve_flux_implicit_heat(const Case& c, const op::Medium& m, Backend<T>& backend,
                                      output::RunOutput& out, const SolveOptions& options) {
-  if (options.comm.several())
-    throw InputError(c.where("time.scheme") +
-                     "time.scheme: implicit steps with a varying diffusivity or held nodes run "
-                     "on one rank; over several ranks use time.scheme: explicit");
-  const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
   return solve_implicit_steps<T>(
       c, backend, out, options, "flux", describe_flux_implicit_heat(c),
       [&](Boundaries<T>& boundaries, HaloExchange<T>& halo, Buffer<T>& cur, Buffer<T>& next,
-          const parallel::LevelSplit&) {
-        return FluxImplicitStep<T>(c, m, backend, levels, boundaries, halo, cur, next);
-      });
+          const parallel::LevelSplit& split) {
+        return FluxImplicitStep<T>(c, m, backend, options.comm, split.level[0], boundaries,
+                                   halo, cur, next);
+      },
+      false);
 }
 
 template SolveResult solve_flux_implicit_heat<float>(const Case&, const op::Medium&,

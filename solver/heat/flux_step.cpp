@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "operator/flux_levels.hpp"
+#include "parallel/reduce.hpp"
 #include "problem/problem_setup.hpp"
 
 namespace fdsolve::heat {
@@ -24,24 +25,26 @@ bool no_source(const Case& c) {
 
 template <typename T>
 FluxImplicitStep<T>::FluxImplicitStep(const Case& c, const op::Medium& m, Backend<T>& backend,
-                                      const std::vector<multigrid::LevelGeometry>& levels,
+                                      const parallel::Comm& comm,
+                                      const parallel::Decomposition& d,
                                       Boundaries<T>& boundaries, HaloExchange<T>& halo,
                                       Buffer<T>& cur, Buffer<T>& next)
     : c_(c),
       backend_(backend),
+      comm_(comm),
       boundaries_(boundaries),
       halo_(halo),
       cur_(cur),
       next_(next),
-      L_(field_layout(c, sizeof(T), Subdomain::whole(c))),
-      box_(update_box(c, Subdomain::whole(c))),
-      sub_(Subdomain::whole(c)),
+      L_(field_layout(c, sizeof(T), d.sub)),
+      box_(update_box(c, d.sub)),
+      sub_(d.sub),
       // A first shift; set_step gives the step's.
-      cycles_(levels, op::flux_levels<T>(levels, m), c.solve.multigrid, backend, 1.0, 1.0),
+      cycles_(c, m, backend, comm, d, 1.0, 1.0, false),
       g_(backend.allocate(L_.size)),
       source_(no_source(c) ? Buffer<T>{} : backend.allocate(L_.size)),
-      iteration_(cycles_.fine(), cycles_, backend, L_, box_, g_.data(), 0.0,
-                 multigrid::flux_uses_cg(c),
+      iteration_(cycles_.fine(), cycles_.preconditioner(), backend,
+                 {sub_, L_, box_, &halo, comm}, g_.data(), 0.0, multigrid::flux_uses_cg(c),
                  [this](Buffer<T>& x) { boundaries_.fill_ghosts(x, halo_); }) {
   backend.zero(g_);
 }
@@ -120,20 +123,22 @@ StepSolve FluxImplicitStep<T>::step(double t, double t_next, const StepPlan& pla
     return c_.solve.norm == NormKind::L2 ? s.l2() : s.linf();
   };
   iteration_.restart();  // a new system: conjugate gradients start a new direction
+  // Every rank sees the norms of the whole grid, so that all take the same iterations.
+  const auto probe = [&] { return parallel::reduce_stats(comm_, iteration_.probe(cur_, next_)); };
   StepSolve r;
-  r.residual = iteration_.probe(cur_, next_);
+  r.residual = probe();
   r.first_norm = norm_of(r.residual);
   r.target = std::max(c_.solve.absolute_tolerance, c_.solve.tolerance * r.first_norm);
   if (plan.start_guess) {  // the target stays relative to the old u's residual
     plan.start_guess();
-    r.residual = iteration_.probe(cur_, next_);
+    r.residual = probe();
   }
   double norm = norm_of(r.residual), best = norm;
   std::int64_t best_at = 0;
   while (norm > r.target && std::isfinite(norm) && r.cycles < c_.solve.max_iterations) {
     iteration_.finish_cycle(cur_, next_);
     ++r.cycles;
-    r.residual = iteration_.probe(cur_, next_);
+    r.residual = probe();
     norm = norm_of(r.residual);
     if (norm < 0.9 * best) {
       best = norm;

@@ -5,12 +5,14 @@
 // The shifted operator is solved by multigrid (FluxHierarchy, Galerkin coarse operators of the
 // shifted operator), as a stationary iteration or as the preconditioner of conjugate gradients
 // (solve.krylov), warm-started from the old u. Held nodes keep their values; Dirichlet faces
-// take their values at t'.
+// take their values at t'. Over several ranks each holds its part of u and of the fine
+// operator, and rank 0 runs the cycles (multigrid/flux_on_ranks.hpp).
 #pragma once
 
 #include <vector>
 
 #include "multigrid/flux_hierarchy.hpp"
+#include "multigrid/flux_on_ranks.hpp"
 #include "multigrid/flux_solve.hpp"
 #include "operator/medium.hpp"
 #include "parallel/halo_exchange.hpp"
@@ -22,9 +24,10 @@ namespace fdsolve::heat {
 template <typename T>
 class FluxImplicitStep {
  public:
-  /// `cur` and `next` (the loop's fields) and `boundaries`, `halo` must outlive this object.
+  /// `cur` and `next` (the loop's fields on this rank's part `d` of the grid) and
+  /// `boundaries`, `halo` must outlive this object.
   FluxImplicitStep(const Case& c, const op::Medium& m, Backend<T>& backend,
-                   const std::vector<multigrid::LevelGeometry>& levels,
+                   const parallel::Comm& comm, const parallel::Decomposition& d,
                    Boundaries<T>& boundaries, HaloExchange<T>& halo, Buffer<T>& cur,
                    Buffer<T>& next);
 
@@ -41,8 +44,6 @@ class FluxImplicitStep {
   void extrapolate(Buffer<T>& u, const std::vector<const Buffer<T>*>& earlier,
                    const std::vector<double>& c);
 
-  const multigrid::FluxHierarchy<T>& cycles() const { return cycles_; }
-
  private:
   /// The source term dt q(t') (BE) or dt (q(t) + q(t')) / 2 (CN) in backend memory; null when
   /// the case has no source.
@@ -50,6 +51,7 @@ class FluxImplicitStep {
 
   const Case& c_;
   Backend<T>& backend_;
+  parallel::Comm comm_;
   Boundaries<T>& boundaries_;
   HaloExchange<T>& halo_;
   Buffer<T>& cur_;
@@ -60,7 +62,7 @@ class FluxImplicitStep {
   bool backward_euler_ = false;  // the current step's kind (set_step)
   double dt_ = -1;
   double beta_ = -1;
-  multigrid::FluxHierarchy<T> cycles_;
+  multigrid::FluxCyclesOnRanks<T> cycles_;
   Buffer<T> g_;       // the right-hand side
   Buffer<T> source_;  // the source term (when the case has a source)
   double source_dt_ = -1, source_t_ = -1, source_t_next_ = -1;

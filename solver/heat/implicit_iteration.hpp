@@ -189,10 +189,15 @@ class ImplicitIteration final : public LoopIteration<T> {
 template <typename T, typename MakeStepper>
 SolveResult solve_implicit_steps(const Case& c, Backend<T>& backend, output::RunOutput& out,
                                  const SolveOptions& options, const std::string& kernel,
-                                 const std::string& method, MakeStepper make_stepper) {
+                                 const std::string& method, MakeStepper make_stepper,
+                                 bool split_levels = true) {
   const parallel::Comm& comm = options.comm;
   const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
-  const parallel::LevelSplit split = multigrid::split_over_ranks(c, levels, options);
+  // The stepper's levels split over the ranks, or (split_levels false: cycles on rank 0) the
+  // fine grid's split alone.
+  const parallel::LevelSplit split =
+      split_levels ? multigrid::split_over_ranks(c, levels, options)
+                   : multigrid::fine_split_only(c, levels, options);
   const parallel::Decomposition& d = split.level[0];
   const Subdomain& sub = d.sub;
   const Layout L = field_layout(c, sizeof(T), sub);

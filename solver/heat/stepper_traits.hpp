@@ -22,7 +22,7 @@ struct StepperTraits<ImplicitStep<T>> {
 
 template <typename T>
 struct StepperTraits<FluxImplicitStep<T>> {
-  static constexpr bool timed_levels = false;  // one rank
+  static constexpr bool timed_levels = false;  // the cycles run on rank 0 alone
 };
 
 }  // namespace fdsolve::heat

@@ -6,7 +6,7 @@
 #include "case_reader.hpp"
 
 #include "cycle_iteration.hpp"
-#include "float_flux.hpp"
+#include "flux_on_ranks.hpp"
 #include "cycles_detail.hpp"
 #include "multigrid_solve.hpp"
 #include "loop/run_clock.hpp"
@@ -21,25 +21,32 @@ namespace fdsolve::multigrid {
 
 template <typename T>
 FluxIteration<T>::FluxIteration(const FineFlux<T>& fine, FluxPreconditioner<T>& cycles,
-                                Backend<T>& backend, const Layout& L, const Box& box, const T* f,
-                                double f_constant, bool cg, FineHalo fine_halo)
+                                Backend<T>& backend, Part part, const T* f, double f_constant,
+                                bool cg, FineHalo fine_halo)
     : fine_(fine),
       cycles_(cycles),
       backend_(backend),
       flux_(require_flux_operations(backend)),
-      layout_(L),
-      box_(box),
+      layout_(part.layout),
+      box_(part.box),
+      halo_(part.halo),
       f_(f),
       f_constant_(f ? 0.0 : f_constant),
       cg_(cg),
-      fine_halo_(std::move(fine_halo)) {
+      fine_halo_(std::move(fine_halo)),
+      rz_dot_(part.comm),
+      pq_dot_(part.comm),
+      updated_dot_(part.comm),
+      true_dot_(part.comm) {
   const LevelGeometry& g = fine.geometry;
-  homogeneous_ = detail::homogeneous_rules<T>(g, L, detail::whole_of(g));
-  dot_.layout = L;
-  dot_.box = box;
-  for (int f = 0; f < 2 * g.dims; ++f) dot_.half[f] = g.faces[f] == BoundaryType::Neumann;
+  homogeneous_ = detail::homogeneous_rules<T>(g, layout_, part.sub);
+  dot_.layout = layout_;
+  dot_.box = box_;
+  // Half weights on the grid's own Neumann faces, not on the faces between ranks.
+  for (int f = 0; f < 2 * g.dims; ++f)
+    dot_.half[f] = part.sub.physical(f) && g.faces[f] == BoundaryType::Neumann;
   for (auto* b : {&r_, &s_, &z_, &p_, &q_}) {
-    *b = backend.allocate(L.size);
+    *b = backend.allocate(layout_.size);
     backend.zero(*b);
   }
 }
@@ -77,17 +84,16 @@ void FluxIteration<T>::finish_cycle(Buffer<T>& u, Buffer<T>& /*next*/) {
   cycles_.precondition(s_, z_);
   dot_.a = s_.data();
   dot_.b = z_.data();
-  const double rz = flux_.dot(dot_);
+  const double rz = rz_dot_(flux_, dot_);
   c.y = p_.data();
   c.x = z_.data();
   c.a = 1.0;
   c.b = rz_ > 0 ? rz / rz_ : 0.0;  // p = z + beta p
   flux_.combine(c);
   rz_ = rz;
-  // q = A p: p holds zero on the Dirichlet and held nodes; its ghosts fold homogeneously.
-  HaloFillArgs<T> h = homogeneous_;
-  h.field = p_.data();
-  if (h.any()) backend_.fill_halo(h);
+  // q = A p: p holds zero on the Dirichlet and held nodes; its ghosts fold homogeneously and
+  // come from the other ranks.
+  detail::fill_and_exchange(backend_, homogeneous_, halo_, p_);
   SweepArgs<T> a;
   a.in = p_.data();
   a.out = q_.data();
@@ -97,7 +103,7 @@ void FluxIteration<T>::finish_cycle(Buffer<T>& u, Buffer<T>& /*next*/) {
   backend_.sweep(a, KernelId{layout_.dims, 0});
   dot_.a = p_.data();
   dot_.b = q_.data();
-  const double pq = flux_.dot(dot_);
+  const double pq = pq_dot_(flux_, dot_);
   if (!(pq > 0)) {  // no progress possible along p (converged to rounding): restart
     rz_ = 0;
     return;
@@ -117,9 +123,9 @@ template <typename T>
 bool FluxIteration<T>::at_rounding_floor() {
   if (!cg_ || rz_ == 0) return false;
   dot_.a = dot_.b = s_.data();
-  const double updated = flux_.dot(dot_);
+  const double updated = updated_dot_(flux_, dot_);
   dot_.a = dot_.b = r_.data();
-  const double true_residual = flux_.dot(dot_);
+  const double true_residual = true_dot_(flux_, dot_);
   return updated < 0.01 * true_residual;  // squares: a tenth of the norm
 }
 
@@ -129,11 +135,12 @@ template class FluxIteration<double>;
 template <typename T>
 SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>& backend,
                                  output::RunOutput& out, const SolveOptions& options) {
-  const parallel::Decomposition d = parallel::decompose(c, {1, 1, 1}, 0);
+  const parallel::Decomposition d = options.decomposition
+                                        ? *options.decomposition
+                                        : parallel::decompose(c, {1, 1, 1}, 0);
   const Subdomain& sub = d.sub;
   const Layout L = field_layout(c, sizeof(T), sub);
   const Box box = update_box(c, sub);
-  const auto levels = build_hierarchy(fine_level(c));
   SolveResult r;
   r.kernel = "flux";
   auto [cur, next, done, earlier_seconds, first_norm] =
@@ -143,34 +150,8 @@ SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>&
   Boundaries<T> boundaries(c, backend, L, sub);
   HaloExchange<T> halo(L, backend, options.comm, d);
   RunClock::get().mark("initial state ready");
-  // The cycles in T, or in float inside the double solve (float_flux.hpp), with the fine
-  // operator's faces then uploaded in double on their own.
-  std::unique_ptr<FluxHierarchy<T>> same;
-  std::unique_ptr<FloatFluxCycles> in_float;
-  std::unique_ptr<FineFaces<T>> fine_faces;
-  FluxPreconditioner<T>* cycles = nullptr;
-  FineFlux<T> fine;
-  bool galerkin = false;
-  if constexpr (std::is_same_v<T, double>) {
-    if (c.solve.multigrid.float_cycles) {
-      const auto host = op::flux_levels<float>(levels, m);
-      const auto fine_host = op::fine_flux_level<T>(levels[0], m, sub);
-      RunClock::get().mark("face arrays built");
-      in_float = std::make_unique<FloatFluxCycles>(levels, host, c.solve.multigrid, backend, L, box);
-      fine_faces = std::make_unique<FineFaces<T>>(levels[0], fine_host, backend);
-      cycles = in_float.get();
-      fine = fine_faces->fine();
-      galerkin = in_float->cycles().galerkin();
-    }
-  }
-  if (!cycles) {
-    const auto host = op::flux_levels<T>(levels, m);
-    RunClock::get().mark("face arrays built");
-    same = std::make_unique<FluxHierarchy<T>>(levels, host, c.solve.multigrid, backend, 0.0, 1.0);
-    cycles = same.get();
-    fine = same->fine();
-    galerkin = same->galerkin();
-  }
+  FluxCyclesOnRanks<T> cycles(c, m, backend, options.comm, d, 0.0, 1.0,
+                              c.solve.multigrid.float_cycles);
   RunClock::get().mark("hierarchy ready");
   Buffer<T> f;
   if (has_source_field(c)) {
@@ -183,17 +164,20 @@ SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>&
           : 0.0;
   RunClock::get().mark("source ready");
   const bool cg = flux_uses_cg(c);
-  FluxIteration<T> iteration(fine, *cycles, backend, L, box, f.size() ? f.data() : nullptr,
+  FluxIteration<T> iteration(cycles.fine(), cycles.preconditioner(), backend,
+                             {sub, L, box, &halo, options.comm}, f.size() ? f.data() : nullptr,
                              f_constant, cg,
                              [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0, halo); });
   MultigridSpec spec = c.solve.multigrid;
   spec.fmg = false;  // the flux path starts from the initial field
-  spdlog::info("{}{}{}: {} levels ({}), coarsest {} solved exactly; {} held nodes",
-               cg ? "conjugate gradients preconditioned by " : "", in_float ? "float " : "",
+  const auto& levels = cycles.levels();
+  spdlog::info("{}{}{}: {} levels ({}), coarsest {} solved exactly{}; {} held nodes",
+               cg ? "conjugate gradients preconditioned by " : "",
+               c.solve.multigrid.float_cycles && std::is_same_v<T, double> ? "float " : "",
                describe_cycles(spec), levels.size(),
-               galerkin ? "Galerkin coarse operators" : "averaged face coefficients",
+               cycles.galerkin() ? "Galerkin coarse operators" : "averaged face coefficients",
                fmt::join(levels.back().n.begin(), levels.back().n.begin() + c.grid.dims, "x"),
-               m.held_count);
+               options.comm.several() ? ", the cycles on rank 0" : "", m.held_count);
   const FineState<T> state{cur, next, done, earlier_seconds, L, d, box, levels[0].box.cells(),
                            false};
   return solve_by_cycles(c, backend, out, options, iteration, state, r);

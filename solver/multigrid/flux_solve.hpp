@@ -13,6 +13,10 @@
 #include "case.hpp"
 #include "flux_hierarchy.hpp"
 #include "loop/solve_result.hpp"
+#include "parallel/decomposition.hpp"
+#include "parallel/exact_dot.hpp"
+#include "parallel/halo_exchange.hpp"
+#include "parallel/subdomain.hpp"
 
 namespace fdsolve::multigrid {
 
@@ -21,13 +25,25 @@ class FluxIteration {
  public:
   using FineHalo = std::function<void(Buffer<T>&)>;
 
-  /// `fine`: the operator of the solve (its faces in T); `cycles`: the preconditioner, one
-  /// cycle (in T, or in float: float_flux.hpp). `f`: the right-hand side as a field (fine
-  /// layout, backend memory) or, when null, `f_constant` everywhere. `cg`: conjugate gradients
-  /// preconditioned by one cycle.
+  /// This rank's part of the fine grid: `sub` of layout `L`, its updated nodes `box`, the
+  /// exchange that fills its halo from the other ranks (null or inactive on one rank) and the
+  /// ranks' communicator.
+  struct Part {
+    Subdomain sub;
+    Layout layout;
+    Box box;
+    HaloExchange<T>* halo = nullptr;
+    parallel::Comm comm;
+  };
+
+  /// `fine`: the operator of the solve on this rank's part (its faces in T); `cycles`: the
+  /// preconditioner, one cycle (in T, or in float: float_flux.hpp; over several ranks the
+  /// gathered one, gathered_preconditioner.hpp). `f`: the right-hand side as a field (the
+  /// part's layout, backend memory) or, when null, `f_constant` everywhere. `cg`: conjugate
+  /// gradients preconditioned by one cycle, with inner products summed exactly, so that the
+  /// iterates are the same on any number of ranks.
   FluxIteration(const FineFlux<T>& fine, FluxPreconditioner<T>& cycles, Backend<T>& backend,
-                const Layout& L, const Box& box, const T* f, double f_constant, bool cg,
-                FineHalo fine_halo);
+                Part part, const T* f, double f_constant, bool cg, FineHalo fine_halo);
 
   /// The residual r = f - A u of u (its norms over the nodes that are not held, and the range
   /// of u); leaves u unchanged and keeps r for finish_cycle.
@@ -67,12 +83,15 @@ class FluxIteration {
   FluxOperations<T>& flux_;
   Layout layout_;
   Box box_;
+  HaloExchange<T>* halo_;
   const T* f_;
   double f_constant_;
   bool cg_;
   FineHalo fine_halo_;
   HaloFillArgs<T> homogeneous_;
   DotArgs<T> dot_;
+  // One per inner product: each keeps the scale of its last value (exact_dot.hpp).
+  parallel::ExactDot rz_dot_, pq_dot_, updated_dot_, true_dot_;
   Buffer<T> r_, s_, z_, p_, q_;  // true residual, CG's residual, M s, direction, A p
   double rz_ = 0;  // (r, z) of the previous CG step; 0: start a new direction
 };
@@ -94,7 +113,8 @@ namespace fdsolve::multigrid {
 
 /// Solves the Laplace/Poisson case `c` with the medium `m` (op::resolve_medium; one that needs
 /// the flux operator) by multigrid, or conjugate gradients preconditioned by it
-/// (solve.krylov), as iterations of the solve loop. One rank.
+/// (solve.krylov), as iterations of the solve loop, on one rank or several
+/// (FluxCyclesOnRanks).
 template <typename T>
 SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>& backend,
                                  output::RunOutput& out, const SolveOptions& options);

@@ -42,6 +42,15 @@ parallel::LevelSplit split_over_ranks(const Case& c, const std::vector<LevelGeom
   return parallel::split_levels(c, level_points(levels), ranks, options.comm.rank());
 }
 
+parallel::LevelSplit fine_split_only(const Case& c, const std::vector<LevelGeometry>& levels,
+                                    const SolveOptions& options) {
+  parallel::LevelSplit s;
+  s.level = {options.decomposition ? *options.decomposition : parallel::decompose(c, {1, 1, 1}, 0)};
+  s.gather = 1;
+  s.levels = static_cast<int>(levels.size());
+  return s;
+}
+
 std::string mixed_precision_obstacle(const Case& c) {
   if (!c.solve.multigrid.float_cycles) return "solve.multigrid.precision is same";
   if (c.precision == Precision::Float) return "the run is in float already";

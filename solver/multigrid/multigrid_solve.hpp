@@ -23,6 +23,10 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
 /// without one): every level whole on one rank.
 parallel::LevelSplit split_over_ranks(const Case& c, const std::vector<LevelGeometry>& levels,
                                      const SolveOptions& options);
+/// The fine grid's split of `options` (one rank without one) with every coarser level on rank
+/// 0: the flux form's cycles over ranks (flux_on_ranks.hpp).
+parallel::LevelSplit fine_split_only(const Case& c, const std::vector<LevelGeometry>& levels,
+                                    const SolveOptions& options);
 
 /// Why solve.multigrid.precision: float cannot run for `c` on the constant-coefficient cycles
 /// ("" where it runs): it is not asked for, or the run is float.

@@ -382,34 +382,27 @@ void check_dot(Backend<T>& gpu, Backend<T>& cpu, const Problem<T>& p, std::mt199
   h.layout = p.L;
   h.box = p.box;
   h.half = half;
-  const double want = cpu.flux_operations()->dot(h);
-
-  // The scale of the rounding: the sum of |w a b|.
-  bool hf[6];
-  for (int f = 0; f < 6; ++f) hf[f] = half[f];
-  const index_t owned[3] = {p.L.n[0], p.L.n[1], p.L.n[2]};
-  double scale = 0;
-  for (index_t k = p.box.lo[2]; k < p.box.hi[2]; ++k)
-    for (index_t j = p.box.lo[1]; j < p.box.hi[1]; ++j)
-      for (index_t i = p.box.lo[0]; i < p.box.hi[0]; ++i) {
-        const index_t c = p.L.at(i, j, k);
-        scale += dot_weight(hf, owned, i, j, k) * std::fabs(double(a[c]) * double(b[c]));
-      }
-
+  // The terms summed exactly (exact_sum.hpp): the GPU's digits are the CPU's, bit for bit, at
+  // the scale of the largest term and at a scale that rounds most terms away.
+  const double largest = cpu.flux_operations()->dot_terms(h, 0).largest;
   Buffer<T> da = gpu.allocate(n), db = gpu.allocate(n);
   gpu.upload(da, a.data(), n);
   gpu.upload(db, b.data(), n);
   DotArgs<T> g = h;
   g.a = da.data();
   g.b = db.data();
-  const double first = gpu.flux_operations()->dot(g), second = gpu.flux_operations()->dot(g);
-  INFO("gpu ", first, " cpu ", want, " scale ", scale);
-  CHECK(std::fabs(first - want) <= 1e-12 * scale);
-  CHECK(same_bits(first, second));
-
+  for (int scale : {78 - std::ilogb(largest), 3}) {
+    const DotPartial want = cpu.flux_operations()->dot_terms(h, scale);
+    const DotPartial got = gpu.flux_operations()->dot_terms(g, scale);
+    CAPTURE(scale);
+    for (int d = 0; d < 3; ++d) CHECK(got.digit[d] == want.digit[d]);
+    CHECK(same_bits(got.largest, want.largest));
+  }
   DotArgs<T> none = g;
   none.box.hi[1] = none.box.lo[1];
-  CHECK(gpu.flux_operations()->dot(none) == 0.0);
+  const DotPartial empty = gpu.flux_operations()->dot_terms(none, 10);
+  CHECK((empty.digit[0] == 0 && empty.digit[1] == 0 && empty.digit[2] == 0));
+  CHECK(empty.largest == 0.0);
 }
 
 }  // namespace
