@@ -201,6 +201,7 @@ class SolveLoop {
   FieldWriter<T> writer_;
   Progress progress_;
   StopRules rules_;
+  std::optional<RoundingFloor> floor_;  // built where a solve first stops falling
   const output::GridMeta grid_;
   std::int64_t it_;
   std::int64_t last_snapshot_ = -1;

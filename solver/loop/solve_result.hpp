@@ -55,6 +55,10 @@ struct SolveResult {
   /// Why a run that did not converge stopped, in one line (stalled: the residual, target and
   /// rounding floor; time limit: the limit and where it stopped); "" otherwise.
   std::string stop_message;
+  /// Converged because the residual stopped falling at the rounding floor (status Converged).
+  bool at_rounding_floor = false;
+  /// Where the residual stopped falling, when a stall rule fired (at the floor or not).
+  std::optional<output::RoundingFloorReport> rounding_floor;
 };
 
 struct SolveOptions {
