@@ -99,12 +99,12 @@ LoopState SolveLoop<T>::state_now(LoopIteration<T>& iteration) const {
 }
 
 template <typename T>
-void SolveLoop<T>::record_start(const SweepStats& start) {
-  r_.first_norm = chosen(start);
+void SolveLoop<T>::record_start(const SweepStats& start, double reference) {
+  r_.first_norm = std::isnan(reference) ? chosen(start) : std::max(chosen(start), reference);
   rules_.tolerance.set_reference(r_.first_norm);
   // A run interrupted during its first cycle resumes at iteration 0, its initial row restored.
   if (!options_.resume) out_.add_history(history_row(0, 0.0, start, nullptr, seconds()));
-  progress_.check(0, r_.first_norm, rules_.tolerance.target(), "initial residual");
+  progress_.check(0, chosen(start), rules_.tolerance.target(), "initial residual");
 }
 
 template <typename T>
