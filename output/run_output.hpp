@@ -139,6 +139,16 @@ struct MixedPrecision {
   std::int64_t fallback_cycle = 0;
 };
 
+/// Where a steady solve's residual stopped falling (a stall rule fired), against the rounding
+/// floor of its precision: written as "rounding_floor".
+struct RoundingFloorReport {
+  std::string norm;          // l2 | linf: the norm of `residual` and `target`
+  double residual = 0;       // where the residual stopped, in that norm
+  double target = 0;         // the tolerance's target, in that norm
+  double residual_linf = 0;  // where it stopped, in the max norm
+  double floor = 0;          // eps x |A| x |u|, in the max norm
+};
+
 struct Summary {
   std::string name;
   std::string case_file;
@@ -162,7 +172,11 @@ struct Summary {
   std::string stop_reason;
   double norm_l2 = 0;
   double norm_linf = 0;
-  double first_norm = 0;  // norm of iteration 1 (the reference of the relative tolerance)
+  double first_norm = 0;  // the reference of the relative tolerance
+  /// A steady solve that converged at the rounding floor of its precision (status converged).
+  bool at_rounding_floor = false;
+  /// Where the residual stopped falling, when a stall rule fired; written as null otherwise.
+  std::optional<RoundingFloorReport> rounding_floor;
   double wall_seconds = 0;
   double cells_per_second = 0;  // updated nodes per second over the solve
   int threads = 0;              // CPU threads of the sweeps (cpu backend; 0: not recorded)

@@ -165,6 +165,18 @@ std::string format_summary_json(const Summary& summary) {
   json.value("norm_l2", summary.norm_l2);
   json.value("norm_linf", summary.norm_linf);
   json.value("first_norm", summary.first_norm);
+  json.value("at_rounding_floor", summary.at_rounding_floor);
+  if (const auto& f = summary.rounding_floor) {
+    json.begin_object("rounding_floor", true);
+    json.value("norm", f->norm);
+    json.value("residual", f->residual);
+    json.value("target", f->target);
+    json.value("residual_linf", f->residual_linf);
+    json.value("floor", f->floor);
+    json.end_object();
+  } else {
+    json.null_value("rounding_floor");
+  }
   json.value("wall_seconds", summary.wall_seconds);
   json.value("cells_per_second", summary.cells_per_second);
   json.value("diagnostics", summary.diagnostics);

@@ -36,7 +36,8 @@ namespace fdsolve {
 namespace {
 
 /// Everything `check` prints, built before anything is printed.
-void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text);
+void check_text(const Case& c, const parallel::Comm& comm, const CoefficientRange& range,
+                std::ostream& text);
 
 /// "# expressions: ..." : how much of the grid check evaluated them at; empty without any.
 std::string coverage_line(const Case& c, bool full);
@@ -46,16 +47,17 @@ std::string coverage_line(const Case& c, bool full);
 int check_command(const std::string& case_path, const std::vector<std::string>& overrides,
                   std::ostream& out, bool full) {
   const parallel::Comm comm = parallel::Comm::world();
+  CoefficientRange range;  // the coefficient's, for the tolerance warning
   const Case c = parallel::agree(comm, [&] {
     Case read = read_case_file(case_path, overrides);
     resolve_method_defaults(read);
     // Cheap at any size: formulas are evaluated at samples unless --full asks for every node.
     check_finite_inputs(read, full ? Coverage::Every : Coverage::Sampled);
-    if (op::may_need_flux(read)) {
-      if (!full && op::medium_can_be_sampled(read))
-        op::check_medium_sampled(read);
-      else
-        (void)op::resolved_medium(read);
+    if (op::may_need_flux(read) && !full && op::medium_can_be_sampled(read)) {
+      const std::array<double, 2> seen = op::check_medium_sampled(read);
+      range = {seen[0], seen[1]};
+    } else {
+      range = coefficient_range(read);  // resolves (and checks) a medium that may vary
     }
     return read;
   });
@@ -63,7 +65,7 @@ int check_command(const std::string& case_path, const std::vector<std::string>& 
   // stability limit) must leave stdout empty, as for any other invalid case.
   std::ostringstream text;
   parallel::agree(comm, [&] {
-    check_text(c, comm, text);
+    check_text(c, comm, range, text);
     text << coverage_line(c, full);
   });
   if (comm.root()) out << text.str();  // under mpirun, once
@@ -115,7 +117,8 @@ std::string kernel_line(const Case& c) {
                                          : kernel_line_typed<double>(c, cuda);
 }
 
-void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
+void check_text(const Case& c, const parallel::Comm& comm, const CoefficientRange& range,
+                std::ostream& text) {
   text << to_yaml(c);
   const auto gib = [](std::size_t b) { return static_cast<double>(b) / (1 << 30); };
   const std::size_t device = case_memory(c), host = required_host_memory(c);
@@ -162,7 +165,7 @@ void check_text(const Case& c, const parallel::Comm& comm, std::ostream& text) {
         "the estimated discretization error (Richardson's, against the grid through every "
         "other node, solved first; {} norm)\n",
         DiscretizationStop::kFraction, c.solve.norm == NormKind::L2 ? "l2" : "linf");
-  if (const std::string w = tolerance_warning(c, runs_multigrid(c)); !w.empty())
+  if (const std::string w = tolerance_warning(c, runs_multigrid(c), range); !w.empty())
     text << "# warning: " << w << "\n";
   text << kernel_line(c);
   if (comm.several()) {

@@ -245,7 +245,8 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
                            : std::string());
   const KernelChoice chosen = kernel_choice(c, *backend);
   spdlog::info("sweep kernel {} ({})", chosen.kernel, chosen.reason);
-  if (const std::string w = tolerance_warning(c, runs_multigrid(c)); !w.empty())
+  if (const std::string w = tolerance_warning(c, runs_multigrid(c), coefficient_range(c));
+      !w.empty())
     spdlog::warn("{}", w);
   for (const std::string& line : describe_method(c)) {
     if (line.rfind("warning: ", 0) == 0) {
@@ -303,6 +304,8 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   s.norm_l2 = r.norm_l2;
   s.norm_linf = r.norm_linf;
   s.first_norm = r.first_norm;
+  s.at_rounding_floor = r.at_rounding_floor;
+  s.rounding_floor = r.rounding_floor;
   s.wall_seconds = r.seconds;
   s.cells_per_second = r.cells_per_second;
   s.diagnostics = c.solve.diagnostics;

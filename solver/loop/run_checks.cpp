@@ -154,8 +154,9 @@ std::string StagnationWatch::check(const std::vector<output::HistoryRow>& rows, 
     const double u_max = std::max(std::abs(now.min), std::abs(now.max));
     text += fmt::format(
         "Multigrid cycles reduce the residual by a fixed factor per cycle until {} rounding "
-        "limits it, at about eps x |A| x |u| = {:.2e} here: the target may lie below that floor "
-        "(raise solve.tolerance or set solve.absolute_tolerance{}).",
+        "limits it, at about eps x |A| x |u| = {:.2e} here (max norm): the target may lie below "
+        "that floor, where the solve ends as converged at the rounding floor (raise "
+        "solve.tolerance or set solve.absolute_tolerance to stop sooner{}).",
         c_.precision == Precision::Float ? "float" : "double", rounding_floor(c_, u_max),
         c_.precision == Precision::Float ? ", or use precision: double" : "");
     spdlog::warn("{}", text);

@@ -99,12 +99,12 @@ LoopState SolveLoop<T>::state_now(LoopIteration<T>& iteration) const {
 }
 
 template <typename T>
-void SolveLoop<T>::record_start(const SweepStats& start) {
-  r_.first_norm = chosen(start);
+void SolveLoop<T>::record_start(const SweepStats& start, double reference) {
+  r_.first_norm = std::isnan(reference) ? chosen(start) : std::max(chosen(start), reference);
   rules_.tolerance.set_reference(r_.first_norm);
   // A run interrupted during its first cycle resumes at iteration 0, its initial row restored.
   if (!options_.resume) out_.add_history(history_row(0, 0.0, start, nullptr, seconds()));
-  progress_.check(0, r_.first_norm, rules_.tolerance.target(), "initial residual");
+  progress_.check(0, chosen(start), rules_.tolerance.target(), "initial residual");
 }
 
 template <typename T>
@@ -203,19 +203,33 @@ std::optional<SolveStatus> SolveLoop<T>::check(LoopIteration<T>& iteration, cons
     return SolveStatus::Converged;
   }
   if (it_ > 0 && rules_.krylov &&
-      rules_.krylov->stalled(norm, [&] { return iteration.at_rounding_floor(); })) {
-    r_.stop_message =
-        describe_krylov_stall(c_, it_, norm, *rules_.krylov, rules_.tolerance.target());
-    return SolveStatus::Stalled;
-  }
-  if (it_ > 0 && rules_.stall && rules_.stall->stalled(row.factor)) {
-    r_.stop_message = describe_stall(c_, it_, norm, rules_.tolerance.target(),
-                                     std::max(std::abs(row.min), std::abs(row.max)));
-    return SolveStatus::Stalled;
-  }
+      rules_.krylov->stalled(norm, [&] { return iteration.at_rounding_floor(); }))
+    return stopped_falling(a.stats, row, true);
+  if (it_ > 0 && rules_.stall && rules_.stall->stalled(row.factor))
+    return stopped_falling(a.stats, row, false);
   if (it_ > 0) rules_.stagnation.check(out_.history(), rules_.tolerance.target());
   iteration.checked(it_, norm);
   return std::nullopt;
+}
+
+template <typename T>
+SolveStatus SolveLoop<T>::stopped_falling(const SweepStats& stats, const output::HistoryRow& row,
+                                          bool krylov) {
+  // The medium's range is looked up only here, where a solve has stopped falling.
+  if (!floor_) floor_.emplace(c_);
+  const double norm = chosen(stats), linf = stats.linf(), target = rules_.tolerance.target();
+  const double u_max = std::max(std::abs(row.min), std::abs(row.max));
+  r_.rounding_floor = output::RoundingFloorReport{c_.solve.norm == NormKind::L2 ? "l2" : "linf",
+                                                  norm, target, linf, floor_->at(u_max)};
+  if (floor_->reached(linf, u_max, norm, r_.first_norm)) {
+    r_.at_rounding_floor = true;
+    spdlog::warn("{}", describe_floor_convergence(c_, *floor_, it_, norm, linf, u_max, target));
+    return SolveStatus::Converged;
+  }
+  r_.stop_message =
+      krylov ? describe_krylov_stall(c_, *floor_, it_, norm, linf, u_max, *rules_.krylov, target)
+             : describe_stall(c_, *floor_, it_, norm, linf, u_max, target);
+  return SolveStatus::Stalled;
 }
 
 template <typename T>

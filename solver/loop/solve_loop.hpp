@@ -173,12 +173,17 @@ class SolveLoop {
   /// of a checkpoint.
   bool check_due(std::int64_t it) const;
   /// The row of the start of a fresh run that opens with a cycle before its first check
-  /// (multigrid's full multigrid): its norms set the first norm.
-  void record_start(const SweepStats& start);
+  /// (multigrid's full multigrid): its norm sets the first norm, or `reference` where that is
+  /// larger (Advance::first_norm).
+  void record_start(const SweepStats& start,
+                    double reference = std::numeric_limits<double>::quiet_NaN());
 
  private:
   bool handle(LoopIteration<T>& iteration, const Advance& a);
   std::optional<SolveStatus> check(LoopIteration<T>& iteration, const Advance& a);
+  /// A stall rule fired at the check of `stats` (its row `row`): converged where the residual
+  /// stopped at the rounding floor (RoundingFloor::reached), else stalled with the message.
+  SolveStatus stopped_falling(const SweepStats& stats, const output::HistoryRow& row, bool krylov);
   void write_due_output(LoopIteration<T>& iteration);
   void checkpoint(LoopIteration<T>& iteration);
   void finish(LoopIteration<T>& iteration);
@@ -201,6 +206,7 @@ class SolveLoop {
   FieldWriter<T> writer_;
   Progress progress_;
   StopRules rules_;
+  std::optional<RoundingFloor> floor_;  // built where a solve first stops falling
   const output::GridMeta grid_;
   std::int64_t it_;
   std::int64_t last_snapshot_ = -1;

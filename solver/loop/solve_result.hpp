@@ -36,7 +36,9 @@ struct SolveResult {
   std::int64_t iterations = 0;  // iterations (heat: steps) done in all, a resumed run's included
   double time = 0;              // heat: the physical time reached
   double dt = 0;                // heat: the step (the last may be shorter to end on time.end)
-  double first_norm = 0;        // chosen norm of iteration 1
+  /// The relative tolerance's reference: the chosen norm of the first check, or of the
+  /// residual of the boundary and held data alone where that is larger (a warm start).
+  double first_norm = 0;
   double norm_l2 = 0;           // of the last check
   double norm_linf = 0;
   double seconds = 0;           // wall time of the loop, snapshots included (all sessions)
@@ -55,6 +57,10 @@ struct SolveResult {
   /// Why a run that did not converge stopped, in one line (stalled: the residual, target and
   /// rounding floor; time limit: the limit and where it stopped); "" otherwise.
   std::string stop_message;
+  /// Converged because the residual stopped falling at the rounding floor (status Converged).
+  bool at_rounding_floor = false;
+  /// Where the residual stopped falling, when a stall rule fired (at the floor or not).
+  std::optional<output::RoundingFloorReport> rounding_floor;
 };
 
 struct SolveOptions {

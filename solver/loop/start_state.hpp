@@ -65,4 +65,25 @@ StartState<T> start_state(const Case& c, Backend<T>& backend, const Layout& L,
   return s;
 }
 
+/// Whether the case's initial field is 0 wherever a sweep updates it, so that its residual is
+/// that of the boundary and held data alone.
+inline bool starts_from_zero(const Case& c) {
+  return c.initial.is_constant() && c.initial.constant == 0;
+}
+
+/// The field of the boundary and held data alone: the initial field of `c` with `initial: 0`.
+/// Its residual is the right-hand side a warm start (an `initial` near the answer) does not
+/// shrink, which a steady solve's relative tolerance is measured against.
+template <typename T>
+Buffer<T> data_field(const Case& c, Backend<T>& backend, const Layout& L, const Subdomain& sub) {
+  Case zero = c;
+  zero.initial = Value{};
+  Buffer<T> out = backend.allocate(L.size);
+  if (!load_initial_on_backend(zero, backend, L, sub, out)) {
+    const std::vector<T> initial = initial_field<T>(zero, L, sub);
+    backend.upload(out, initial.data(), L.size);
+  }
+  return out;
+}
+
 }  // namespace fdsolve

@@ -14,6 +14,7 @@
 
 #include "case.hpp"
 #include "diagnostics.hpp"
+#include "rounding_floor.hpp"
 #include "solve_result.hpp"
 #include "stencil.hpp"
 
@@ -61,7 +62,8 @@ inline constexpr double kStallFactor = 0.9;
 inline constexpr int kStallCycles = 5;
 
 /// Counts consecutive multigrid cycles whose convergence factor (norm over the previous
-/// cycle's) is above kStallFactor.
+/// cycle's) is above kStallFactor. The loop then ends the solve as converged where the
+/// residual lies at the rounding floor (RoundingFloor::reached).
 class StallWatch {
  public:
   /// Takes the factor of the latest cycle (NaN, as for the initial residual, resets the count);
@@ -75,7 +77,8 @@ class StallWatch {
 /// Conjugate gradients' residual may rise for a while, so their stall rule is on its best
 /// value: stalled once it has not fallen below kKrylovProgress x the best for
 /// kKrylovStallIterations iterations, or for 2 when the iteration reports that rounding holds
-/// its residual up (FluxIteration::at_rounding_floor).
+/// its residual up (FluxIteration::at_rounding_floor). The loop then ends the solve as
+/// converged where the residual lies at the rounding floor (RoundingFloor::reached).
 inline constexpr double kKrylovProgress = 0.9;
 inline constexpr int kKrylovStallIterations = 10;
 
@@ -100,32 +103,22 @@ class KrylovStall {
   int since_ = 0;
 };
 
-/// The one message of stalled conjugate gradients at iteration `it` with `norm`.
-std::string describe_krylov_stall(const Case& c, std::int64_t it, double norm,
-                                  const KrylovStall& stall, double target);
+/// The one message of conjugate gradients stalled at iteration `it` with `norm` (max norm
+/// `linf`, u's largest value `u_max`) above the rounding floor or short of kFloorProgress.
+std::string describe_krylov_stall(const Case& c, const RoundingFloor& floor, std::int64_t it,
+                                  double norm, double linf, double u_max, const KrylovStall& stall,
+                                  double target);
 
-/// The machine epsilon of the case's precision.
-double precision_epsilon(const Case& c);
+/// The one message of a stalled multigrid solve: the residual reached, the target, where it
+/// lies against the rounding floor and what to change.
+std::string describe_stall(const Case& c, const RoundingFloor& floor, std::int64_t cycle,
+                           double norm, double linf, double u_max, double target);
 
-/// The scale of the operator A of the case's equation at one node: the sum of the absolute
-/// values of its stencil weights (diagonal included), in units of 1 / h^2.
-double operator_scale(const Case& c);
-
-/// The residual |f - A u| below which rounding in the case's precision hides progress:
-/// eps x |A| x |u|, |u| the largest value of the solution (`u_max`).
-double rounding_floor(const Case& c, double u_max);
-
-/// The one message of a stalled multigrid solve: the residual reached, the target, the
-/// rounding floor and what to change.
-std::string describe_stall(const Case& c, std::int64_t cycle, double norm, double target,
-                           double u_max);
-
-/// The smallest relative tolerance a precision can be expected to reach: 100 x its epsilon.
-double reachable_tolerance(const Case& c);
-
-/// The warning `fdsolve check` prints when solve.tolerance lies below reachable_tolerance for a
-/// solve by multigrid (steady, or the implicit heat schemes' steps); "" when it does not.
-std::string tolerance_warning(const Case& c, bool multigrid);
+/// The one warning line of a solve that converged at the rounding floor: the tolerance below
+/// it, the residual reached and the floor.
+std::string describe_floor_convergence(const Case& c, const RoundingFloor& floor,
+                                       std::int64_t it, double norm, double linf, double u_max,
+                                       double target);
 
 /// The wall-time limit of one run session (solve.max_wall_time or `run --time-limit`), from
 /// the moment the loop starts; 0 seconds is no limit.

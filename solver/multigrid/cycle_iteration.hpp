@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <memory>
 
 #include "backend.hpp"
@@ -20,6 +21,7 @@
 #include "level_split_summary.hpp"
 #include "loop/loop_support.hpp"
 #include "loop/solve_loop.hpp"
+#include "loop/start_state.hpp"
 #include "parallel/reduce.hpp"
 #include "prompt_stop.hpp"
 
@@ -91,11 +93,25 @@ class CycleIteration final : public LoopIteration<T> {
     // Over several ranks every operation is timed per level (level_split_summary.hpp).
     if constexpr (timed_levels)
       if (comm_.several()) cycles_.time_levels();
+    // A fresh solve measures its relative tolerance against the first residual or, where u
+    // starts elsewhere than 0 (a warm start), against that of the boundary and held data alone
+    // where it is larger: a start near the answer does not shrink the target.
+    const double data = s_.done == 0 && !starts_from_zero(c_) ? data_residual() : kNaN;
+    const auto reference = [&](const SweepStats& start) {
+      return std::isnan(data) ? chosen(start) : std::max(chosen(start), data);
+    };
     std::int64_t opened = 0;
     // A fresh solve by full multigrid: the initial residual (the tolerance's reference), then
-    // the full multigrid cycle, iteration 1.
+    // the full multigrid cycle, iteration 1; a start that meets the tolerance already (a warm
+    // start from the answer) runs no cycle.
     if (s_.done == 0 && s_.fmg_start) {
-      loop_.record_start(probe());
+      const SweepStats start = probe();
+      if (ToleranceStop(c_, reference(start)).reached(chosen(start))) {
+        Advance a = Advance::checked(0, start);
+        a.first_norm = reference(start);
+        return a;
+      }
+      loop_.record_start(start, data);
       const bool whole = prompt_.run(cycles_, s_.cur, [&] {
         if (s_.fmg && !prompt_.next_abandonable())
           s_.fmg->run();
@@ -106,6 +122,7 @@ class CycleIteration final : public LoopIteration<T> {
       opened = 1;
     }
     Advance a = Advance::checked(opened, probe());
+    if (opened == 0 && !std::isnan(data)) a.first_norm = reference(a.stats);
     // A resumed run's first row is already in the restored history.
     if (opened == 0 && resume_) a.kind = Advance::Kind::Recorded;
     return a;
@@ -216,6 +233,7 @@ class CycleIteration final : public LoopIteration<T> {
 
  private:
   static constexpr bool timed_levels = CycleTraits<C>::timed_levels;
+  static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
   /// The probe's statistics over every rank, merged in rank order (deterministic), with this
   /// rank's stop request made the largest over the ranks.
@@ -224,6 +242,20 @@ class CycleIteration final : public LoopIteration<T> {
     agreed_stop_ = loop_.rules().request.code();
     return scale_norms(parallel::timed_reduce_stats(comm_, mine, agreed_stop_, reduce_seconds_),
                        residual_scale_);
+  }
+
+  /// The chosen norm of the residual of the boundary and held data alone (data_field), probed
+  /// before the start's own probe, which then leaves the cycles' state as a probe of u does.
+  double data_residual() {
+    Buffer<T> data = data_field(c_, backend_, L_, d_.sub);
+    const SweepStats mine = cycles_.probe(data, s_.next);
+    return chosen(scale_norms(parallel::timed_reduce_stats(comm_, mine, agreed_stop_,
+                                                           reduce_seconds_),
+                              residual_scale_));
+  }
+
+  double chosen(const SweepStats& s) const {
+    return c_.solve.norm == NormKind::L2 ? s.l2() : s.linf();
   }
 
   Diagnostics diagnose(const T* before) {

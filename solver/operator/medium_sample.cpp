@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "case_reader.hpp"
 #include "expression.hpp"
@@ -54,19 +56,22 @@ bool medium_can_be_sampled(const Case& c) {
   return !files && cells > kSampleEveryNode;
 }
 
-void check_medium_sampled(const Case& c) {
+std::array<double, 2> check_medium_sampled(const Case& c) {
   const Box all{{0, 0, 0},
                 {c.grid.points[0], c.grid.points[1], c.grid.dims == 3 ? c.grid.points[2] : 1}};
   const auto nodes = sample_nodes(all);
   const std::string key = coefficient_key(c);
+  std::array<double, 2> range{c.problem.coefficient.constant, c.problem.coefficient.constant};
   if (!c.problem.coefficient.is_constant()) {
     const auto e = compiled(c.problem.coefficient);
+    range = {std::numeric_limits<double>::infinity(), 0.0};
     for (const auto& n : nodes) {
       const double b = at(c, c.problem.coefficient, e.get(), n);
       if (!std::isfinite(b) || !(b > 0))
         throw InputError(c.where(key) +
                          fmt::format("{}: evaluates to {} {}; a coefficient must be finite and > 0",
                                      key, b, at_node(c, n)));
+      range = {std::min(range[0], b), std::max(range[1], b)};
     }
   }
   for (std::size_t r = 0; r < c.problem.fixed.size(); ++r) {
@@ -86,6 +91,7 @@ void check_medium_sampled(const Case& c) {
                          fmt::format("{}.value: is {} {}", name, v, at_node(c, n)));
     }
   }
+  return range;
 }
 
 }  // namespace fdsolve::op

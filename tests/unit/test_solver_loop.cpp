@@ -177,6 +177,31 @@ TEST_CASE("solve loop: five cycles in a row above factor 0.9 stall the cycles") 
   CHECK(run.result.stop_message.find("stalled at cycle 7") != std::string::npos);
 }
 
+TEST_CASE("solve loop: cycles that stop falling at the rounding floor converge there") {
+  // 9x9 with spacing 1: |A| = 8, u in [0, 1]: the floor eps x 8 x 1 = 1.8e-15. The norms
+  // fall to 2e-15 (within a factor 10 of it, far below a tenth of the first norm 1) and stall.
+  LoopPlan plan = steady(20);
+  plan.cycle_stall = true;
+  std::vector<double> norms{1.0, 1e-5, 1e-10};
+  for (int i = 0; i < 10; ++i) norms.push_back(2e-15);
+  const Run run = run_loop("tolerance: 1e-20", plan, norms, nothing);
+  CHECK(run.result.status == SolveStatus::Converged);
+  CHECK(run.result.iterations == 9);  // falling to 2e-15 at 4, then five without progress
+  CHECK(run.result.at_rounding_floor);
+  REQUIRE(run.result.rounding_floor.has_value());
+  CHECK(run.result.rounding_floor->residual_linf == 2e-15);
+  CHECK(run.result.rounding_floor->floor ==
+        doctest::Approx(8 * std::numeric_limits<double>::epsilon()));
+  CHECK(run.result.stop_message.empty());
+  // The same stall far above the floor stays a stall.
+  const Run far = run_loop("tolerance: 1e-20", plan, {1.0, 1e-5, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6,
+                                                      1e-6, 1e-6},
+                           nothing);
+  CHECK(far.result.status == SolveStatus::Stalled);
+  CHECK_FALSE(far.result.at_rounding_floor);
+  CHECK(far.result.stop_message.find("far above rounding") != std::string::npos);
+}
+
 TEST_CASE(
     "solve loop: a signal stops at the next iteration boundary; at the last iteration "
     "the count wins unless the iteration looks at the stop first") {

@@ -1,5 +1,6 @@
 // The stops besides convergence: a stalled multigrid solve (the factor rule and the rounding
-// floor against hand-computed operator scales), check's tolerance warning, multigrid's default
+// floor against hand-computed operator scales and coefficients, where a stall counts as
+// reaching it, the floor estimated before the solve), check's tolerance warning, multigrid's default
 // max_iterations, solve.max_wall_time and the wall-time limit's clock, and the stagnation
 // warning's wording for multigrid; solve.tolerance: discretization (its parsing, where it
 // applies, and the estimates' arithmetic against hand-computed values); the tolerance,
@@ -15,6 +16,7 @@
 
 #include "case_reader.hpp"
 #include "loop/run_checks.hpp"
+#include "loop/rounding_floor.hpp"
 #include "loop/stop_rules.hpp"
 #include "loop/discretization_stop.hpp"
 #include "solve.hpp"
@@ -44,22 +46,112 @@ TEST_CASE("stop rules: the rounding floor is eps x sum|A| x |u| with sum|A| = 2 
   CHECK(operator_scale(d) == doctest::Approx(2 * 6.0 * 64).epsilon(1e-12));
   CHECK(rounding_floor(d, 1.0) ==
         doctest::Approx(std::numeric_limits<double>::epsilon() * 2 * 6.0 * 64));
-  const std::string text = describe_stall(c, 12, 0.5, 1e-9, 3.0);
-  CHECK(text.find("multigrid stalled at cycle 12") != std::string::npos);
-  CHECK(text.find("precision: double") != std::string::npos);
-  CHECK(text.find("target 1.000e-09") != std::string::npos);
+  // Far above the floor: the cycles stopped converging; at it but short of a tenth of the
+  // reference: float cannot resolve the case.
+  const RoundingFloor floor(c);
+  const std::string far = describe_stall(c, floor, 12, 0.5, 0.5, 3.0, 1e-9);
+  CHECK(far.find("multigrid stalled at cycle 12") != std::string::npos);
+  CHECK(far.find("target 1.000e-09") != std::string::npos);
+  CHECK(far.find("far above rounding") != std::string::npos);
+  CHECK(far.find("solve.krylov: cg") != std::string::npos);
+  const double at = floor.at(3.0);
+  const std::string near = describe_stall(c, floor, 12, 2 * at, 2 * at, 3.0, 1e-9);
+  CHECK(near.find("2 x the float rounding floor eps x |A| x |u|") != std::string::npos);
+  CHECK(near.find("precision: double") != std::string::npos);
 }
 
-TEST_CASE("stop rules: the tolerance warning is for multigrid tolerances below 100 x eps") {
-  const Case f = parse_case("precision: float\ngrid: {points: [33, 33]}\nsolve: {tolerance: 1e-12}\n",
-                            "f.yaml");
-  CHECK(reachable_tolerance(f) == doctest::Approx(100 * std::numeric_limits<float>::epsilon()));
-  CHECK(tolerance_warning(f, true).find("precision: double") != std::string::npos);
-  CHECK(tolerance_warning(f, false).empty());  // Jacobi: the stagnation warning covers it
-  const Case d = parse_case("grid: {points: [33, 33]}\nsolve: {tolerance: 1e-8}\n", "d.yaml");
-  CHECK(tolerance_warning(d, true).empty());
-  const Case d14 = parse_case("grid: {points: [33, 33]}\nsolve: {tolerance: 1e-15}\n", "d.yaml");
-  CHECK_FALSE(tolerance_warning(d14, true).empty());
+TEST_CASE("stop rules: the floor's operator norm holds the coefficient's largest value") {
+  // A number is in the stencil weights already; a field multiplies the unit scale by its
+  // largest value (a face's harmonic mean is never above the larger node value).
+  const std::string grid = "grid: {points: [33, 33], extent: [1, 1]}\n";
+  const Case two = parse_case(grid + "problem: {equation: poisson, coefficient: 2}\n", "n.yaml");
+  const Case one = parse_case(grid + "problem: {equation: poisson}\n", "o.yaml");
+  CHECK(operator_scale(two) == doctest::Approx(2 * operator_scale(one)));
+  CHECK(operator_norm(two, coefficient_range(two)) == doctest::Approx(2 * operator_scale(one)));
+  const Case field =
+      parse_case(grid + "problem: {equation: poisson, coefficient: \"x < 0.5 ? 1 : 1000\"}\n",
+                 "f.yaml");
+  const CoefficientRange range = coefficient_range(field);
+  CHECK(range.min == 1);
+  CHECK(range.max == 1000);
+  CHECK(operator_norm(field, range) == doctest::Approx(1000 * operator_scale(one)));
+  const RoundingFloor floor(field);
+  CHECK(floor.at(-0.5) ==
+        doctest::Approx(std::numeric_limits<double>::epsilon() * 1000 * operator_scale(one) * 0.5));
+  CHECK(rounding_floor(field, 0.5) == doctest::Approx(floor.at(0.5)));
+}
+
+TEST_CASE("stop rules: a stalled residual has reached the floor within a factor 10 of it, "
+          "once it is below a tenth of its reference") {
+  const Case c = parse_case("grid: {points: [33, 33], extent: [1, 1]}\n", "r.yaml");
+  const RoundingFloor floor(c);
+  const double at = floor.at(1.0);
+  CHECK(floor.reached(at, 1.0, at, 1.0));
+  CHECK(floor.reached(kFloorBand * at, 1.0, at, 1.0));
+  CHECK_FALSE(floor.reached(1.01 * kFloorBand * at, 1.0, at, 1.0));  // far above it
+  CHECK_FALSE(floor.reached(at, 1.0, 0.2, 1.0));                      // not a tenth of 1
+  CHECK(floor.reached(at, 1.0, 0.1, 1.0));
+  CHECK_FALSE(floor.reached(0.0, 0.0, 0.0, 1.0));                     // u = 0: no floor
+  const std::string text = describe_floor_convergence(c, floor, 9, 0.1 * at, at, 1.0, 1e-20);
+  CHECK(text.find("converged at the rounding floor at iteration 9") != std::string::npos);
+  CHECK(text.find("1 x the floor eps x |A| x |u|") != std::string::npos);
+}
+
+TEST_CASE("stop rules: the floor estimated before the solve is eps x contrast x the operator's "
+          "condition with a source, eps x contrast x 2 dims x sqrt(n) without") {
+  // 5 points, h = 1/32 on the unit square with Dirichlet faces: |A| = 8 / h^2, lowest
+  // eigenvalue 2 pi^2.
+  const std::string grid = "grid: {points: [33, 33], extent: [1, 1]}\n";
+  const std::string poisson = "problem: {equation: poisson, source: 1}\n";
+  const double eps = std::numeric_limits<double>::epsilon();
+  const Case c = parse_case(grid + poisson, "e.yaml");
+  const double pi = 3.14159265358979323846;
+  const double condition = 8.0 * 32 * 32 / (2 * pi * pi);
+  CHECK(relative_floor_estimate(c, 1.0) == doctest::Approx(eps * condition));
+  CHECK(relative_floor_estimate(c, 1e6) == doctest::Approx(eps * 1e6 * condition));
+  // A Neumann face halves the lowest mode's wavenumber along its axis.
+  const Case n = parse_case(grid + poisson + "boundary: {x_min: {type: neumann, gradient: 0}}\n",
+                            "n.yaml");
+  CHECK(relative_floor_estimate(n, 1.0) ==
+        doctest::Approx(eps * 8.0 * 32 * 32 / (pi * pi / 4 + pi * pi)));
+  // The coefficient's number scales |A| and the eigenvalue alike.
+  const Case k =
+      parse_case(grid + "problem: {equation: poisson, source: 1, coefficient: 7}\n", "k.yaml");
+  CHECK(relative_floor_estimate(k, 1.0) == doctest::Approx(relative_floor_estimate(c, 1.0)));
+  // Boundary data alone: laplace, or a source of 0.
+  const Case l = parse_case(grid + "problem: {equation: laplace}\n", "l.yaml");
+  CHECK(relative_floor_estimate(l, 10.0) == doctest::Approx(eps * 10 * 4 * std::sqrt(33.0)));
+  const Case z = parse_case(grid + "problem: {equation: poisson, source: 0}\n", "z.yaml");
+  CHECK(relative_floor_estimate(z, 1.0) == doctest::Approx(relative_floor_estimate(l, 1.0)));
+}
+
+TEST_CASE("stop rules: the tolerance warning is for multigrid tolerances below the estimated "
+          "floor") {
+  const CoefficientRange unit;
+  // Poisson with a source on 33x33 (spacing 1), in float or double, at `tolerance`.
+  const auto poisson = [](bool single, const std::string& tolerance) {
+    return parse_case(std::string(single ? "precision: float\n" : "") +
+                          "grid: {points: [33, 33]}\nproblem: {equation: poisson, source: 1}\n"
+                          "solve: {tolerance: " + tolerance + "}\n",
+                      "p.yaml");
+  };
+  const Case f = poisson(true, "1e-12");
+  CHECK(tolerance_warning(f, true, unit).find("precision: double") != std::string::npos);
+  CHECK(tolerance_warning(f, false, unit).empty());  // Jacobi: the stagnation warning covers it
+  const Case d = poisson(false, "1e-8");
+  CHECK(tolerance_warning(d, true, unit).empty());
+  // The estimate on 33x33 is eps x 415 = 9.2e-14: 1e-13 is above it, 1e-14 below; a contrast
+  // of 1e6 lifts it above 1e-8.
+  CHECK(tolerance_warning(poisson(false, "1e-13"), true, unit).empty());
+  CHECK(tolerance_warning(poisson(false, "1e-14"), true, unit)
+            .find("lies below the estimated rounding floor") != std::string::npos);
+  CHECK(tolerance_warning(d, true, {1.0, 1e6}).find("at_rounding_floor") != std::string::npos);
+  // Float at a contrast whose floor lies near the reference itself cannot resolve the case.
+  CHECK(tolerance_warning(poisson(true, "1e-8"), true, {1.0, 1e4}).find("cannot resolve") !=
+        std::string::npos);
+  // Boundary data alone lie lower: laplace on 33x33 at eps x 4 x sqrt(33) = 5.1e-15.
+  const Case l = parse_case("grid: {points: [33, 33]}\nsolve: {tolerance: 1e-14}\n", "l.yaml");
+  CHECK(tolerance_warning(l, true, unit).empty());
 }
 
 TEST_CASE("stop rules: multigrid takes 100 cycles unless max_iterations is set; Jacobi 1000000") {
@@ -226,10 +318,13 @@ TEST_CASE("stop rules: conjugate gradients stall after 10 iterations without a 0
   CHECK(floor.stalled(1.0, [] { return true; }));        // two, and at the floor
 
   const Case c = parse_case("precision: float\ngrid: {points: [9, 9]}\n", "k.yaml");
-  const std::string text = describe_krylov_stall(c, 31, 0.8, k, 1e-7);
+  const RoundingFloor at(c);
+  const std::string text = describe_krylov_stall(c, at, 31, 0.8, 0.8, 1.0, k, 1e-7);
   CHECK(text.find("stalled at iteration 31") != std::string::npos);
   CHECK(text.find("best 8.500e-01 for 10 iterations") != std::string::npos);
-  CHECK(text.find("or precision: double") != std::string::npos);
+  CHECK(text.find("far above rounding") != std::string::npos);
+  const std::string near = describe_krylov_stall(c, at, 31, 0.8, at.at(1.0), 1.0, k, 1e-7);
+  CHECK(near.find("use precision: double") != std::string::npos);
 }
 
 TEST_CASE("stop rules: a signal outranks the wall-time limit; no limit and no signal is none") {

@@ -99,13 +99,15 @@ MIXED_TEST("mixed precision: float alone misses the error the mixed run reaches"
 
 MIXED_TEST("mixed precision: below double's rounding floor the run moves to double cycles") {
   // A tolerance no double solve reaches: the factor rises towards one at the floor, the run
-  // moves to double cycles (reported) and stops as the double run does.
+  // moves to double cycles (reported) and stops as the double run does: converged at the
+  // rounding floor.
   const Problem p = dirichlet(2, 5, 129);
   const std::string beyond = "tolerance: 1.0e-17, max_iterations: 40";
   const Solved dbl = solve(p, "double", beyond);
   const Solved mixed = solve(p, "double", beyond + ", multigrid: {precision: float}");
-  CHECK(dbl.result.status != SolveStatus::Converged);
+  CHECK(dbl.result.at_rounding_floor);
   CHECK(mixed.result.status == dbl.result.status);
+  CHECK(mixed.result.at_rounding_floor == dbl.result.at_rounding_floor);
   REQUIRE(mixed.result.mixed.has_value());
   CHECK(mixed.result.mixed->fallback_cycle > 1);
   CHECK(mixed.result.norm_l2 <= 10 * dbl.result.norm_l2);
