@@ -22,6 +22,7 @@
 #include "halo_fill.hpp"
 #include "node_difference.hpp"
 #include "queue_clock.hpp"
+#include "smoothing_pass.hpp"
 #include "transfer_queue.hpp"
 #include "stencil.hpp"
 #include "transfer.hpp"
@@ -98,12 +99,6 @@ struct DeviceIdentity {
   std::string driver;  // empty where it does not apply (the CPU)
 };
 
-/// A kernel variant resolved once from its name, so sweeps do no string look-ups.
-struct KernelId {
-  int dims = 2;
-  int index = 0;
-};
-
 template <typename T>
 class Backend {
  public:
@@ -159,13 +154,10 @@ class Backend {
     throw std::invalid_argument("unknown " + std::to_string(dims) + "D blocked kernel '" + name +
                                 "' for backend " + this->name() + " (expected " + list + ")");
   }
-  /// Enqueues `steps` (>= 1) Jacobi sweeps of args.box starting from args.in; the result lands
-  /// in args.out, bit-identical to `steps` single sweeps ping-ponging two buffers that hold the
-  /// same values outside the box (what the solver keeps). Every sweep reads the nodes outside
-  /// the box, the halo included, from args.in: the halo must not change between the sweeps
-  /// (all-Dirichlet faces, or faces whose ghosts are constant), so the solver uses it only then.
-  /// args.in's box nodes are scratch: their values afterwards are unspecified.
-  virtual void sweep_steps(const SweepArgs<T>& args, int steps, KernelId kernel) = 0;
+  /// One smoothing pass (smoothing_pass.hpp): its sweeps, the coarse correction before them
+  /// and the first sweep's statistics, fused as this backend can (the blocked and fused
+  /// variants below). Returns the statistics when pass.stats is Now (else empty).
+  SweepStats smooth(const SmoothingPass<T>& pass);
   /// Waits for all enqueued work and reports any asynchronous error.
   virtual void synchronize() = 0;
 
@@ -189,16 +181,6 @@ class Backend {
   /// correction added to the fine nodes of args.box.
   virtual void restrict_to_coarse(const TransferArgs<T>& args) = 0;
   virtual void prolong_add(const TransferArgs<T>& args) = 0;
-  /// Multigrid's coarse correction and post-smoothing: prolong_add(correction) onto args.in
-  /// (correction.to == args.in, correction.box == args.box, nested halving), then
-  /// sweep_steps(args, steps, step_kernel); args.in's box is scratch afterwards. CUDA's
-  /// two-sweep marching kernel adds the correction as it reads u, one pass over the level
-  /// fewer; elsewhere the two operations run in turn (this default).
-  virtual void correct_and_sweep_steps(const TransferArgs<T>& correction, const SweepArgs<T>& args,
-                                       int steps, KernelId step_kernel) {
-    prolong_add(correction);
-    sweep_steps(args, steps, step_kernel);
-  }
   /// The same with cubic interpolation (full multigrid's ascent; args.rules fold the coarse
   /// field beyond its faces, transfer.hpp).
   virtual void prolong_cubic_add(const TransferArgs<T>& args) = 0;
@@ -238,25 +220,12 @@ class Backend {
   /// The transfer queue (transfer_queue.hpp): halo traffic and host staging beside the sweeps.
   virtual TransferQueue<T>& transfers() = 0;
 
-  /// A checked sweep split into pieces (the interior and the rim of a rank's box): enqueues
-  /// one piece's sweep_with_stats and returns at once; collect_stats() waits and returns the
-  /// statistics of every piece enqueued since the last collect, in enqueue order (the caller
-  /// merges them in that fixed order). The default sweeps now and keeps the result.
-  virtual void enqueue_sweep_with_stats(const SweepArgs<T>& args, KernelId kernel) {
-    pending_stats_.push_back(sweep_with_stats(args, kernel));
-  }
+  /// The statistics of every pass queued with PassStats::Queued since the last collect, in
+  /// enqueue order (the caller merges them in that fixed order); waits for them.
   virtual std::vector<SweepStats> collect_stats() { return std::exchange(pending_stats_, {}); }
-
-  /// Multigrid's probe fused into its pre-smoothing: two sweeps from args.in into args.out, the
-  /// numbers sweep_steps(args, 2, step_kernel) gives, args.in left unchanged, with the
-  /// statistics of the first sweep's update (what sweep_with_stats reports for it, up to the
-  /// order of the sums). Returns when they are known. Only where pairs_with_stats(step_kernel).
-  virtual SweepStats sweep_pair_with_stats(const SweepArgs<T>& args, KernelId step_kernel) = 0;
-  /// The same enqueued: its statistics come back with collect_stats(), in enqueue order.
-  virtual void enqueue_sweep_pair_with_stats(const SweepArgs<T>& args, KernelId step_kernel) {
-    pending_stats_.push_back(sweep_pair_with_stats(args, step_kernel));
-  }
-  /// Whether blocked variant `step_kernel` has the checked pair (sweep_pair_with_stats).
+  /// Whether blocked variant `step_kernel` counts the first sweep's update of a two-sweep
+  /// pass as it goes (the probe's pair: what the cycle plan asks before pairing the probe with
+  /// the pre-smoothing).
   virtual bool pairs_with_stats(KernelId step_kernel) const = 0;
 
   /// The diagnostics of a check (diagnostics.hpp): `prev` is u before the sweep and `cur` u
@@ -287,9 +256,74 @@ class Backend {
   /// the yardstick of `fdsolve bench`.
   virtual double copy_bandwidth(std::size_t bytes) = 0;
 
+ protected:
+  // The pieces smooth() puts together; a backend fuses by overriding them.
+
+  /// Enqueues `steps` (>= 1) Jacobi sweeps of args.box starting from args.in; the result lands
+  /// in args.out, bit-identical to `steps` single sweeps ping-ponging two buffers that hold the
+  /// same values outside the box (what the solver keeps). Every sweep reads the nodes outside
+  /// the box, the halo included, from args.in: the halo must not change between the sweeps
+  /// (all-Dirichlet faces, or faces whose ghosts are constant), so the solver uses it only then.
+  /// args.in's box nodes are scratch: their values afterwards are unspecified.
+  virtual void sweep_steps(const SweepArgs<T>& args, int steps, KernelId kernel) = 0;
+  /// Multigrid's coarse correction and post-smoothing: prolong_add(correction) onto args.in
+  /// (correction.to == args.in, correction.box == args.box, nested halving), then
+  /// sweep_steps(args, steps, step_kernel); args.in's box is scratch afterwards. CUDA's
+  /// two-sweep marching kernel adds the correction as it reads u, one pass over the level
+  /// fewer; elsewhere the two operations run in turn (this default).
+  virtual void correct_and_sweep_steps(const TransferArgs<T>& correction, const SweepArgs<T>& args,
+                                       int steps, KernelId step_kernel) {
+    prolong_add(correction);
+    sweep_steps(args, steps, step_kernel);
+  }
+  /// A checked sweep enqueued (a piece of a rank's box): its statistics come back with
+  /// collect_stats(). The default sweeps now and keeps the result.
+  virtual void enqueue_sweep_with_stats(const SweepArgs<T>& args, KernelId kernel) {
+    pending_stats_.push_back(sweep_with_stats(args, kernel));
+  }
+  /// Multigrid's probe fused into its pre-smoothing: two sweeps from args.in into args.out, the
+  /// numbers sweep_steps(args, 2, step_kernel) gives, args.in left unchanged, with the
+  /// statistics of the first sweep's update (what sweep_with_stats reports for it, up to the
+  /// order of the sums). Returns when they are known. Only where pairs_with_stats(step_kernel).
+  virtual SweepStats sweep_pair_with_stats(const SweepArgs<T>& args, KernelId step_kernel) = 0;
+  /// The same enqueued: its statistics come back with collect_stats(), in enqueue order.
+  virtual void enqueue_sweep_pair_with_stats(const SweepArgs<T>& args, KernelId step_kernel) {
+    pending_stats_.push_back(sweep_pair_with_stats(args, step_kernel));
+  }
+
  private:
-  std::vector<SweepStats> pending_stats_;  // the default enqueue_sweep_with_stats's results
+  std::vector<SweepStats> pending_stats_;  // the default enqueued passes' results
 };
+
+template <typename T>
+SweepStats Backend<T>::smooth(const SmoothingPass<T>& p) {
+  const SweepArgs<T>& a = p.sweep;
+  if (p.stats != PassStats::None) {
+    const bool queued = p.stats == PassStats::Queued;
+    if (p.blocked && p.steps == 2 && !p.correction && pairs_with_stats(p.kernel)) {
+      if (!queued) return sweep_pair_with_stats(a, p.kernel);
+      enqueue_sweep_pair_with_stats(a, p.kernel);
+      return {};
+    }
+    if (!p.blocked && p.steps == 1 && !p.correction) {
+      if (!queued) return sweep_with_stats(a, p.kernel);
+      enqueue_sweep_with_stats(a, p.kernel);
+      return {};
+    }
+    throw BackendError("a smoothing pass reports statistics for one sweep, or for the first of "
+                       "a pair of a blocked variant that counts them");
+  }
+  if (p.correction) {
+    if (!p.blocked) throw BackendError("a corrected smoothing pass needs a blocked variant");
+    correct_and_sweep_steps(*p.correction, a, p.steps, p.kernel);
+  } else if (p.blocked) {
+    sweep_steps(a, p.steps, p.kernel);
+  } else {
+    if (p.steps != 1) throw BackendError("several sweeps in one pass need a blocked variant");
+    sweep(a, p.kernel);
+  }
+  return {};
+}
 
 /// Host memory the kernel can give without swapping (MemAvailable, which counts reclaimable page
 /// cache; else the free pages): the CPU backend's free_memory().

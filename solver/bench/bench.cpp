@@ -115,7 +115,7 @@ template <typename T>
 double time_steps(Backend<T>& be, SweepArgs<T> args, KernelId id, int iterations, int steps) {
   const auto t0 = std::chrono::steady_clock::now();
   for (int it = 0; it < iterations; it += steps) {
-    be.sweep_steps(args, steps, id);
+    be.smooth({args, steps, id, true});
     T* next_out = const_cast<T*>(args.in);
     args.in = args.out;
     args.out = next_out;

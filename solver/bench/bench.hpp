@@ -19,7 +19,7 @@ struct BenchOptions {
   int iterations = 0;     // sweeps timed per row; 0: chosen from the size
   int norm_every = -1;    // sweeps between checked sweeps; 0 = none; -1: rows for 0 and 1
   int points = 27;        // 3D stencil points (7, 19 or 27)
-  int steps = 8;          // sweeps per sweep_steps call in the temporal-blocking rows
+  int steps = 8;          // sweeps per blocked pass in the temporal-blocking rows
   std::string json_path;  // write the rows as a JSON array here when not empty
   bool multigrid = false;  // the multigrid rows (work units) instead of the sweep variants
   int threads = 0;        // --threads: CPU threads, 0: automatic (ThreadPolicy)

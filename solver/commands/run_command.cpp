@@ -206,7 +206,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
                    c.time.end);
     }
     check_memory(backend->name(), case_memory(c, d.ranks, comm.rank()), backend->free_memory());
-    if (backend->name() != "cpu")
+    if (!backend->host_memory())  // the host's own memory besides the device's
       check_memory("host", required_host_memory(c, d.sub, comm.root()),
                    make_cpu_backend<T>()->free_memory());
     // NaN or Inf inputs are bad input, found before anything is written; formulas are
@@ -237,7 +237,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   warn_if_sharing_devices(cuda, comm);  // a collective: after agree, which every rank passed
   // The sweeps' team: smaller than the policy's limit on a small grid (thread_policy.hpp).
   const int threads =
-      backend->name() == "cpu" ? cpu::team_size(update_box(c, d.sub).cells()) : 0;
+      backend->host_memory() ? cpu::team_size(update_box(c, d.sub).cells()) : 0;
   spdlog::info("case {}: {}D grid {}, {} on {} ({}){}", c.name, c.grid.dims,
                fmt::join(c.grid.points.begin(), c.grid.points.begin() + c.grid.dims, "x"),
                sizeof(T) == 4 ? "float" : "double", backend->name(), backend->device(),

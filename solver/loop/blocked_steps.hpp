@@ -1,6 +1,7 @@
 // Temporal blocking in the Jacobi loop: the recorded blocks of sweeps between two iterations
-// that need the host (sweep_block.hpp) run as Backend::sweep_steps, several sweeps per pass
-// over memory, when nothing the loop does between sweeps would change what they compute.
+// that need the host (sweep_block.hpp) run as blocked smoothing passes (Backend::smooth),
+// several sweeps per pass over memory, when nothing the loop does between sweeps would change
+// what they compute.
 #pragma once
 
 #include <optional>

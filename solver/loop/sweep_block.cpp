@@ -81,7 +81,7 @@ typename SweepBlock<T>::Recording& SweepBlock<T>::recording(Buffer<T>& cur, Buff
       // its input's box as scratch).
       a.in = cur.data();
       a.out = next.data();
-      backend_.sweep_steps(a, static_cast<int>(count - 1), *blocked_);
+      backend_.smooth({a, static_cast<int>(count - 1), *blocked_, true});
       a.in = next.data();
       a.out = cur.data();
       backend_.sweep(a, kernel_);

@@ -49,7 +49,7 @@ class SweepBlock {
   std::int64_t run(Buffer<T>& cur, Buffer<T>& next, const SweepArgs<T>& args, std::int64_t count);
 
   /// Runs the recorded blocks through the temporally blocked `steps_kernel`
-  /// (Backend::sweep_steps, several sweeps per pass over memory): count - 1 sweeps blocked,
+  /// (blocked smoothing passes, several sweeps per pass over memory): count - 1 sweeps blocked,
   /// the last one single with `kernel`, so that the state before it stays available. Only
   /// without `fill_ghosts`: the blocked kernels read the halo as it is at the block's start.
   void use_blocked(KernelId steps_kernel) { blocked_ = steps_kernel; }

@@ -207,14 +207,13 @@ void StencilHierarchy<T>::smooth_level(int level, int sweeps, bool zeroed,
     const int n = blocked ? std::min(sweeps - done, kMaxBlockedSweeps) : 1;
     if (!(zeroed && done == 0)) fill_boundary(level, xl);
     const SweepArgs<T> a = sweep_args(level, ops_[level].smooth, xl, nl, rhs(level));
-    timed(level, &output::LevelSeconds::sweep, [&] {
-      if (correction && done == 0)
-        backend_.correct_and_sweep_steps(*correction, a, n, *blocked);
-      else if (n >= 2)
-        backend_.sweep_steps(a, n, *blocked);  // x's box is scratch afterwards
-      else
-        backend_.sweep(a, plan_.level[level].sweep);
-    });
+    SmoothingPass<T> pass{a, n, plan_.level[level].sweep};
+    pass.correction = done == 0 ? correction : nullptr;
+    if (n >= 2 || pass.correction) {  // x's box is scratch afterwards
+      pass.kernel = *blocked;
+      pass.blocked = true;
+    }
+    timed(level, &output::LevelSeconds::sweep, [&] { backend_.smooth(pass); });
     xl.swap(nl);
     done += n;
   }
@@ -230,21 +229,22 @@ SweepStats StencilHierarchy<T>::probe(Buffer<T>& u, Buffer<T>& next) {
   fill_boundary(0, u);
   const SweepArgs<T> a = sweep_args(0, ops_[0].smooth, u, next, rhs(0));
   SweepStats stats;
-  timed(0, &output::LevelSeconds::sweep, [&] {
-    stats = plan_.pair_probe ? backend_.sweep_pair_with_stats(a, *plan_.level[0].passes)
-                        : backend_.sweep_with_stats(a, plan_.level[0].sweep);
-  });
+  timed(0, &output::LevelSeconds::sweep, [&] { stats = backend_.smooth(probe_pass(a, PassStats::Now)); });
   return stats;
+}
+
+template <typename T>
+SmoothingPass<T> StencilHierarchy<T>::probe_pass(const SweepArgs<T>& a, PassStats when) const {
+  // Paired: the first two pre-smoothing sweeps, the first one's update counted as it goes.
+  if (plan_.pair_probe) return {a, 2, *plan_.level[0].passes, true, nullptr, when};
+  return {a, 1, plan_.level[0].sweep, false, nullptr, when};
 }
 
 template <typename T>
 void StencilHierarchy<T>::enqueue_probe(Buffer<T>& u, Buffer<T>& next) {
   fill_boundary(0, u);
   const SweepArgs<T> a = sweep_args(0, ops_[0].smooth, u, next, rhs(0));
-  if (plan_.pair_probe)
-    backend_.enqueue_sweep_pair_with_stats(a, *plan_.level[0].passes);
-  else
-    backend_.enqueue_sweep_with_stats(a, plan_.level[0].sweep);
+  backend_.smooth(probe_pass(a, PassStats::Queued));
 }
 
 template <typename T>

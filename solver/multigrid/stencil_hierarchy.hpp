@@ -86,7 +86,7 @@ index_t bottom_levels_cells(const BackendTraits& traits);
 /// `bench --multigrid` use to compare the paths), and logged at debug level.
 struct LevelPlan {
   KernelId sweep;                  // single sweeps, residuals and the probe
-  std::optional<KernelId> passes;  // smoothing in blocked passes (Backend::sweep_steps)
+  std::optional<KernelId> passes;  // smoothing in blocked passes (SmoothingPass::blocked)
 };
 struct CyclePlan {
   std::vector<LevelPlan> level;
@@ -140,7 +140,7 @@ class StencilHierarchy : private LevelHierarchy {
   /// The first level the one call visits (levels().size() when none is).
   int bottom_levels_first() const { return plan_.bottom_call_first; }
 
-  /// Smooths with blocked passes (Backend::sweep_steps, two sweeps each) where they give the
+  /// Smooths with blocked passes (SmoothingPass::blocked, two sweeps each) where they give the
   /// same result: on one rank, on levels of at least `min_cells` nodes whose faces are all
   /// Dirichlet (no ghost changes between the sweeps) and that the bottom levels' call does not
   /// visit; the same numbers as single sweeps. The constructor sets blocked_smoothing_default()
@@ -149,7 +149,7 @@ class StencilHierarchy : private LevelHierarchy {
   /// Whether `level` smooths with blocked passes.
   bool blocked_smoothing(int level) const { return plan_.level[level].passes.has_value(); }
   /// Adds the coarse correction and runs the first post-smoothing pass as one backend call
-  /// (Backend::correct_and_sweep_steps) on the levels that smooth with blocked passes: on
+  /// (SmoothingPass::correction) on the levels that smooth with blocked passes: on
   /// CUDA in 2D one pass over the level fewer a cycle. The same numbers up to the rounding of
   /// the addition (the GPU tests compare). The constructor sets fused_correction_default();
   /// recorded work keeps the setting it was recorded with.
@@ -174,8 +174,8 @@ class StencilHierarchy : private LevelHierarchy {
   /// The first smoothing sweep of the next cycle, u -> next, with the statistics of its update,
   /// which is the scaled residual r~ = omega (f - A u) / diag of u: the norms of the residual of
   /// u are residual_scale() times the update's. Leaves u unchanged. Where the fine level smooths
-  /// by blocked passes with a checked pair (Backend::sweep_pair_with_stats), the probe is the
-  /// first two pre-smoothing sweeps in one pass, the statistics those of the first.
+  /// by blocked passes with a checked pair (Backend::pairs_with_stats), the probe is the first
+  /// two pre-smoothing sweeps in one pass, the statistics those of the first.
   SweepStats probe(Buffer<T>& u, Buffer<T>& next);
   /// The same probe enqueued without waiting for its statistics: collect_probes() returns
   /// those of every probe enqueued since the last collect, in order, at one wait. One rank.
@@ -292,8 +292,10 @@ class StencilHierarchy : private LevelHierarchy {
   void fill_homogeneous(int level, Buffer<T>& x);
   /// `sweeps` smoothing sweeps of x(level); `zeroed`: x was just zeroed, halo included, so its
   /// first sweep needs no halo fill (over ranks, no exchange: every halo value is zero);
-  /// `correction`: added to x inside the first blocked pass (Backend::correct_and_sweep_steps).
+  /// `correction`: added to x inside the first blocked pass (SmoothingPass::correction).
   void smooth_level(int level, int sweeps, bool zeroed, const TransferArgs<T>* correction);
+  /// The probe's pass over the fine level: a checked sweep, or the checked pair.
+  SmoothingPass<T> probe_pass(const SweepArgs<T>& a, PassStats when) const;
   /// How often smooth(0, ..., sweeps) swaps the fine buffers: once per blocked pass, once per
   /// single sweep.
   int fine_swaps(int sweeps) const {

@@ -92,8 +92,8 @@ void StencilHierarchy<T>::correct_and_smooth(int level, int sweeps) {
     smooth_level(level, sweeps, false, nullptr);
     return;
   }
-  // The first post-smoothing pass adds the correction as it reads x (Backend::
-  // correct_and_sweep_steps); the coarse halo is filled as correct() fills it. The fill of x's
+  // The first post-smoothing pass adds the correction as it reads x
+  // (SmoothingPass::correction); the coarse halo is filled as correct() fills it. The fill of x's
   // halo before the pass writes only nodes the correction leaves alone.
   fill_homogeneous(level + 1, x_[level + 1]);
   const TransferArgs<T> t = correction_args(level, x(level));

@@ -92,7 +92,7 @@ SweepStats SplitSweep<T>::sweep_with_stats(Buffer<T>& field, SweepArgs<T> args) 
   if (!halo_.active()) return backend_.sweep_with_stats(args, kernel_);
   run(field, args, [&](const Box& piece) {
     args.box = piece;
-    backend_.enqueue_sweep_with_stats(args, kernel_);
+    backend_.smooth({args, 1, kernel_, false, nullptr, PassStats::Queued});
   });
   const auto t0 = std::chrono::steady_clock::now();
   SweepStats total;

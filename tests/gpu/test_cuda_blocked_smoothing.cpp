@@ -150,10 +150,10 @@ void check_pair(bool with_source) {
     const KernelId pair = be.find_step_kernel(2, be.name() == "cuda" ? "march2" : "omp");
     REQUIRE(be.pairs_with_stats(pair));
     Result r;
-    r.stats = be.sweep_pair_with_stats(a, pair);
+    r.stats = be.smooth({a, 2, pair, true, nullptr, PassStats::Now});
     // Enqueued twice: the same statistics, bit for bit.
-    be.enqueue_sweep_pair_with_stats(a, pair);
-    be.enqueue_sweep_pair_with_stats(a, pair);
+    be.smooth({a, 2, pair, true, nullptr, PassStats::Queued});
+    be.smooth({a, 2, pair, true, nullptr, PassStats::Queued});
     const auto queued = be.collect_stats();
     REQUIRE(queued.size() == 2);
     for (const SweepStats& q : queued) {

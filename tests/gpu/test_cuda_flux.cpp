@@ -300,10 +300,8 @@ void check_sweep(Backend<T>& gpu, Backend<T>& cpu, const Problem<T>& p, DevicePr
   empty.box.hi[0] = empty.box.lo[0];
   weighted.flux = FluxOperator<T>{};
   weighted.weights.face = {0.2, 0.2, dims == 3 ? 0.2 : 0.0};
-  gpu.enqueue_sweep_with_stats(weighted, id);
-  gpu.enqueue_sweep_with_stats(lower, id);
-  gpu.enqueue_sweep_with_stats(empty, id);
-  gpu.enqueue_sweep_with_stats(upper, id);
+  for (const SweepArgs<T>* piece : {&weighted, &lower, &empty, &upper})
+    gpu.smooth({*piece, 1, id, false, nullptr, PassStats::Queued});
   const std::vector<SweepStats> pieces = gpu.collect_stats();
   REQUIRE(pieces.size() == 4);
   CHECK(pieces[0].count == p.box.cells());
@@ -319,8 +317,9 @@ void check_sweep(Backend<T>& gpu, Backend<T>& cpu, const Problem<T>& p, DevicePr
   CHECK(differ == 0);
 
   // Single sweeps only.
-  CHECK_THROWS_AS(gpu.sweep_steps(ga, 2, gpu.find_step_kernel(dims, gpu.default_step_kernel(dims))),
-                  BackendError);
+  CHECK_THROWS_AS(
+      gpu.smooth({ga, 2, gpu.find_step_kernel(dims, gpu.default_step_kernel(dims)), true}),
+      BackendError);
 }
 
 template <typename T>

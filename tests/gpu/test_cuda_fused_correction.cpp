@@ -1,6 +1,6 @@
 // Multigrid's coarse correction added inside the first post-smoothing pass (CUDA's march2,
-// Backend::correct_and_sweep_steps) against the two operations run in turn: on the device and
-// on the CPU backend (whose default runs prolong_add, then sweep_steps), and in whole cycles
+// SmoothingPass::correction) against the two operations run in turn: on the device and
+// on the CPU backend (whose default runs prolong_add, then the blocked pass), and in whole cycles
 // against cycles that prolong on their own. The fused pass adds the same interpolated value
 // to u as prolong_add does, so the fields agree to the rounding of that addition (reported
 // bit-identical where they are).
@@ -19,8 +19,8 @@ namespace {
 using namespace fdsolve::test;
 using namespace fdsolve::multigrid;
 
-/// One correct_and_sweep_steps on a 1001 x 701 level (odd and even rows and columns of the
-/// box meet coarse nodes and midpoints) against prolong_add + sweep_steps.
+/// One corrected blocked pass on a 1001 x 701 level (odd and even rows and columns of the box
+/// meet coarse nodes and midpoints) against prolong_add and an uncorrected pass.
 template <typename T>
 void check_backend_call(int steps, bool with_source) {
   const RandomLevel<T> level(1001, 701, 5);
@@ -43,10 +43,10 @@ void check_backend_call(int steps, bool with_source) {
     t.box = level.box;
     const KernelId k = be.find_step_kernel(2, be.name() == "cuda" ? "march2" : "omp");
     if (fused) {
-      be.correct_and_sweep_steps(t, a, steps, k);
+      be.smooth({a, steps, k, true, &t});
     } else {
       be.prolong_add(t);
-      be.sweep_steps(a, steps, k);
+      be.smooth({a, steps, k, true});
     }
     std::vector<T> result(level.u.size());
     be.download(result.data(), fields.out, L.size);

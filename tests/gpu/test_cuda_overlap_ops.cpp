@@ -64,7 +64,7 @@ void check_pending_stats(int dims) {
     args.out = b.data();
     for (const Box& p : pieces) {
       args.box = p;
-      gpu->enqueue_sweep_with_stats(args, k);
+      gpu->smooth({args, 1, k, false, nullptr, PassStats::Queued});
     }
     const std::vector<SweepStats> all = gpu->collect_stats();
     REQUIRE(all.size() == one.size());

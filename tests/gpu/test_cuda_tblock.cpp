@@ -1,6 +1,7 @@
-// Temporal blocking (Backend::sweep_steps): every blocked CUDA variant, k = 1..8 sweeps, against
-// k single sweeps of the plain kernel bit for bit (whole buffer: the box updated, everything
-// else untouched) and against k CPU sweeps within rounding, at awkward sizes and sub-boxes.
+// Temporal blocking (blocked passes, Backend::smooth): every blocked CUDA variant, k = 1..8
+// sweeps, against k single sweeps of the plain kernel bit for bit (whole buffer: the box
+// updated, everything else untouched) and against k CPU sweeps within rounding, at awkward
+// sizes and sub-boxes.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -161,7 +162,7 @@ void check_case(Backend<T>& gpu, Backend<T>& cpu, int dims, int points, const Ca
       g.in = din.data();
       g.out = dout.data();
       g.source_field = with_source ? dsrc.data() : nullptr;
-      gpu.sweep_steps(g, k, id);
+      gpu.smooth({g, k, id, true});
       std::vector<T> got(init.size());
       gpu.download(got.data(), dout, L.size);
       CHECK(std::memcmp(got.data(), plain[k].data(), bytes) == 0);
@@ -172,14 +173,14 @@ void check_case(Backend<T>& gpu, Backend<T>& cpu, int dims, int points, const Ca
     }
   }
 
-  // The CPU's sweep_steps: k single sweeps, the same values as its own ping-pong.
+  // The CPU's blocked pass: k single sweeps, the same values as its own ping-pong.
   for (int k : {1, 2, 5}) {
     std::vector<T> a = init, b = init;
     SweepArgs<T> hc = args;
     hc.in = a.data();
     hc.out = b.data();
     hc.source_field = with_source ? src.data() : nullptr;
-    cpu.sweep_steps(hc, k, cpu.find_step_kernel(dims, "omp"));
+    cpu.smooth({hc, k, cpu.find_step_kernel(dims, "omp"), true});
     CHECK(std::memcmp(b.data(), host[k].data(), bytes) == 0);
   }
 }

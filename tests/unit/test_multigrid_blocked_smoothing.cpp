@@ -1,5 +1,5 @@
-// Smoothing by blocked passes (StencilHierarchy::set_blocked_smoothing, Backend::sweep_steps) against
-// single sweeps, on the CPU, whose sweep_steps runs the same single sweeps: the runs must be
+// Smoothing by blocked passes (StencilHierarchy::set_blocked_smoothing, SmoothingPass::blocked)
+// against single sweeps, on the CPU, whose blocked passes run the same single sweeps: the runs must be
 // bit-identical, through every path a cycle smooths by (pre-smoothing after a probe, redone in
 // one pass or not, post-smoothing, passes split at four sweeps, full multigrid, W cycles), and
 // the levels that take blocked passes must be exactly those whose faces are all Dirichlet.

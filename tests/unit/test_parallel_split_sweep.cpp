@@ -111,7 +111,7 @@ TEST_CASE("sweeping the pieces gives the whole box's field bit for bit (CPU)") {
     const std::vector<Box> pieces = split_box(L.owned_box(), L, exchanged);
     for (const Box& b : pieces) {
       args.box = b;
-      cpu->enqueue_sweep_with_stats(args, k);
+      cpu->smooth({args, 1, k, false, nullptr, PassStats::Queued});
     }
     const std::vector<SweepStats> parts = cpu->collect_stats();
     REQUIRE(parts.size() == pieces.size());
