@@ -42,9 +42,7 @@ double operator_scale(const Case& c) {
 CoefficientRange coefficient_range(const Case& c) {
   if (op::may_need_flux(c)) {
     const auto m = op::resolved_medium(c);
-    if (!m->varies()) return {m->constant, m->constant};
-    const auto [lo, hi] = std::minmax_element(m->beta.begin(), m->beta.end());
-    return {*lo, *hi};
+    return {m->beta_min, m->beta_max};
   }
   if (scale_holds_coefficient(c))
     return {c.problem.coefficient.constant, c.problem.coefficient.constant};

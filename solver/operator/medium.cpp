@@ -57,6 +57,7 @@ void resolve_coefficient(const Case& c, Medium& m) {
   const Value& v = c.problem.coefficient;
   if (v.is_constant()) {
     m.constant = c.problem.equation == Equation::Heat ? c.problem.diffusivity : v.constant;
+    m.beta_min = m.beta_max = m.constant;
     return;
   }
   std::vector<double> beta = evaluate(c, v, key);
@@ -66,9 +67,16 @@ void resolve_coefficient(const Case& c, Medium& m) {
                        fmt::format("{}: {} {} {}; a coefficient must be finite and > 0", key,
                                    v.is_file() ? "holds" : "evaluates to", beta[i],
                                    at_node(c, node_of(m, static_cast<index_t>(i)))));
-  bool uniform = true;
-  for (double b : beta) uniform = uniform && b == beta[0];
-  if (uniform) {
+  // The range in the same pass as the uniformity test (branch-free, so it vectorises): the
+  // rounding floor's |A| reads it, and a walk of a large grid later would cost the solve.
+  double lo = beta[0], hi = beta[0];
+  for (double b : beta) {
+    lo = b < lo ? b : lo;
+    hi = b > hi ? b : hi;
+  }
+  m.beta_min = lo;
+  m.beta_max = hi;
+  if (lo == hi) {
     m.constant = beta[0];
     return;
   }

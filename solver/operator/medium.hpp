@@ -21,6 +21,8 @@ struct Medium {
   /// it is one number, which is then `constant`.
   std::vector<double> beta;
   double constant = 1.0;
+  /// The coefficient's smallest and largest value (both `constant` when it is one number).
+  double beta_min = 1.0, beta_max = 1.0;
   /// Held nodes (dense, 1 = held) and their values; empty when none is held.
   std::vector<std::uint8_t> held;
   std::vector<double> held_value;
