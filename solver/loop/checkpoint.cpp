@@ -13,6 +13,7 @@
 #include "case_reader.hpp"
 #include "format_number.hpp"
 #include "history_csv.hpp"
+#include "number_text.hpp"
 #include "probes_csv.hpp"
 #include "problem/problem_setup.hpp"
 #include "snapshot.hpp"
@@ -36,7 +37,7 @@ std::string probe_signature(const Case& c) {
   std::string text;
   for (const ProbeSpec& p : c.output.probes) {
     text += (text.empty() ? "" : "; ") + p.name;
-    for (int a = 0; a < c.grid.dims; ++a) text += ' ' + output::format_double(p.at[a]);
+    for (int a = 0; a < c.grid.dims; ++a) text += ' ' + format_number(p.at[a]);
   }
   return text;
 }
