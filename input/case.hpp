@@ -163,9 +163,24 @@ struct SolveSpec {
   bool operator==(const SolveSpec&) const = default;
 };
 
+/// One entry of output.probes: a point of the grid's physical coordinates where u is sampled
+/// (multilinear interpolation of the nodes around it) into probes.csv.
+struct ProbeSpec {
+  std::string name;           // the probes.csv column
+  std::array<double, 3> at{};  // x, y(, z); the unused z is 0
+
+  bool operator==(const ProbeSpec&) const = default;
+};
+
 struct OutputSpec {
   std::string directory;                 // default out/<name>
   std::int64_t every = 0;                // iterations between snapshots; 0 = final state only
+  /// Heat only: snapshots at t = 0 and every `interval` of physical time (0: not set), or at
+  /// t = 0 and each of `times` (increasing, in (0, time.end]; empty: not set). The steps are
+  /// shortened to land on each; exclusive with `every` and with each other.
+  double interval = 0;
+  std::vector<double> times;
+  std::vector<ProbeSpec> probes;
   std::vector<std::string> fields{"u"};  // any of u, update, source, coefficient, fixed
   bool float_precision = false;          // output.precision: float (snapshots only)
   int gzip_level = 0;                    // output.compression: 0 = none, 1-9 = gzip level

@@ -33,7 +33,10 @@ const std::vector<Section>& table() {
         "absolute_tolerance", "norm", "check_every", "divergence_factor", "diagnostics",
         "stagnation_checks", "max_wall_time"}},
       {"solve.multigrid", {"cycle", "pre_smooth", "post_smooth", "fmg", "precision"}},
-      {"output", {"directory", "every", "fields", "precision", "compression", "queue"}},
+      {"output",
+       {"directory", "every", "interval", "times", "fields", "precision", "compression", "queue",
+        "probes"}},
+      {"output.probes", {"name", "at"}},
       {"checkpoint", {"every"}},
       {"tuning", {"kernel", "blocked_kernel"}},
       {"parallel", {"ranks", "gather_below", "overlap"}},
@@ -58,7 +61,7 @@ std::vector<std::string> all_paths() {
   std::vector<std::string> paths;
   for (const Section& s : table()) {
     if (s.name == "boundary.face" || s.name == "field_file" || s.name == "problem.fixed" ||
-        s.name.starts_with("stencil.weights"))
+        s.name == "output.probes" || s.name.starts_with("stencil.weights"))
       continue;  // added below, under the keys that hold them
     if (s.name.empty()) {
       paths.insert(paths.end(), s.keys.begin(), s.keys.end());
@@ -67,6 +70,7 @@ std::vector<std::string> all_paths() {
     }
     if (s.name == "boundary") add_under(paths, "boundary.<face>", "boundary.face");
     if (s.name == "problem") add_under(paths, "problem.fixed[i]", "problem.fixed");
+    if (s.name == "output") add_under(paths, "output.probes[i]", "output.probes");
     if (s.name == "stencil") {
       add_under(paths, "stencil.weights", "stencil.weights.5");
       for (const std::string& key : section("stencil.weights.27")) {

@@ -150,6 +150,30 @@ void emit_solve(YAML::Emitter& out, const Case& c) {
 }
 
 // The implicit schemes take a dt of any size and no safety factor.
+// Written only when set, so that the text (and the checkpoint's case hash) of a case without
+// them stays what it was before these keys existed.
+void emit_output_marks(YAML::Emitter& out, const OutputSpec& o, int dims) {
+  if (o.interval > 0) {
+    out << YAML::Key << "interval" << YAML::Value;
+    emit_number(out, o.interval);
+  }
+  if (!o.times.empty()) {
+    out << YAML::Key << "times" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const double t : o.times) emit_number(out, t);
+    out << YAML::EndSeq;
+  }
+  if (o.probes.empty()) return;
+  out << YAML::Key << "probes" << YAML::Value << YAML::BeginSeq;
+  for (const ProbeSpec& p : o.probes) {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value
+        << YAML::DoubleQuoted << p.name << YAML::Key << "at" << YAML::Value << YAML::Flow
+        << YAML::BeginSeq;
+    for (int a = 0; a < dims; ++a) emit_number(out, p.at[static_cast<std::size_t>(a)]);
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
 void emit_time(YAML::Emitter& out, const TimeSpec& t) {
   out << YAML::Key << "time" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "scheme" << YAML::Value << time_scheme_name(t.scheme);
@@ -316,7 +340,10 @@ std::string to_yaml(const Case& c) {
 
   out << YAML::Key << "output" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "directory" << YAML::Value << c.output.directory;
-  out << YAML::Key << "every" << YAML::Value << c.output.every;
+  // output.every and the output times exclude each other: only the one in use is written.
+  if (c.output.interval == 0 && c.output.times.empty())
+    out << YAML::Key << "every" << YAML::Value << c.output.every;
+  emit_output_marks(out, c.output, c.grid.dims);
   out << YAML::Key << "fields" << YAML::Value << YAML::Flow << c.output.fields;
   out << YAML::Key << "precision" << YAML::Value << (c.output.float_precision ? "float" : "same");
   if (c.output.gzip_level == 0) {

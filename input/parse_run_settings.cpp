@@ -120,6 +120,7 @@ void parse_output(const FieldMap& root, Case& c) {
       o.queue = read_integer(*f, 0);
     }
   }
+  parse_output_marks(output, c);
 }
 
 // parallel.ranks: auto, or the number of ranks along each axis of the grid; parallel.gather_below:

@@ -21,6 +21,9 @@ void parse_stencil(const FieldMap& root, Case& c);
 void parse_run_settings(const FieldMap& root, Case& c);
 /// The solve section (parse_solve.cpp); after time, whose scheme decides what applies to heat.
 void parse_solve(const FieldMap& root, Case& c);
+/// output.interval, output.times and output.probes (parse_output_marks.cpp); after time and the
+/// boundary (periodic axes extend the grid a probe may lie in).
+void parse_output_marks(const FieldMap& output, Case& c);
 
 /// initial and problem.source: a number, an expression (t only for equation heat), or
 /// {file, dataset}, resolved against the case file's directory and checked against the grid.

@@ -175,6 +175,19 @@ void RunOutput::write_history(const std::vector<HistoryRow>& rows) const {
     time_sink_(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
+void RunOutput::write_probes(const ProbeTable& table) const {
+  if (!writes_ || table.names.empty()) return;
+  const auto start = std::chrono::steady_clock::now();
+  write_text_atomic(std::filesystem::path(directory_) / "probes.csv", format_probes_csv(table));
+  if (time_sink_)
+    time_sink_(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
+void RunOutput::restore_probes(std::vector<ProbeRow> rows) {
+  probes_.rows = std::move(rows);
+  write_probes(probes_);
+}
+
 void RunOutput::write_summary(const Summary& summary) const {
   if (!writes_) return;
   write_text_atomic(std::filesystem::path(directory_) / "summary.json",

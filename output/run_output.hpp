@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "output_error.hpp"
+#include "probes_csv.hpp"
 #include "snapshot.hpp"
 #include "snapshot_parallel.hpp"
 #include "xdmf.hpp"
@@ -236,6 +237,18 @@ class RunOutput {
   /// Called with the seconds of each history write (the run's output time, summary.json).
   void set_time_sink(std::function<void(double)> sink) { time_sink_ = std::move(sink); }
 
+  /// The probes of probes.csv (output.probes), by name: none, no file.
+  void set_probe_names(std::vector<std::string> names) { probes_.names = std::move(names); }
+  bool has_probes() const { return !probes_.names.empty(); }
+  /// Appends a row in memory; write_probes() rewrites probes.csv.
+  void add_probe_row(ProbeRow row) { probes_.rows.push_back(std::move(row)); }
+  const ProbeTable& probes() const { return probes_; }
+  /// Rewrites probes.csv with `table` (a copy of probes() taken earlier: the background
+  /// writer's), when the case has probes.
+  void write_probes(const ProbeTable& table) const;
+  /// Continues an earlier run's probes.csv from a checkpoint's rows; rewrites the file.
+  void restore_probes(std::vector<ProbeRow> rows);
+
   void write_summary(const Summary& summary) const;
 
   const std::string& directory() const { return directory_; }
@@ -268,6 +281,7 @@ class RunOutput {
   std::vector<std::string> snapshots_;  // paths, in the order of index_
   std::vector<XdmfEntry> index_;
   std::vector<HistoryRow> history_;
+  ProbeTable probes_;
   std::function<void(double)> time_sink_;
 };
 

@@ -15,6 +15,7 @@
 #include "exit_codes.hpp"
 #include "loop/jacobi.hpp"
 #include "loop/discretization_stop.hpp"
+#include "loop/probes.hpp"
 #include "loop/stability.hpp"
 #include "loop/stop_rules.hpp"
 #include "operator/medium.hpp"
@@ -140,6 +141,9 @@ void check_text(const Case& c, const parallel::Comm& comm, const CoefficientRang
   } else {
     for (const std::string& line : describe_method(c)) text << "# " << line << "\n";
   }
+  if (const std::string times = describe_output_times(c); !times.empty())
+    text << "# " << times << "\n";
+  for (const std::string& line : describe_probes(c)) text << "# probe " << line << "\n";
   // Jacobi's rate says nothing about multigrid cycles or conjugate gradients.
   if (c.problem.equation != Equation::Heat && !runs_multigrid(c)) {
     const JacobiEstimate e = jacobi_estimate(c);

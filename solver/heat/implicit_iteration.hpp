@@ -242,6 +242,8 @@ SolveResult solve_implicit_steps(const Case& c, Backend<T>& backend, output::Run
   loop_plan.last = plan.steps;
   loop_plan.heat = true;
   loop_plan.updated_cells = levels[0].box.cells();  // over all ranks
+  loop_plan.initial_snapshot = plan.timed_output;
+  loop_plan.output_steps = plan.output_steps;
   SolveLoop<T> loop(c, backend, out, options, L, d, cur, done, earlier_seconds, r, loop_plan);
   ImplicitIteration<T, decltype(stepper)> iteration(loop, c, backend, comm, stepper, earlier, cur,
                                                     L, box, d, levels, plan, predict, last_cycles);

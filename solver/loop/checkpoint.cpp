@@ -13,6 +13,8 @@
 #include "case_reader.hpp"
 #include "format_number.hpp"
 #include "history_csv.hpp"
+#include "number_text.hpp"
+#include "probes_csv.hpp"
 #include "problem/problem_setup.hpp"
 #include "snapshot.hpp"
 
@@ -30,13 +32,25 @@ std::string fnv1a_hex(const std::string& text) {
   return fmt::format("{:016x}", h);
 }
 
+/// The probes as "name x y[ z]; ...": the checkpoint's probe rows belong to these.
+std::string probe_signature(const Case& c) {
+  std::string text;
+  for (const ProbeSpec& p : c.output.probes) {
+    text += (text.empty() ? "" : "; ") + p.name;
+    for (int a = 0; a < c.grid.dims; ++a) text += ' ' + format_number(p.at[a]);
+  }
+  return text;
+}
+
 std::string format_state(const Case& c, const LoopState& s) {
   using output::format_double;
-  return fmt::format(
+  std::string state = fmt::format(
       "format: {}\ncase_hash: {}\niteration: {}\ntime: {}\nfirst_norm: {}\nwall_seconds: {}\n"
       "backend: {}\nkernel: {}\ncase_file: {}\n",
       kFormat, case_hash(c), s.iteration, format_double(s.time), format_double(s.first_norm),
       format_double(s.wall_seconds), s.backend, s.kernel, c.source_path);
+  if (!c.output.probes.empty()) state += "probes: " + probe_signature(c) + "\n";
+  return state;
 }
 
 /// "file iteration time precision field,field" per snapshot.
@@ -92,6 +106,9 @@ std::string case_hash(const Case& c) {
   k.time.safety = c.time.safety;
   k.time.startup_steps = c.time.startup_steps;
   k.output.directory = "out";
+  // Output times are marks the steps land on: they shape the sequence of fields.
+  k.output.interval = c.output.interval;
+  k.output.times = c.output.times;
   return fnv1a_hex(to_yaml(k));
 }
 
@@ -104,7 +121,8 @@ namespace {
 /// Everything of a checkpoint but its field.
 output::SnapshotInfo checkpoint_info(const Case& c, const LoopState& state,
                                      const std::vector<output::XdmfEntry>& index,
-                                     const std::vector<output::HistoryRow>& history) {
+                                     const std::vector<output::HistoryRow>& history,
+                                     const output::ProbeTable& probes) {
   output::SnapshotInfo info;
   info.iteration = state.iteration;
   info.time = state.time;
@@ -113,6 +131,7 @@ output::SnapshotInfo checkpoint_info(const Case& c, const LoopState& state,
   info.texts["checkpoint"] = format_state(c, state);
   info.texts["snapshot_index"] = format_index(index);
   info.texts["history"] = output::format_history_csv(history);
+  if (!probes.names.empty()) info.texts["probes"] = output::format_probes_csv(probes);
   return info;
 }
 
@@ -137,8 +156,9 @@ template <typename T>
 void write_checkpoint(const Case& c, const LoopState& state, const std::vector<T>& u,
                       const std::vector<output::XdmfEntry>& index,
                       const std::vector<output::HistoryRow>& history,
+                      const output::ProbeTable& probes,
                       const std::vector<const std::vector<T>*>& previous) {
-  output::write_snapshot<T>(checkpoint_path(c), checkpoint_info(c, state, index, history),
+  output::write_snapshot<T>(checkpoint_path(c), checkpoint_info(c, state, index, history, probes),
                             checkpoint_fields(u, previous));
 }
 
@@ -153,7 +173,7 @@ void write_checkpoint_fields(const Case& c, const std::vector<T>& u, const outpu
 void finish_checkpoint(const Case& c, const LoopState& state, const output::RunOutput& out) {
   const std::string path = checkpoint_path(c);
   output::finish_collective(output::collective_temp_path(path), path,
-                            checkpoint_info(c, state, out.index(), out.history()));
+                            checkpoint_info(c, state, out.index(), out.history(), out.probes()));
 }
 
 Checkpoint read_checkpoint(const Case& c) { return read_checkpoint(c, Subdomain::whole(c)); }
@@ -197,6 +217,15 @@ Checkpoint read_checkpoint(const Case& c, const Subdomain& sub) {
   if (index != data.info.texts.end()) k.index = parse_index(index->second);
   const auto history = data.info.texts.find("history");
   if (history != data.info.texts.end()) k.history = output::parse_history_csv(history->second);
+  // probes.csv continues only with the probes its rows were sampled at.
+  if (state_value(state->second, "probes") != probe_signature(c))
+    throw InputError(fmt::format(
+        "{}output.probes: the checkpoint {} was written with the probes [{}], this case has "
+        "[{}]; probes.csv would not be one table. Resume with the probes the run started with, "
+        "or run without --resume to start over",
+        c.where("output.probes"), path, state_value(state->second, "probes"), probe_signature(c)));
+  if (const auto probes = data.info.texts.find("probes"); probes != data.info.texts.end())
+    k.probes = output::parse_probes_csv(probes->second).rows;
   return k;
 }
 
@@ -235,10 +264,12 @@ template void write_checkpoint_fields<double>(const Case&, const std::vector<dou
 template void write_checkpoint<float>(const Case&, const LoopState&, const std::vector<float>&,
                                       const std::vector<output::XdmfEntry>&,
                                       const std::vector<output::HistoryRow>&,
+                                      const output::ProbeTable&,
                                       const std::vector<const std::vector<float>*>&);
 template void write_checkpoint<double>(const Case&, const LoopState&, const std::vector<double>&,
                                        const std::vector<output::XdmfEntry>&,
                                        const std::vector<output::HistoryRow>&,
+                                       const output::ProbeTable&,
                                        const std::vector<const std::vector<double>*>&);
 
 }  // namespace fdsolve

@@ -44,24 +44,28 @@ struct Checkpoint {
   bool single_precision = false;
   std::vector<output::XdmfEntry> index;
   std::vector<output::HistoryRow> history;
+  std::vector<output::ProbeRow> probes;  // probes.csv's rows so far (output.probes)
 };
 
 /// 16 hex digits identifying what determines the sequence of fields: grid, precision, problem,
-/// stencil, boundaries, initial state and time step settings. Keys that only decide when to
-/// stop or what to write (max_iterations, tolerances, time.end, output, checkpoint, backend,
-/// tuning) are left out, so a run can be resumed with more iterations or a later end time.
+/// stencil, boundaries, initial state, time step settings and the output times the steps land
+/// on (output.interval, output.times). Keys that only decide when to stop or what to write
+/// (max_iterations, tolerances, time.end, the rest of output, checkpoint, backend, tuning) are
+/// left out, so a run can be resumed with more iterations or a later end time.
 std::string case_hash(const Case& c);
 
 /// Where a case's checkpoint lives.
 std::string checkpoint_path(const Case& c);
 
-/// Writes the checkpoint atomically (a crash keeps the previous one). `u` is dense; `index` and
-/// `history` are the output so far that a resumed run continues; `previous` (dense) u one to
-/// three steps earlier where the loop keeps them (datasets u_previous, u_previous_2, _3).
+/// Writes the checkpoint atomically (a crash keeps the previous one). `u` is dense; `index`,
+/// `history` and `probes` are the output so far that a resumed run continues; `previous`
+/// (dense) u one to three steps earlier where the loop keeps them (datasets u_previous,
+/// u_previous_2, _3).
 template <typename T>
 void write_checkpoint(const Case& c, const LoopState& state, const std::vector<T>& u,
                       const std::vector<output::XdmfEntry>& index,
                       const std::vector<output::HistoryRow>& history,
+                      const output::ProbeTable& probes,
                       const std::vector<const std::vector<T>*>& previous = {});
 /// The checkpoint written by every rank at once (parallel HDF5, output/snapshot_parallel.hpp):
 /// every rank writes its owned nodes `u` (dense, at `mine`), then, once the ranks have agreed
@@ -83,7 +87,7 @@ struct StoredCase {
 StoredCase read_checkpoint_case(const std::string& directory);
 
 /// Reads the case's checkpoint for `run --resume`. Throws InputError when there is none, or it
-/// belongs to another case or precision.
+/// belongs to another case or precision, or to other probes (output.probes).
 Checkpoint read_checkpoint(const Case& c);
 /// The same with only the nodes `sub` owns of u (its owned box, x fastest): what one rank of
 /// any rank count resumes from, without holding the whole grid.

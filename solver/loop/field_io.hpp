@@ -217,9 +217,9 @@ class FieldWriter {
     if (!comm_.root()) return true;
     // The history as of now; the index is read when the writer gets there, after every
     // snapshot handed over before this checkpoint (and none after it) is in place.
-    hand_over([this, fields, earlier, state, history = out_.history()] {
+    hand_over([this, fields, earlier, state, history = out_.history(), probes = out_.probes()] {
       const OutputTimer writing(OutputTimer::Counts::written);
-      write_checkpoint(c_, state, *fields[0], out_.index(), history, earlier(fields));
+      write_checkpoint(c_, state, *fields[0], out_.index(), history, probes, earlier(fields));
     });
     return true;
   }
@@ -233,6 +233,14 @@ class FieldWriter {
     const OutputTimer handing_over(OutputTimer::Counts::waited);
     if (collective_ || !comm_.root()) return out_.flush_history();
     hand_over([this, rows = out_.history()] { out_.write_history(rows); });
+  }
+
+  /// Rewrites probes.csv with the rows so far (after the snapshots handed over before).
+  void flush_probes() {
+    if (!out_.has_probes()) return;
+    const OutputTimer handing_over(OutputTimer::Counts::waited);
+    if (collective_ || !comm_.root()) return out_.write_probes(out_.probes());
+    hand_over([this, table = out_.probes()] { out_.write_probes(table); });
   }
 
   /// Waits until everything handed over is written; throws the first write error.

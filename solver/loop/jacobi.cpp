@@ -77,7 +77,8 @@ class JacobiIteration final : public LoopIteration<T> {
         norm_scale_(norm_scale),
         flux_(medium && medium->needs_flux()),
         block_(backend, kernel, [&boundaries](Buffer<T>& f) { boundaries.fill_ghosts(f); }),
-        marks_{sched.total, c.solve.check_every, c.checkpoint.every, c.output.every} {
+        marks_{sched.total, c.solve.check_every, c.checkpoint.every, c.output.every,
+               sched.plan.output_steps} {
     args_.layout = L;
     args_.box = box;
     // The flux operator's face arrays: Jacobi u' = u + r / D, or the explicit heat step
@@ -139,7 +140,7 @@ class JacobiIteration final : public LoopIteration<T> {
   std::int64_t advance_block(std::int64_t it) override {
     const std::int64_t n = blocks_ ? plain_run_length(it, marks_) : 0;
     if (n < 2) return 0;
-    set_step(it + 1, sched_.time_after(it));  // the same for every sweep before total
+    set_step(it + 1, sched_.time_after(it));  // the same for every sweep short of a mark
     return block_.run(cur_, next_, args_, n);
   }
 
@@ -223,7 +224,7 @@ class JacobiIteration final : public LoopIteration<T> {
 
   /// The weights and source of the sweeps that end at iteration `it_after`, starting at `t`.
   void set_step(std::int64_t it_after, double t) {
-    const EquationWeights& eq = sched_.weights(it_after);
+    const EquationWeights eq = sched_.weights(it_after);
     args_.weights = eq.weights;
     if (!flux_) {
       args_.source_field = source_.at(t, eq.source_scale);
@@ -312,6 +313,8 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   plan.last = sched.total;
   plan.heat = sched.heat;
   plan.updated_cells = update_box(c).cells();  // over all ranks
+  plan.initial_snapshot = sched.plan.timed_output;
+  plan.output_steps = sched.plan.output_steps;
   SolveLoop<T> loop(c, backend, out, options, L, d, cur, done, earlier_seconds, r, plan);
   JacobiIteration<T> iteration(loop, c, backend, options, d, sched, kernel, source, boundaries,
                                halo, sweep, cur, next, L, box, medium, norm_scale);

@@ -20,31 +20,32 @@ namespace fdsolve::jacobi_detail {
 /// What differs between the steady equations and heat: how many sweeps, the weights of each,
 /// and the time each one reaches.
 struct Schedule {
+  const Case* c = nullptr;
   bool heat = false;
   std::int64_t total = 0;  // max_iterations, or the number of heat steps
   TimePlan plan;
-  EquationWeights step;  // every sweep's weights...
-  EquationWeights last;  // ...but the last heat step's, whose dt may be shorter
+  EquationWeights step;  // every sweep's weights but those of the heat steps that land on a
+                         // mark (an output time, the end), whose dt is shorter
 
   double time_after(std::int64_t it) const {
     return heat ? plan.time_after(it) : static_cast<double>(it);
   }
-  const EquationWeights& weights(std::int64_t it) const {
-    return heat && it == total ? last : step;
+  EquationWeights weights(std::int64_t it) const {
+    return heat && plan.lands(it) ? heat_step_weights(*c, plan.step_dt(it)) : step;
   }
 };
 
 inline Schedule make_schedule(const Case& c, bool allow_unstable) {
   Schedule s;
+  s.c = &c;
   s.heat = c.problem.equation == Equation::Heat;
   if (s.heat) {
     s.plan = heat_time_plan(c, allow_unstable);
     s.total = s.plan.steps;
     s.step = heat_step_weights(c, s.plan.dt);
-    s.last = heat_step_weights(c, s.plan.last_dt);
   } else {
     s.total = c.solve.max_iterations;
-    s.step = s.last = equation_weights(c);
+    s.step = equation_weights(c);
   }
   return s;
 }

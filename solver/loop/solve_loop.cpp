@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "end_checkpoint.hpp"
@@ -75,7 +76,17 @@ SolveLoop<T>::SolveLoop(const Case& c, Backend<T>& backend, output::RunOutput& o
                 plan.heat),
       rules_(c, options, r.first_norm, plan),
       grid_(grid_meta(c)),
-      it_(done) {}
+      it_(done) {
+  // A sub-solve (final_state: the coarse grid of solve.tolerance: discretization) writes
+  // nothing, probes.csv included.
+  if (!c.output.probes.empty() && !options.final_state) {
+    probes_.emplace(c, backend, L_, d.sub, options.comm);
+    std::vector<std::string> names;
+    for (const ProbeSpec& p : c.output.probes) names.push_back(p.name);
+    out_.set_probe_names(std::move(names));
+    if (options.resume) out_.restore_probes(options.resume->probes);
+  }
+}
 
 template <typename T>
 bool SolveLoop<T>::check_due(std::int64_t it) const {
@@ -103,7 +114,10 @@ void SolveLoop<T>::record_start(const SweepStats& start, double reference) {
   r_.first_norm = std::isnan(reference) ? chosen(start) : std::max(chosen(start), reference);
   rules_.tolerance.set_reference(r_.first_norm);
   // A run interrupted during its first cycle resumes at iteration 0, its initial row restored.
-  if (!options_.resume) out_.add_history(history_row(0, 0.0, start, nullptr, seconds()));
+  if (!options_.resume) {
+    out_.add_history(history_row(0, 0.0, start, nullptr, seconds()));
+    sample_probes(0, 0.0);
+  }
   progress_.check(0, chosen(start), rules_.tolerance.target(), "initial residual");
 }
 
@@ -112,6 +126,14 @@ SolveResult SolveLoop<T>::run(LoopIteration<T>& iteration) {
   rules_.request.start_clock();
   start_ = std::chrono::steady_clock::now();
   RunClock::get().loop_started();
+  // Output at physical times starts with t = 0 (a resumed run's is in its index already).
+  if (plan_.initial_snapshot && done_ == 0 && !options_.resume) {
+    writer_.snapshot(cur_, cur_, 0, iteration.time_after(0));
+    sample_probes(0, iteration.time_after(0));
+    writer_.flush_history();
+    writer_.flush_probes();
+    last_snapshot_ = 0;
+  }
   bool ended = handle(iteration, iteration.open());
   const bool stop_first = iteration.stop_before_count();
   while (!ended) {
@@ -180,6 +202,7 @@ std::optional<SolveStatus> SolveLoop<T>::check(LoopIteration<T>& iteration, cons
   row.factor = a.own_factor ? a.factor : norm_factor(row, out_.history(), c_.solve.norm);
   row.cycles = a.cycles;
   out_.add_history(row);
+  sample_probes(it_, row.time);
   const std::string detail = iteration.check_detail(it_, row, diagnosed);
   progress_.check(it_, norm, std::isnan(a.target) ? rules_.tolerance.target() : a.target, detail);
 
@@ -233,10 +256,27 @@ SolveStatus SolveLoop<T>::stopped_falling(const SweepStats& stats, const output:
 }
 
 template <typename T>
+bool SolveLoop<T>::snapshot_due(std::int64_t it) const {
+  if (plan_.initial_snapshot)
+    return std::binary_search(plan_.output_steps.begin(), plan_.output_steps.end(), it);
+  return c_.output.every > 0 && it % c_.output.every == 0;
+}
+
+template <typename T>
+void SolveLoop<T>::sample_probes(std::int64_t it, double time) {
+  if (!probes_ || last_probed_ == it) return;  // a check and a snapshot of one iteration: once
+  last_probed_ = it;
+  std::vector<double> values = probes_->sample(cur_);
+  out_.add_probe_row(output::ProbeRow{it, time, std::move(values)});
+}
+
+template <typename T>
 void SolveLoop<T>::write_due_output(LoopIteration<T>& iteration) {
-  if (c_.output.every > 0 && it_ % c_.output.every == 0) {
+  if (snapshot_due(it_)) {
     writer_.snapshot(cur_, iteration.previous(), it_, iteration.time_after(it_));
+    sample_probes(it_, iteration.time_after(it_));
     writer_.flush_history();
+    writer_.flush_probes();
     last_snapshot_ = it_;
   }
   // A heat run's last step keeps the checkpoint of the state before it (end_checkpoint.hpp).
@@ -286,6 +326,8 @@ void SolveLoop<T>::finish(LoopIteration<T>& iteration) {
            writer_.last_checkpoint() != it_)
     checkpoint(iteration);
   const Buffer<T>& before = iteration.previous();
+  // The final state is a snapshot's, sampled like the others (a sub-solve writes nothing).
+  if (!options_.final_state) sample_probes(it_, r_.time);
   if (r_.divergence) {
     // The last state, marked: /status = diverged and /divergence, the log's description.
     writer_.final_snapshot(
@@ -297,6 +339,7 @@ void SolveLoop<T>::finish(LoopIteration<T>& iteration) {
     writer_.final_snapshot(cur_, before, it_, r_.time);
   }
   writer_.flush_history();
+  writer_.flush_probes();
   writer_.finish();
   if (options_.final_state) options_.final_state(&cur_, L_);
 }

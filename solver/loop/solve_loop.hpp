@@ -20,6 +20,7 @@
 #include "diagnostics.hpp"
 #include "discretization_stop.hpp"
 #include "field_io.hpp"
+#include "probes.hpp"
 #include "progress.hpp"
 #include "run_checks.hpp"
 #include "solve_result.hpp"
@@ -72,6 +73,10 @@ struct LoopPlan {
   bool cycle_stall = false;     // StallWatch: monotone multigrid cycles
   bool krylov_stall = false;    // KrylovStall: conjugate gradients
   bool discretization = false;  // DiscretizationStop: solve.tolerance: discretization
+  /// Heat's output at physical times (output.interval, output.times): a snapshot of t = 0 and
+  /// one at each of output_steps (increasing), instead of every output.every iterations.
+  bool initial_snapshot = false;
+  std::vector<std::int64_t> output_steps;
 };
 
 /// The stop rules a loop holds, decided at each check in the order of the members: divergence,
@@ -185,6 +190,10 @@ class SolveLoop {
   /// stopped at the rounding floor (RoundingFloor::reached), else stalled with the message.
   SolveStatus stopped_falling(const SweepStats& stats, const output::HistoryRow& row, bool krylov);
   void write_due_output(LoopIteration<T>& iteration);
+  /// Whether iteration `it` writes a snapshot: every output.every, or at heat's output times.
+  bool snapshot_due(std::int64_t it) const;
+  /// Appends the probes' values in u at `it` to probes.csv's rows, once per iteration.
+  void sample_probes(std::int64_t it, double time);
   void checkpoint(LoopIteration<T>& iteration);
   void finish(LoopIteration<T>& iteration);
   double chosen(const SweepStats& s) const {
@@ -210,6 +219,8 @@ class SolveLoop {
   const output::GridMeta grid_;
   std::int64_t it_;
   std::int64_t last_snapshot_ = -1;
+  std::optional<ProbeSampler<T>> probes_;  // output.probes, in a run that writes its output
+  std::int64_t last_probed_ = -1;
   bool abandoned_ = false;
   std::chrono::steady_clock::time_point start_;
 };

@@ -84,22 +84,15 @@ TimePlan heat_time_plan(const Case& c, bool allow_unstable) {
                                  "explicit step ({}, {}); use dt <= {:.6g} or dt: auto",
                                  p.dt, p.limit, describe_diffusivity(c), describe_stencil(c),
                                  p.limit));
-  // Steps of dt up to end; a remainder of less than a millionth of a step is rounding, not a
-  // step. Crank-Nicolson's start: startup half steps first (all of the run when it is shorter).
-  const auto steps_in = [](double span, double dt) {
-    return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(span / dt - 1e-6)));
-  };
-  p.end = c.time.end;
   const std::int64_t startup =
       c.time.scheme == TimeScheme::CrankNicolson ? c.time.startup_steps : 0;
-  const double half = 0.5 * p.dt;
-  if (startup > 0 && static_cast<double>(startup) * half >= c.time.end * (1 - 1e-6)) {
-    p.steps = p.startup = steps_in(c.time.end, half);
-  } else {
-    p.startup = startup;
-    p.steps = startup + steps_in(c.time.end - static_cast<double>(startup) * half, p.dt);
-  }
-  p.last_dt = c.time.end - p.time_after(p.steps - 1);
+  // Output times are marks the steps land on, as time.end is.
+  std::vector<double> marks = output_times(c);
+  p.timed_output = !marks.empty();
+  if (marks.empty()) marks.push_back(c.time.end);
+  lay_out_steps(p, marks, startup);
+  if (p.timed_output)
+    for (const TimeSegment& s : p.segments) p.output_steps.push_back(s.first + s.steps);
   return p;
 }
 

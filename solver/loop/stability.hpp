@@ -7,6 +7,7 @@
 
 #include "case.hpp"
 #include "stencil.hpp"
+#include "time_plan.hpp"
 
 namespace fdsolve {
 
@@ -18,32 +19,6 @@ double stencil_symbol(const StencilWeights& w, int dims, const double theta[3]);
 /// spacing: 2 / (k max|lambda|), lambda the Laplacian's symbol. The symbol is multilinear in
 /// the cosines, so its extremes lie at the 2^dims modes with theta_a in {0, pi}.
 double heat_stability_limit(const Case& c);
-
-/// How a heat case steps: `steps` steps of `dt`, the last one shortened to `last_dt` so that
-/// the run ends exactly at time.end.
-/// Steps 1..startup are backward-Euler steps of dt / 2 (Crank-Nicolson's Rannacher start), the
-/// rest steps of dt, the last one of last_dt (what is left to end).
-struct TimePlan {
-  double dt = 0;
-  double last_dt = 0;
-  std::int64_t steps = 0;
-  std::int64_t startup = 0;
-  double end = 0;
-  double limit = 0;  // the stability limit dt was checked against
-
-  double time_after(std::int64_t step) const {
-    if (step >= steps) return end;
-    if (startup == 0) return static_cast<double>(step) * dt;
-    if (step <= startup) return static_cast<double>(step) * (0.5 * dt);
-    return static_cast<double>(startup) * (0.5 * dt) + static_cast<double>(step - startup) * dt;
-  }
-  /// The length of step `step` (1-based).
-  double step_dt(std::int64_t step) const {
-    return step == steps ? last_dt : step <= startup ? 0.5 * dt : dt;
-  }
-  /// Whether step `step` is one of the backward-Euler start.
-  bool startup_step(std::int64_t step) const { return step <= startup; }
-};
 
 /// The plan of a heat case: dt = safety * limit for dt: auto, else the given dt. With the
 /// explicit scheme a given dt above the limit is an InputError naming dt, the limit, h, k and

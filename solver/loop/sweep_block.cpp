@@ -11,7 +11,8 @@ bool needs_host(std::int64_t it, const LoopMarks& m) {
   // checkpoints (checked sweeps), and snapshots after the sweep.
   return it == 1 || it % m.check_every == 0 || it == m.total ||
          (m.checkpoint_every > 0 && it % m.checkpoint_every == 0) ||
-         (m.output_every > 0 && it % m.output_every == 0);
+         (m.output_every > 0 && it % m.output_every == 0) ||
+         std::binary_search(m.output_steps.begin(), m.output_steps.end(), it);
 }
 
 std::int64_t plain_run_length(std::int64_t done, const LoopMarks& m) {
@@ -22,6 +23,8 @@ std::int64_t plain_run_length(std::int64_t done, const LoopMarks& m) {
   };
   std::int64_t stop = std::min({m.total, next_multiple(m.check_every),
                                 next_multiple(m.checkpoint_every), next_multiple(m.output_every)});
+  const auto output = std::upper_bound(m.output_steps.begin(), m.output_steps.end(), done);
+  if (output != m.output_steps.end()) stop = std::min(stop, *output);
   if (done < 1) stop = std::min<std::int64_t>(stop, 1);
   return std::max<std::int64_t>(0, stop - done - 1);
 }

@@ -20,6 +20,8 @@ struct LoopMarks {
   std::int64_t check_every = 1;       // a check at 1, every check_every and at total
   std::int64_t checkpoint_every = 0;  // checkpoints (checked sweeps too); 0: none
   std::int64_t output_every = 0;      // snapshots after the sweep; 0: none
+  /// Heat's snapshots at physical times: the steps that land on them (increasing).
+  std::vector<std::int64_t> output_steps;
 };
 
 /// Whether iteration `it` needs the loop's host work: a checked sweep, or a snapshot after it.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs one case on 1 rank (no mpirun) and on each given rank count (mpirun --oversubscribe, CPU
-# ranks), and requires the same exit code and bit-identical fields (compare --rtol 0 --atol 0):
-# the Jacobi update and the explicit heat step are pointwise, so the split must not show.
+# ranks), and requires the same exit code, bit-identical fields (compare --rtol 0 --atol 0) and,
+# where the case has probes, the same probes.csv byte for byte: the Jacobi update and the
+# explicit heat step are pointwise, so the split must not show.
 #   run_parity.sh FDSOLVE MPIEXEC WORKDIR CASE RANKS... [-- EXTRA fdsolve run ARGS]
 set -uo pipefail
 fdsolve=$1 mpiexec=$2 work=$3 case=$4
@@ -28,6 +29,10 @@ for n in "${ranks[@]}"; do
   if ! "$fdsolve" compare "$work/n1" "$work/n$n" --rtol 0 --atol 0 > "$work/n$n.cmp" ||
     grep -q '^not compared:' "$work/n$n.cmp"; then
     echo "FAIL: $n ranks differ from 1 rank"; cat "$work/n$n.cmp"; status=1; continue
+  fi
+  # Probes (output.probes): the same file, byte for byte.
+  if [ -f "$work/n1/probes.csv" ] && ! cmp "$work/n1/probes.csv" "$work/n$n/probes.csv"; then
+    echo "FAIL: $n ranks: probes.csv differs from 1 rank's"; status=1; continue
   fi
   echo "ok: $n ranks bit-identical to 1 rank (exit $code)"
 done

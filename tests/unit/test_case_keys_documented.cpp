@@ -76,6 +76,7 @@ TEST_CASE("case keys: each map of the parser allows exactly the keys of the tabl
       {"solve", g2 + "solve: {zzzz: 1}\n"},
       {"solve.multigrid", g2 + "solve: {multigrid: {zzzz: 1}}\n"},
       {"output", g2 + "output: {zzzz: 1}\n"},
+      {"output.probes", g2 + "output: {probes: [{name: a, at: [1, 1], zzzz: 1}]}\n"},
       {"checkpoint", g2 + "checkpoint: {zzzz: 1}\n"},
       {"tuning", g2 + "tuning: {zzzz: 1}\n"},
       {"parallel", g2 + "parallel: {zzzz: 1}\n"},

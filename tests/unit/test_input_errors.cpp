@@ -39,7 +39,7 @@ const std::vector<BadInput> kBadInputs = {
      grid2 + "output: {colour: red}\n",
      {},
      "case.yaml:2:10: output.colour: unknown key 'colour' (expected one of directory, every, "
-     "fields, precision, compression, queue)"},
+     "interval, times, fields, precision, compression, queue, probes)"},
     {"misspelled precision",
      "precision: dubble\n" + grid2,
      {},
