@@ -75,7 +75,13 @@ SolveLoop<T>::SolveLoop(const Case& c, Backend<T>& backend, output::RunOutput& o
                 plan.heat),
       rules_(c, options, r.first_norm, plan),
       grid_(grid_meta(c)),
-      it_(done) {}
+      it_(done) {
+  // A sub-solve (final_state) writes nothing, and its coarser case's medium would displace the
+  // run's own from resolved_medium's one-case cache.
+  if (!measures_balance(c) || options.final_state) return;
+  balance_.emplace(c, d.sub, op::resolved_medium(c));
+  if (options.comm.several()) balance_halo_.emplace(L, backend, options.comm, d, false);
+}
 
 template <typename T>
 bool SolveLoop<T>::check_due(std::int64_t it) const {
@@ -103,7 +109,11 @@ void SolveLoop<T>::record_start(const SweepStats& start, double reference) {
   r_.first_norm = std::isnan(reference) ? chosen(start) : std::max(chosen(start), reference);
   rules_.tolerance.set_reference(r_.first_norm);
   // A run interrupted during its first cycle resumes at iteration 0, its initial row restored.
-  if (!options_.resume) out_.add_history(history_row(0, 0.0, start, nullptr, seconds()));
+  if (!options_.resume) {
+    output::HistoryRow row = history_row(0, 0.0, start, nullptr, seconds());
+    add_balance(row, 0.0);
+    out_.add_history(row);
+  }
   progress_.check(0, chosen(start), rules_.tolerance.target(), "initial residual");
 }
 
@@ -179,6 +189,7 @@ std::optional<SolveStatus> SolveLoop<T>::check(LoopIteration<T>& iteration, cons
       history_row(it_, iteration.time_after(it_), a.stats, diagnosed, earlier_seconds_ + seconds());
   row.factor = a.own_factor ? a.factor : norm_factor(row, out_.history(), c_.solve.norm);
   row.cycles = a.cycles;
+  add_balance(row, iteration.time_after(it_));
   out_.add_history(row);
   const std::string detail = iteration.check_detail(it_, row, diagnosed);
   progress_.check(it_, norm, std::isnan(a.target) ? rules_.tolerance.target() : a.target, detail);
@@ -230,6 +241,23 @@ SolveStatus SolveLoop<T>::stopped_falling(const SweepStats& stats, const output:
       krylov ? describe_krylov_stall(c_, *floor_, it_, norm, linf, u_max, *rules_.krylov, target)
              : describe_stall(c_, *floor_, it_, norm, linf, u_max, target);
   return SolveStatus::Stalled;
+}
+
+template <typename T>
+void SolveLoop<T>::add_balance(output::HistoryRow& row, double time) {
+  if (!balance_) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (balance_halo_) balance_halo_->exchange(cur_);
+  const T* u = cur_.data();
+  if (!backend_.host_memory()) {
+    balance_host_.resize(static_cast<std::size_t>(L_.size));
+    backend_.download(balance_host_.data(), cur_, L_.size);
+    u = balance_host_.data();
+  }
+  row.balance = Balance::merge(options_.comm, balance_->measure(u, L_, time));
+  row.balance_faces = balance_->faces();
+  spdlog::debug("check {}: balance measured in {:.1f} ms", row.iteration,
+                1e3 * seconds_since(t0));
 }
 
 template <typename T>
