@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
+#include "problem/finite_inputs.hpp"
 #include "problem/problem_setup.hpp"
 
 namespace fdsolve {
@@ -72,8 +74,14 @@ Balance::Balance(const Case& c, const Subdomain& sub, std::shared_ptr<const op::
 
 void Balance::refresh(BoxValues& v, double t) {
   if (!v.value || (v.time >= 0 && (!v.value->uses_time || v.time == t))) return;
-  v.at = box_values<double>(c_, *v.value, v.box, t, sub_);
   v.time = t;
+  try {
+    v.at = box_values<double>(c_, *v.value, v.box, t, sub_);
+  } catch (const NonFiniteValue&) {
+    // The iteration reports a non-finite input where it evaluates it (the run's divergence);
+    // the balance of this check is then not a number.
+    v.at.assign(static_cast<std::size_t>(v.box.cells()), std::numeric_limits<double>::quiet_NaN());
+  }
 }
 
 double Balance::face_beta(index_t a, index_t b) const {
