@@ -189,7 +189,13 @@ std::optional<SolveStatus> SolveLoop<T>::check(LoopIteration<T>& iteration, cons
       history_row(it_, iteration.time_after(it_), a.stats, diagnosed, earlier_seconds_ + seconds());
   row.factor = a.own_factor ? a.factor : norm_factor(row, out_.history(), c_.solve.norm);
   row.cycles = a.cycles;
-  add_balance(row, iteration.time_after(it_));
+  // The first row, every check_every-th and a checkpoint's: a multigrid or CG solve has a row
+  // per cycle, and a device run would download u for each. finish() adds the final row's. The
+  // rule does not depend on where this session ends, so a resumed run's rows are an
+  // uninterrupted run's.
+  const bool checkpoint_due = c_.checkpoint.every > 0 && it_ % c_.checkpoint.every == 0;
+  if (it_ == 1 || it_ % c_.solve.check_every == 0 || checkpoint_due)
+    add_balance(row, iteration.time_after(it_));
   out_.add_history(row);
   const std::string detail = iteration.check_detail(it_, row, diagnosed);
   progress_.check(it_, norm, std::isnan(a.target) ? rules_.tolerance.target() : a.target, detail);
@@ -290,6 +296,18 @@ void SolveLoop<T>::finish(LoopIteration<T>& iteration) {
   if (plan_.heat && it_ == plan_.last && r_.status == SolveStatus::MaxIterations)
     r_.status = SolveStatus::Completed;
   iteration.before_end(it_, r_.status, abandoned_);
+  // The final state's balance (summary.json's last_check), on every rank alike, where the run
+  // has ended for good: a run that may resume continues with the rows an uninterrupted run
+  // has (the last cycle's diagnostics follow the same rule).
+  const bool resumable = r_.status == SolveStatus::Interrupted ||
+                         r_.status == SolveStatus::TimeLimit ||
+                         r_.status == SolveStatus::MaxIterations;
+  if (balance_ && !abandoned_ && !resumable && !out_.history().empty() &&
+      out_.history().back().iteration == it_ && out_.history().back().balance.empty()) {
+    output::HistoryRow row = out_.history().back();
+    add_balance(row, iteration.time_after(it_));
+    out_.replace_last_history(row);
+  }
   backend_.synchronize();
   progress_.finish();
   const double session = seconds();
