@@ -47,10 +47,51 @@ bool parse_integer(const std::string& cell, std::int64_t& value) {
   return errno == 0 && end == cell.c_str() + cell.size();
 }
 
+constexpr const char* kBalancePrefix = "integral";
+
+/// The balance layout of `rows`: the first row that has one (every row of a run has the same).
+const HistoryRow* balance_layout(const std::vector<HistoryRow>& rows) {
+  for (const HistoryRow& row : rows)
+    if (!row.balance.empty()) return &row;
+  return nullptr;
+}
+
+/// The balance columns named by `names` (the header's cells between cycles and wall_seconds):
+/// the number of faces, or -1 when they are not integral, flux_<face>..., flux_fixed_<i>....
+int balance_faces_of(const std::vector<std::string>& names) {
+  if (names.empty() || names[0] != kBalancePrefix) return -1;
+  int faces = 0;
+  while (faces < 6 && 1 + static_cast<std::size_t>(faces) < names.size() &&
+         names[1 + faces].rfind("flux_fixed_", 0) != 0)
+    ++faces;
+  return balance_columns(faces, names.size()) == names ? faces : -1;
+}
+
 }  // namespace
 
+std::vector<std::string> balance_columns(int faces, std::size_t count) {
+  static constexpr const char* kFaces[6] = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
+  std::vector<std::string> names;
+  if (count == 0) return names;
+  names.emplace_back(kBalancePrefix);
+  for (int f = 0; f < faces && names.size() < count; ++f)
+    names.push_back(std::string("flux_") + kFaces[f]);
+  for (std::size_t r = 0; names.size() < count; ++r)
+    names.push_back("flux_fixed_" + std::to_string(r));
+  return names;
+}
+
 std::string format_history_csv(const std::vector<HistoryRow>& rows) {
-  std::string text = std::string(history_header) + "\n";
+  const HistoryRow* layout = balance_layout(rows);
+  const std::size_t balance = layout ? layout->balance.size() : 0;
+  std::string header = history_header;
+  if (layout) {
+    std::string names;
+    for (const std::string& name : balance_columns(layout->balance_faces, balance))
+      names += name + ',';
+    header.insert(header.size() - std::string("wall_seconds").size(), names);
+  }
+  std::string text = header + "\n";
   for (const HistoryRow& row : rows) {
     text += std::to_string(row.iteration);
     for (const double value : {row.time, row.norm_l2, row.norm_linf, row.min, row.max, row.mean}) {
@@ -66,6 +107,9 @@ std::string format_history_csv(const std::vector<HistoryRow>& rows) {
     }
     text += ',' + (std::isnan(row.factor) ? std::string() : format_double(row.factor));
     text += ',' + (row.cycles < 0 ? std::string() : std::to_string(row.cycles));
+    // A row without the balance (an older checkpoint's) leaves its cells empty.
+    for (std::size_t b = 0; b < balance; ++b)
+      text += ',' + (b < row.balance.size() ? format_double(row.balance[b]) : std::string());
     text += ',' + format_double(row.wall_seconds) + '\n';
   }
   return text;
@@ -78,15 +122,30 @@ std::vector<HistoryRow> parse_history_csv(const std::string& text) {
   const bool v1 = line == history_header_v1;
   const bool v2 = line == history_header_v2;
   const bool v3 = line == history_header_v3;
-  if (!v1 && !v2 && !v3 && line != history_header)
-    throw OutputError("history: unexpected header '" + line + "' (expected '" + history_header +
-                      "')");
+  // The current header, with the balance columns between cycles and wall_seconds.
+  const std::string head = history_header;
+  const std::string before_wall = head.substr(0, head.size() - std::string("wall_seconds").size());
+  int faces = 0;
+  std::size_t balance = 0;
+  if (!v1 && !v2 && !v3 && line != history_header) {
+    const bool framed = line.size() > head.size() && line.rfind(before_wall, 0) == 0 &&
+                        line.compare(line.size() - 13, 13, ",wall_seconds") == 0;
+    std::vector<std::string> names;
+    if (framed)
+      names = split_cells(line.substr(before_wall.size(), line.size() - 13 - before_wall.size()));
+    faces = framed ? balance_faces_of(names) : -1;
+    if (faces < 0)
+      throw OutputError("history: unexpected header '" + line + "' (expected '" + history_header +
+                        "', optionally with the balance columns before wall_seconds)");
+    balance = names.size();
+  }
   std::vector<HistoryRow> rows;
   while (std::getline(lines, line)) {
     if (line.empty()) continue;
     const auto malformed = [&] { return OutputError("history: malformed line '" + line + "'"); };
     const std::vector<std::string> cells = split_cells(line);
-    if (cells.size() != (v1 ? kColumnsV1 : v2 ? kColumnsV2 : v3 ? kColumnsV3 : kColumns))
+    if (cells.size() !=
+        (v1 ? kColumnsV1 : v2 ? kColumnsV2 : v3 ? kColumnsV3 : kColumns + balance))
       throw malformed();
     HistoryRow row;
     double* const numbers[] = {&row.time, &row.norm_l2, &row.norm_linf,
@@ -98,6 +157,16 @@ std::vector<HistoryRow> parse_history_csv(const std::string& text) {
     if (!v1 && !v2 && !cells[kFactor].empty()) ok = ok && parse_double(cells[kFactor], row.factor);
     if (!v1 && !v2 && !v3 && !cells[kCycles].empty())
       ok = ok && parse_integer(cells[kCycles], row.cycles);
+    std::size_t balance_cells = 0;
+    for (std::size_t b = 0; b < balance; ++b) balance_cells += !cells[kCycles + 1 + b].empty();
+    if (balance_cells == balance && balance > 0) {
+      row.balance.resize(balance);
+      row.balance_faces = faces;
+      for (std::size_t b = 0; b < balance; ++b)
+        ok = ok && parse_double(cells[kCycles + 1 + b], row.balance[b]);
+    } else if (balance_cells != 0) {
+      throw malformed();
+    }
     if (!ok) throw malformed();
     if (!v1) {
       std::size_t empty = 0;

@@ -8,8 +8,10 @@
 
 namespace fdsolve::output {
 
-/// The header line of history.csv (without the newline). README.md documents each column;
-/// wall_seconds stays last (restart tests compare everything but it).
+/// The header line of history.csv (without the newline) of a run without the balance columns.
+/// README.md documents each column; wall_seconds stays last (restart tests compare everything
+/// but it). A run that measures its balance has `integral`, `flux_<face>` per face and
+/// `flux_fixed_<i>` per held region between cycles and wall_seconds (balance_columns).
 inline constexpr const char* history_header =
     "iteration,time,norm_l2,norm_linf,min,max,mean,nonfinite,p50,p90,p99,linf_i,linf_j,linf_k,"
     "factor,cycles,wall_seconds";
@@ -28,6 +30,10 @@ inline constexpr const char* history_header_v2 =
 /// read, its rows as not diagnosed.
 inline constexpr const char* history_header_v1 =
     "iteration,time,norm_l2,norm_linf,min,max,mean,wall_seconds";
+
+/// The names of the balance columns of a row whose balance has `count` values over `faces`
+/// faces: integral, flux_x_min .. (faces of them), flux_fixed_0 .. (the rest).
+std::vector<std::string> balance_columns(int faces, std::size_t count);
 
 /// The whole file: the header and one line per row. The diagnostics cells (nonfinite to
 /// linf_k) of a row that is not diagnosed are empty.

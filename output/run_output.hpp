@@ -42,6 +42,12 @@ struct HistoryRow {
   double factor = std::numeric_limits<double>::quiet_NaN();
   /// Implicit heat: the multigrid cycles the step took; -1 (an empty cell) for other runs.
   std::int64_t cycles = -1;
+  /// The balance of the check (docs/numerics.md "Integrals and fluxes"): the integral of u,
+  /// then the outward flux through each of the `balance_faces` faces (x_min first) and through
+  /// each held region. Empty where the run does not measure it (history_csv.hpp names the
+  /// columns: balance_columns).
+  std::vector<double> balance;
+  int balance_faces = 0;
   double wall_seconds = 0;
 };
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "history_csv.hpp"
 #include "json_writer.hpp"
 
 namespace fdsolve::output {
@@ -74,6 +75,8 @@ void write_row(JsonWriter& json, std::string_view key, const HistoryRow& row, co
   else
     json.value("factor", row.factor);
   if (row.cycles >= 0) json.value("cycles", row.cycles);  // implicit heat steps only
+  const std::vector<std::string> names = balance_columns(row.balance_faces, row.balance.size());
+  for (std::size_t b = 0; b < names.size(); ++b) json.value(names[b], row.balance[b]);
   json.value("wall_seconds", row.wall_seconds);
   json.end_object();
 }

@@ -86,6 +86,11 @@ SolveLoop<T>::SolveLoop(const Case& c, Backend<T>& backend, output::RunOutput& o
     out_.set_probe_names(std::move(names));
     if (options.resume) out_.restore_probes(options.resume->probes);
   }
+  // A sub-solve (final_state) writes nothing, and its coarser case's medium would displace the
+  // run's own from resolved_medium's one-case cache.
+  if (!measures_balance(c) || options.final_state) return;
+  balance_.emplace(c, d.sub, op::resolved_medium(c));
+  if (options.comm.several()) balance_halo_.emplace(L, backend, options.comm, d, false);
 }
 
 template <typename T>
@@ -115,7 +120,9 @@ void SolveLoop<T>::record_start(const SweepStats& start, double reference) {
   rules_.tolerance.set_reference(r_.first_norm);
   // A run interrupted during its first cycle resumes at iteration 0, its initial row restored.
   if (!options_.resume) {
-    out_.add_history(history_row(0, 0.0, start, nullptr, seconds()));
+    output::HistoryRow row = history_row(0, 0.0, start, nullptr, seconds());
+    add_balance(row, 0.0);
+    out_.add_history(row);
     sample_probes(0, 0.0);
   }
   progress_.check(0, chosen(start), rules_.tolerance.target(), "initial residual");
@@ -201,6 +208,14 @@ std::optional<SolveStatus> SolveLoop<T>::check(LoopIteration<T>& iteration, cons
       history_row(it_, iteration.time_after(it_), a.stats, diagnosed, earlier_seconds_ + seconds());
   row.factor = a.own_factor ? a.factor : norm_factor(row, out_.history(), c_.solve.norm);
   row.cycles = a.cycles;
+  // Heat: the first row and every check_every-th, the heat content over time. Steady runs:
+  // the final row alone (finish()), where the answer is; a multigrid or CG solve has a row per
+  // cycle, and a device run downloads u for each measurement. Both: a checkpoint's row. The
+  // rule does not depend on where this session ends, so a resumed run's rows are an
+  // uninterrupted run's.
+  const bool checkpoint_due = c_.checkpoint.every > 0 && it_ % c_.checkpoint.every == 0;
+  if ((plan_.heat && (it_ == 1 || it_ % c_.solve.check_every == 0)) || checkpoint_due)
+    add_balance(row, iteration.time_after(it_));
   out_.add_history(row);
   sample_probes(it_, row.time);
   const std::string detail = iteration.check_detail(it_, row, diagnosed);
@@ -271,6 +286,23 @@ void SolveLoop<T>::sample_probes(std::int64_t it, double time) {
 }
 
 template <typename T>
+void SolveLoop<T>::add_balance(output::HistoryRow& row, double time) {
+  if (!balance_) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (balance_halo_) balance_halo_->exchange(cur_);
+  const T* u = cur_.data();
+  if (!backend_.host_memory()) {
+    balance_host_.resize(static_cast<std::size_t>(L_.size));
+    backend_.download(balance_host_.data(), cur_, L_.size);
+    u = balance_host_.data();
+  }
+  row.balance = Balance::merge(options_.comm, balance_->measure(u, L_, time));
+  row.balance_faces = balance_->faces();
+  spdlog::debug("check {}: balance measured in {:.1f} ms", row.iteration,
+                1e3 * seconds_since(t0));
+}
+
+template <typename T>
 void SolveLoop<T>::write_due_output(LoopIteration<T>& iteration) {
   if (snapshot_due(it_)) {
     writer_.snapshot(cur_, iteration.previous(), it_, iteration.time_after(it_));
@@ -306,6 +338,19 @@ void SolveLoop<T>::finish(LoopIteration<T>& iteration) {
   progress_.finish();
   const double session = seconds();
   RunClock::get().loop_ended();
+  // The final state's balance (summary.json's last_check), on every rank alike, where the run
+  // has ended for good: a run that may resume continues with the rows an uninterrupted run
+  // has (the last cycle's diagnostics follow the same rule). After the loop's clock: it is
+  // a measurement of the answer, not part of the solve.
+  const bool resumable = r_.status == SolveStatus::Interrupted ||
+                         r_.status == SolveStatus::TimeLimit ||
+                         r_.status == SolveStatus::MaxIterations;
+  if (balance_ && !abandoned_ && !resumable && !out_.history().empty() &&
+      out_.history().back().iteration == it_ && out_.history().back().balance.empty()) {
+    output::HistoryRow row = out_.history().back();
+    add_balance(row, iteration.time_after(it_));
+    out_.replace_last_history(row);
+  }
   iteration.report(it_ - done_);
   r_.iterations = it_;
   r_.time = iteration.time_after(it_);

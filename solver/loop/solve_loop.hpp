@@ -16,11 +16,13 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "balance.hpp"
 #include "case.hpp"
 #include "diagnostics.hpp"
 #include "discretization_stop.hpp"
 #include "field_io.hpp"
 #include "probes.hpp"
+#include "parallel/halo_exchange.hpp"
 #include "progress.hpp"
 #include "run_checks.hpp"
 #include "solve_result.hpp"
@@ -189,6 +191,8 @@ class SolveLoop {
   /// A stall rule fired at the check of `stats` (its row `row`): converged where the residual
   /// stopped at the rounding floor (RoundingFloor::reached), else stalled with the message.
   SolveStatus stopped_falling(const SweepStats& stats, const output::HistoryRow& row, bool krylov);
+  /// Adds the balance of u (balance.hpp) at `time` to `row`, where the case measures it.
+  void add_balance(output::HistoryRow& row, double time);
   void write_due_output(LoopIteration<T>& iteration);
   /// Whether iteration `it` writes a snapshot: every output.every, or at heat's output times.
   bool snapshot_due(std::int64_t it) const;
@@ -216,6 +220,10 @@ class SolveLoop {
   Progress progress_;
   StopRules rules_;
   std::optional<RoundingFloor> floor_;  // built where a solve first stops falling
+  // The balance of each check, and over ranks the exchange that fills u's halo for it.
+  std::optional<Balance> balance_;
+  std::optional<HaloExchange<T>> balance_halo_;
+  std::vector<T> balance_host_;  // u downloaded from a device
   const output::GridMeta grid_;
   std::int64_t it_;
   std::int64_t last_snapshot_ = -1;

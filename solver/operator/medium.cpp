@@ -144,7 +144,7 @@ void resolve_fixed(const Case& c, Medium& m) {
       if (!std::isfinite(value[i]))
         throw InputError(c.where(key + ".value") +
                          fmt::format("{}.value: is {} {}", key, value[i], at_node(c, node)));
-      m.held[i] = 1;
+      m.held[i] = Medium::held_mark(r);
       m.held_value[i] = value[i];
       ++mine;
     }

@@ -23,10 +23,19 @@ struct Medium {
   double constant = 1.0;
   /// The coefficient's smallest and largest value (both `constant` when it is one number).
   double beta_min = 1.0, beta_max = 1.0;
-  /// Held nodes (dense, 1 = held) and their values; empty when none is held.
+  /// Held nodes (dense: 0 free, else the number of the region that holds it plus 1, capped at
+  /// 255 so that regions from the 255th on share one mark) and their values; empty when none
+  /// is held. The region's number names its flux column (flux_fixed_<r>).
   std::vector<std::uint8_t> held;
   std::vector<double> held_value;
   index_t held_count = 0;
+
+  static std::uint8_t held_mark(std::size_t region) {
+    return static_cast<std::uint8_t>(region < 254 ? region + 1 : 255);
+  }
+  /// The flux columns of the held regions: one per region of problem.fixed, the regions from
+  /// the 255th on together in the last.
+  static std::size_t held_columns(std::size_t regions) { return regions < 255 ? regions : 255; }
 
   bool varies() const { return !beta.empty(); }
   bool holds() const { return held_count > 0; }
