@@ -86,6 +86,17 @@ SolveLoop<T>::SolveLoop(const Case& c, Backend<T>& backend, output::RunOutput& o
     out_.set_probe_names(std::move(names));
     if (options.resume) out_.restore_probes(options.resume->probes);
   }
+  // A steady run measures its balance at its final row: a run continued past that row (a
+  // smaller tolerance, more iterations) drops it, as an uninterrupted run never measured it
+  // there (a checkpoint's row keeps it: both runs measure those).
+  if (options.resume && !plan.heat && !out_.history().empty()) {
+    output::HistoryRow last = out_.history().back();
+    const bool checkpoint_row = c.checkpoint.every > 0 && last.iteration % c.checkpoint.every == 0;
+    if (!last.balance.empty() && !checkpoint_row) {
+      last.balance.clear();
+      out_.replace_last_history(last);
+    }
+  }
   // A sub-solve (final_state) writes nothing, and its coarser case's medium would displace the
   // run's own from resolved_medium's one-case cache.
   if (!measures_balance(c) || options.final_state) return;
@@ -121,7 +132,7 @@ void SolveLoop<T>::record_start(const SweepStats& start, double reference) {
   // A run interrupted during its first cycle resumes at iteration 0, its initial row restored.
   if (!options_.resume) {
     output::HistoryRow row = history_row(0, 0.0, start, nullptr, seconds());
-    add_balance(row, 0.0);
+    if (plan_.heat) add_balance(row, 0.0);  // a steady solve's balance is its answer's (finish)
     out_.add_history(row);
     sample_probes(0, 0.0);
   }
