@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "csv_cells.hpp"
 #include "format_number.hpp"
 #include "output_error.hpp"
 
@@ -19,17 +20,6 @@ constexpr std::size_t kColumnsV2 = 15;
 constexpr std::size_t kFactor = 14;
 constexpr std::size_t kColumnsV1 = 8;
 constexpr std::size_t kFirstDiagnostic = 7, kLastDiagnostic = 13;  // nonfinite .. linf_k
-
-std::vector<std::string> split_cells(const std::string& line) {
-  std::vector<std::string> cells;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t comma = line.find(',', start);
-    cells.push_back(line.substr(start, comma - start));
-    if (comma == std::string::npos) return cells;
-    start = comma + 1;
-  }
-}
 
 /// Parses a whole cell as a number: strtod's reading of what %.17g (or "-nan") printed.
 bool parse_double(const std::string& cell, double& value) {

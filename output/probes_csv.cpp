@@ -5,22 +5,12 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "csv_cells.hpp"
 #include "format_number.hpp"
 #include "output_error.hpp"
 
 namespace fdsolve::output {
 namespace {
-
-std::vector<std::string> split_cells(const std::string& line) {
-  std::vector<std::string> cells;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t comma = line.find(',', start);
-    cells.push_back(line.substr(start, comma - start));
-    if (comma == std::string::npos) return cells;
-    start = comma + 1;
-  }
-}
 
 }  // namespace
 
