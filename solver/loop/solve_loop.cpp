@@ -98,8 +98,10 @@ SolveLoop<T>::SolveLoop(const Case& c, Backend<T>& backend, output::RunOutput& o
     }
   }
   // A sub-solve (final_state) writes nothing, and its coarser case's medium would displace the
-  // run's own from resolved_medium's one-case cache.
-  if (!measures_balance(c) || options.final_state) return;
+  // run's own from resolved_medium's one-case cache. The balance is one of a check's
+  // diagnostics: solve.diagnostics: false, which asks for lean checks, skips it too (on a
+  // device each measurement downloads u).
+  if (!measures_balance(c) || options.final_state || !c.solve.diagnostics) return;
   balance_.emplace(c, d.sub, op::resolved_medium(c));
   if (options.comm.several()) balance_halo_.emplace(L, backend, options.comm, d, false);
 }
