@@ -75,8 +75,9 @@ struct GridSpec {
   bool operator==(const GridSpec&) const = default;
 };
 
-/// One region of problem.fixed: the nodes where `where` is non-zero are held at `value`
-/// (time-independent: x, y, z only). `where` is an expression or a {file, dataset} mask.
+/// One region of problem.fixed: the nodes where `where` is non-zero are held at `value`.
+/// `where` (x, y, z only) is an expression or a {file, dataset} mask; `value` may use t for
+/// equation heat (each step writes it at the new time level).
 struct FixedRegion {
   Value where;
   Value value;

@@ -109,8 +109,9 @@ Value read_coefficient(const Field& field, Case& c, const std::string& what) {
   return v;
 }
 
-// problem.fixed: a list of {where, value} regions, each of x, y, z only; where is a mask (a
-// node is held where it is non-zero), value the held value.
+// problem.fixed: a list of {where, value} regions; where is a mask of x, y, z only (a node is
+// held where it is non-zero), value the held value, which may use t for equation heat (the
+// steps write it at each new time level) and not for the steady equations, which have no time.
 void parse_fixed(const Field& field, Case& c) {
   if (c.problem.equation == Equation::Custom) {
     field.fail(
@@ -121,9 +122,15 @@ void parse_fixed(const Field& field, Case& c) {
   for (const Field& entry : entries) {
     const FieldMap region(entry, case_keys::section("problem.fixed"), c.locations);
     FixedRegion r;
-    constexpr const char* kStatic = "held nodes and their values are time-independent";
-    r.where = read_static_field_value(region.require("where"), c, kStatic);
-    r.value = read_static_field_value(region.require("value"), c, kStatic);
+    r.where = read_static_field_value(region.require("where"), c,
+                                      "the held nodes are time-independent");
+    const Field value = region.require("value");
+    r.value = c.problem.equation == Equation::Heat
+                  ? read_field_value(value, c)
+                  : read_static_field_value(
+                        value, c,
+                        std::string("equation ") + equation_name(c.problem.equation) +
+                            " is steady: a held value may use t only for equation heat");
     c.problem.fixed.push_back(std::move(r));
   }
 }

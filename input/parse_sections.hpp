@@ -30,7 +30,7 @@ void parse_output_marks(const FieldMap& output, Case& c);
 Value read_field_value(const Field& field, Case& c);
 
 /// The same for values that do not change in time (problem.coefficient, problem.diffusivity as a
-/// field, problem.fixed): an expression that uses t is an error whose reason ends with `what`
+/// field, problem.fixed's where, and its value in the steady equations): an expression that uses t is an error whose reason ends with `what`
 /// ("the coefficient is time-independent"), whatever the equation.
 Value read_static_field_value(const Field& field, Case& c, const std::string& what);
 

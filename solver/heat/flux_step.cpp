@@ -41,6 +41,7 @@ FluxImplicitStep<T>::FluxImplicitStep(const Case& c, const op::Medium& m, Backen
       sub_(d.sub),
       // A first shift; set_step gives the step's.
       cycles_(c, m, backend, comm, d, 1.0, 1.0, false),
+      held_(c, m, backend, L_, sub_),
       g_(backend.allocate(L_.size)),
       source_(no_source(c) ? Buffer<T>{} : backend.allocate(L_.size)),
       iteration_(cycles_.fine(), cycles_.preconditioner(), backend,
@@ -114,10 +115,16 @@ StepSolve FluxImplicitStep<T>::step(double t, double t_next, const StepPlan& pla
     }
   }
   if (plan.after_rhs) plan.after_rhs();
-  // The new level: Dirichlet values at t_next in both buffers, ghosts from the gradients at
-  // t_next (the iteration fills them before each residual).
+  // The new level: Dirichlet and time-dependent held values at t_next in both buffers (the
+  // right-hand side above read them at t), ghosts from the gradients at t_next (the iteration
+  // fills them before each residual).
   boundaries_.write_dirichlet(cur_, t_next);
   boundaries_.write_dirichlet(next_, t_next);
+  if (held_.time_dependent()) {
+    held_.evaluate(t_next);
+    held_.write(cur_);
+    held_.write(next_);
+  }
   boundaries_.gradients_at(t_next);
   const auto norm_of = [&](const SweepStats& s) {
     return c_.solve.norm == NormKind::L2 ? s.l2() : s.linf();

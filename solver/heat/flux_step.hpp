@@ -4,8 +4,8 @@
 //   Crank-Nicolson   (I + dt/2 A) u' = (I - dt/2 A) u + dt (q(t) + q(t')) / 2
 // The shifted operator is solved by multigrid (FluxHierarchy, Galerkin coarse operators of the
 // shifted operator), as a stationary iteration or as the preconditioner of conjugate gradients
-// (solve.krylov), warm-started from the old u. Held nodes keep their values; Dirichlet faces
-// take their values at t'. Over several ranks each holds its part of u and of the fine
+// (solve.krylov), warm-started from the old u. Held nodes keep their values, or take those at
+// t' where they depend on t; Dirichlet faces take their values at t'. Over several ranks each holds its part of u and of the fine
 // operator, and rank 0 runs the cycles (multigrid/flux_on_ranks.hpp).
 #pragma once
 
@@ -14,6 +14,7 @@
 #include "multigrid/flux_hierarchy.hpp"
 #include "multigrid/flux_on_ranks.hpp"
 #include "multigrid/flux_solve.hpp"
+#include "operator/held_values.hpp"
 #include "operator/medium.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "problem/boundary_conditions.hpp"
@@ -63,7 +64,8 @@ class FluxImplicitStep {
   double dt_ = -1;
   double beta_ = -1;
   multigrid::FluxCyclesOnRanks<T> cycles_;
-  Buffer<T> g_;       // the right-hand side
+  op::HeldValues<T> held_;  // the held values that depend on t
+  Buffer<T> g_;             // the right-hand side
   Buffer<T> source_;  // the source term (when the case has a source)
   double source_dt_ = -1, source_t_ = -1, source_t_next_ = -1;
   bool source_backward_euler_ = false;

@@ -9,11 +9,13 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 #include "blocked_steps.hpp"
 #include "jacobi_schedule.hpp"
 #include "multigrid/hierarchy.hpp"
 #include "operator/flux_levels.hpp"
+#include "operator/held_values.hpp"
 #include "loop/start_state.hpp"
 #include "loop_support.hpp"
 #include "parallel/halo_exchange.hpp"
@@ -98,11 +100,13 @@ class JacobiIteration final : public LoopIteration<T> {
           c.problem.equation == Equation::Poisson || c.problem.equation == Equation::Heat;
       if (sourced && c.problem.source.is_constant()) f_constant_ = c.problem.source.constant;
       spdlog::info("variable-coefficient operator (flux form): {} held nodes", medium->held_count);
+      held_.emplace(c, *medium, backend, L, d.sub);
+      if (!held_->time_dependent()) held_.reset();
     }
     // Between checks the sweeps need the host only for inputs that change in time and for the
     // halo exchange of several ranks; otherwise they go to the backend as recorded blocks.
     blocks_ = options.record_sweeps && !comm_.several() && !boundaries.time_dependent() &&
-              !c.problem.source.uses_time;
+              !c.problem.source.uses_time && !held_;
     // Temporal blocking inside those blocks only when no ghosts are refilled between sweeps
     // (Neumann, periodic faces): the blocked kernels read the halo as it is at the block's
     // start.
@@ -152,6 +156,7 @@ class JacobiIteration final : public LoopIteration<T> {
     try {
       // The physical faces' ghosts; the sweep below exchanges the faces between ranks.
       boundaries_.before_sweep(cur_, next_, t, sched_.time_after(after));
+      if (held_) held_->evaluate(sched_.time_after(after));
       set_step(after, t);
     } catch (const NonFiniteInput& e) {
       // Over several ranks the others may be waiting in the exchange: end the job instead.
@@ -167,10 +172,12 @@ class JacobiIteration final : public LoopIteration<T> {
     }
     if (!loop_.check_due(after)) {
       sweep_.sweep(cur_, args_);
+      if (held_) held_->write(next_);
       cur_.swap(next_);
       return Advance::of(Advance::Kind::Unchecked, 1);
     }
     const SweepStats mine = sweep_.sweep_with_stats(cur_, args_);
+    if (held_) held_->write(next_);
     const SweepStats stats =
         scale_norms(reduced([&] { return parallel::reduce_stats(comm_, mine); }), norm_scale_);
     // Only check iterations pay for the diagnostics: args.in holds u before, args.out after.
@@ -255,6 +262,9 @@ class JacobiIteration final : public LoopIteration<T> {
   SweepArgs<T> args_;
   std::array<Buffer<T>, 3> faces_;
   double f_constant_ = 0;
+  /// Held values that use t: the sweep copies the held nodes of u at t, then they take their
+  /// values at the step's new time (forward Euler reads every value at the old level).
+  std::optional<op::HeldValues<T>> held_;
   bool blocks_ = false;
   SweepBlock<T> block_;
   LoopMarks marks_;

@@ -12,7 +12,9 @@ std::size_t required_memory(const Case& c) { return required_memory(c, Subdomain
 std::size_t required_memory(const Case& c, const Subdomain& sub) {
   const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
   const Layout L = field_layout(c, value, sub);
-  const std::size_t fields = has_source_field(c) ? 3 : 2;
+  std::size_t fields = has_source_field(c) ? 3 : 2;
+  // Each held value that uses t keeps its values and its mask on the backend (op::HeldValues).
+  for (const FixedRegion& region : c.problem.fixed) fields += region.value.uses_time ? 2 : 0;
   std::size_t faces = 0;
   for (int face = 0; face < 2 * c.grid.dims; ++face) {
     const BoundaryCondition& bc = c.boundary[face];

@@ -143,14 +143,14 @@ const std::vector<BadInput> kBadMediaInputs = {
      std::string("grid: {points: [5, 5]}\n"
                  "problem: {equation: heat, fixed: [{where: \"x < t\", value: 1}]}\n"),
      {},
-     "case.yaml:2:43: problem.fixed[0].where: expression 'x < t' uses t, but held nodes and their "
-     "values are time-independent (an expression in x, y, z only)"},
-    {"fixed value using t",
+     "case.yaml:2:43: problem.fixed[0].where: expression 'x < t' uses t, but the held nodes are "
+     "time-independent (an expression in x, y, z only)"},
+    {"fixed value using t in a steady equation",
      std::string("grid: {points: [5, 5]}\n"
-                 "problem: {equation: heat, fixed: [{where: 1, value: \"sin(t)\"}]}\n"),
+                 "problem: {equation: poisson, fixed: [{where: 1, value: \"sin(t)\"}]}\n"),
      {},
-     "case.yaml:2:53: problem.fixed[0].value: expression 'sin(t)' uses t, but held nodes and their "
-     "values are time-independent (an expression in x, y, z only)"},
+     "case.yaml:2:56: problem.fixed[0].value: expression 'sin(t)' uses t, but equation poisson "
+     "is steady: a held value may use t only for equation heat (an expression in x, y, z only)"},
     {"fixed as a map",
      std::string("grid: {points: [5, 5]}\n"
                  "problem: {fixed: {where: 1, value: 1}}\n"),
@@ -346,6 +346,12 @@ TEST_CASE("input media: problem.fixed regions, in order") {
   CHECK(c.problem.fixed[1].where.constant == 1.0);
   CHECK(c.problem.fixed[1].value.expression == "x + y");
   CHECK(c.locations.at("problem.fixed[1].where") == "c:6:31");
+  CHECK_FALSE(c.problem.fixed[1].value.uses_time);
+  // Heat's held values may follow t; the steady equations refuse it (see the bad cases).
+  const fdsolve::Case ramp = parse_case(
+      kGrid2 + "problem: {equation: heat, fixed: [{where: 1, value: \"min(t/0.1, 1)\"}]}\n",
+      "c", {});
+  CHECK(ramp.problem.fixed[0].value.uses_time);
   // An empty list holds nothing; laplace and poisson take regions too.
   CHECK(parse_case(kGrid2 + "problem: {fixed: []}\n", "c", {}).problem.fixed.empty());
   CHECK(
