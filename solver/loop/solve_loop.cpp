@@ -234,14 +234,8 @@ std::optional<SolveStatus> SolveLoop<T>::check(LoopIteration<T>& iteration, cons
   const std::string detail = iteration.check_detail(it_, row, diagnosed);
   progress_.check(it_, norm, std::isnan(a.target) ? rules_.tolerance.target() : a.target, detail);
 
-  double reference = std::isnan(a.divergence_reference) ? r_.first_norm : a.divergence_reference;
-  if (!(reference > 0)) {
-    // A run that starts at rest (heat from u = 0, driven by data that grows from 0 in time)
-    // has a first norm of 0: its scale is the first norm that is not, and until one is seen
-    // only non-finite values diverge.
-    if (!(rest_scale_ > 0) && norm > 0 && std::isfinite(norm)) rest_scale_ = norm;
-    reference = rest_scale_ > 0 ? rest_scale_ : std::numeric_limits<double>::infinity();
-  }
+  const double reference = rules_.divergence.reference(
+      std::isnan(a.divergence_reference) ? r_.first_norm : a.divergence_reference, norm);
   if (rules_.divergence.diverged(norm, reference, a.stats, diagnosed)) {
     // Located even when the diagnostics are off: the run ends here anyway.
     const Diagnostics& where = iteration.divergence_diagnostics(diagnosed);

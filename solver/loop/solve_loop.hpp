@@ -229,9 +229,6 @@ class SolveLoop {
   std::int64_t last_snapshot_ = -1;
   std::optional<ProbeSampler<T>> probes_;  // output.probes, in a run that writes its output
   std::int64_t last_probed_ = -1;
-  /// The divergence rule's scale in a run whose first norm is 0 (started at rest): the first
-  /// norm that is not.
-  double rest_scale_ = 0;
   bool abandoned_ = false;
   std::chrono::steady_clock::time_point start_;
 };

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -48,12 +49,21 @@ class DivergenceStop {
  public:
   explicit DivergenceStop(const Case& c) : factor_(c.solve.divergence_factor) {}
   double limit(double reference) const { return factor_ * reference; }
+  /// The reference a check at `norm` is measured against: `first`, or where that is 0 (a run
+  /// started at rest: heat from u = 0 driven by data that grows from 0) the first norm that is
+  /// not; until one is seen, infinity (only non-finite values diverge).
+  double reference(double first, double norm) {
+    if (first > 0) return first;
+    if (!(rest_scale_ > 0) && norm > 0 && std::isfinite(norm)) rest_scale_ = norm;
+    return rest_scale_ > 0 ? rest_scale_ : std::numeric_limits<double>::infinity();
+  }
   /// `diag`: the check's diagnostics, when they ran (they see non-finite nodes the norm hides).
   bool diverged(double norm, double reference, const SweepStats& stats,
                 const Diagnostics* diag) const;
 
  private:
   double factor_;
+  double rest_scale_ = 0;
 };
 
 /// A cycle whose residual norm is above this fraction of the previous cycle's makes no progress.
