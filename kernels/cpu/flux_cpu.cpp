@@ -21,8 +21,9 @@ void for_rows(const Box& box, Row&& row) {
 }
 
 /// The face form's update of one row, without branches in the loop so that it vectorises (the
-/// general form and the per-node tests of flux_update cost 2-3x on one core).
-template <typename T, int Dims, bool SourceField>
+/// general form and the per-node tests of flux_update cost 2-3x on one core). `Diagonal`: the
+/// per-node diagonal term is read (FluxOperator::diagonal), else it is 0 without a load.
+template <typename T, int Dims, bool SourceField, bool Diagonal>
 void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
   const T* __restrict__ u = a.in;
   T* __restrict__ out = a.out;
@@ -30,6 +31,7 @@ void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index
   const T* __restrict__ fy = p.fy;
   const T* __restrict__ fz = p.fz;
   const T* __restrict__ src = a.source_field;
+  const T* __restrict__ dg = p.dg;
   const T f_const = T(a.weights.source);
   const index_t py = p.pitch, pz = p.plane;
 #pragma omp simd
@@ -37,6 +39,7 @@ void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index
     FluxStencilValues<T> v;
     v.u = u[c];
     v.f = SourceField ? src[c] : f_const;
+    if constexpr (Diagonal) v.d = dg[c];
     const T east = fx[c];
     v.bw = flux_magnitude(fx[c - 1]);
     v.be = flux_magnitude(east);
@@ -60,7 +63,7 @@ void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index
 /// The general (Galerkin) form's update of one row: stencil_residual with the offsets computed
 /// once, then flux_apply, the same operations in the same order, branch-free so that the row
 /// vectorises (a held row's value is selected after its update is computed).
-template <typename T, int Dims, bool Bounded, bool SourceField>
+template <typename T, int Dims, bool Bounded, bool SourceField, bool Diagonal>
 void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
   constexpr int points = Dims == 2 ? 9 : 27;
   constexpr int centre = Dims == 2 ? 4 : 13;
@@ -71,6 +74,7 @@ void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, in
   T* __restrict__ out = a.out;
   const T* __restrict__ st = p.st;
   const T* __restrict__ src = a.source_field;
+  const T* __restrict__ dg = p.dg;
   const T f_const = T(a.weights.source);
   const index_t stride = p.st_stride;
 #pragma omp simd
@@ -83,23 +87,36 @@ void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, in
       sum += s * u[c + offset[o]];
       l1 += flux_magnitude(s);
     }
-    const T diag = st[centre * stride + c];
+    const T held_mark = st[centre * stride + c];
+    const T diag = held_mark + (Diagonal ? dg[c] : T(0));
     const T f = SourceField ? src[c] : f_const;
     const T updated =
         flux_apply_as<Bounded>(FluxResidual<T>{f - (diag * u[c] + sum), diag, l1 + diag}, u[c], p);
-    out[c] = diag < T(0) ? p.keep * u[c] : updated;  // a held row keeps keep * u
+    out[c] = held_mark < T(0) ? p.keep * u[c] : updated;  // a held row keeps keep * u
   }
+}
+
+template <typename T, int Dims, bool Diagonal>
+void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
+  const bool bounded = p.relax != T(0), field = a.source_field != nullptr;
+  if (bounded)
+    field ? general_row<T, Dims, true, true, Diagonal>(a, p, first, last)
+          : general_row<T, Dims, true, false, Diagonal>(a, p, first, last);
+  else
+    field ? general_row<T, Dims, false, true, Diagonal>(a, p, first, last)
+          : general_row<T, Dims, false, false, Diagonal>(a, p, first, last);
 }
 
 template <typename T, int Dims>
 void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
-  const bool bounded = p.relax != T(0), field = a.source_field != nullptr;
-  if (bounded)
-    field ? general_row<T, Dims, true, true>(a, p, first, last)
-          : general_row<T, Dims, true, false>(a, p, first, last);
-  else
-    field ? general_row<T, Dims, false, true>(a, p, first, last)
-          : general_row<T, Dims, false, false>(a, p, first, last);
+  p.dg ? general_row<T, Dims, true>(a, p, first, last)
+       : general_row<T, Dims, false>(a, p, first, last);
+}
+
+template <typename T, int Dims, bool SourceField>
+void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
+  p.dg ? face_row<T, Dims, SourceField, true>(a, p, first, last)
+       : face_row<T, Dims, SourceField, false>(a, p, first, last);
 }
 
 /// The neighbour-class form's update of one row (19 and 27 points, 3D).
