@@ -11,6 +11,7 @@ Groups: capacitor, slab, dataset, scipy, constant, errors. Exit 0 when every che
 when one fails, 77 (skip) when NumPy, SciPy or h5py is missing or, with --backend cuda, when
 fdsolve sees no device."""
 
+import csv
 import os
 import re
 import sys
@@ -142,6 +143,12 @@ def solve_faces(faces, f, h, kinds, boundary=None, held=None):
     return spla.spsolve(a.tocsc(), rhs).reshape(shape)
 
 
+def history(directory):
+    """The last run's history.csv rows as dicts of floats (empty cells left out)."""
+    with open(os.path.join(directory, "out", "history.csv")) as f:
+        return [{k: float(v) for k, v in row.items() if v != ""} for row in csv.DictReader(f)]
+
+
 def case_of(points, extent, problem, boundary, name=None, **solve):
     case = {"grid": {"points": list(points), "extent": list(extent)}, "problem": problem,
             "boundary": boundary, "solve": dict({"tolerance": 1e-13}, **solve)}
@@ -185,6 +192,15 @@ def group_capacitor():
             skew = np.max(np.abs(u + mirrored))
             assert skew < 1e-11, f"max |u(y) + u(0.7 - y)| = {skew:.3e}"
             print(f"      {dims}D cells: antisymmetric to {skew:.1e}")
+            # history.csv's balance reads the same faces: each gap carries beta / 0.35 over the
+            # plate's area, and the held plate takes what the faces give up.
+            row = history(os.path.join(media.WORK, "capacitor", f"cells_{dims}d"))[-1]
+            area = 0.2 ** (dims - 1)
+            for column, expected in (("flux_y_min", -area / 0.35), ("flux_y_max", 80 * area / 0.35)):
+                assert abs(row[column] - expected) < 1e-9 * abs(expected), (
+                    f"{column} = {row[column]!r}, expected {expected!r}")
+            total = sum(v for k, v in row.items() if k.startswith("flux_"))
+            assert abs(total) < 1e-9, f"the fluxes sum to {total!r}"
         media.check(f"capacitor {dims}D: sampling cells is antisymmetric to rounding", cells)
 
         def nodes(points=points, extent=extent, dims=dims):
