@@ -7,7 +7,7 @@ coefficient is the harmonic mean of the cells beside it).
 
     test_sampling.py --fdsolve PATH --work DIR [--backend cpu|cuda] [--group NAME ...]
 
-Groups: capacitor, slab, dataset, scipy, constant, errors. Exit 0 when every check passes, 1
+Groups: capacitor, slab, dataset, scipy, constant, errors, heat. Exit 0 when every check passes, 1
 when one fails, 77 (skip) when NumPy, SciPy or h5py is missing or, with --backend cuda, when
 fdsolve sees no device."""
 
@@ -86,8 +86,8 @@ def faces_from_cells(cells, points, periodic):
     return out
 
 
-def solve_faces(faces, f, h, kinds, boundary=None, held=None):
-    """Solves A u = f, (A u)_i = sum over neighbours of face (u_i - u_nb) / h_a^2, Dirichlet
+def solve_faces(faces, f, h, kinds, boundary=None, held=None, alpha=0.0):
+    """Solves (alpha I + A) u = f, (A u)_i = sum over neighbours of face (u_i - u_nb) / h_a^2, Dirichlet
     faces and held nodes at `boundary`, Neumann faces by the mirrored ghost (the face of the
     mirror), periodic axes wrapped. kinds: per axis a pair of dirichlet | neumann | periodic."""
     shape = f.shape
@@ -112,7 +112,7 @@ def solve_faces(faces, f, h, kinds, boundary=None, held=None):
             rows.append(i), cols.append(i), data.append(1.0)
             rhs[i] = values[idx]
             continue
-        diag = 0.0
+        diag = alpha
         for a in range(dims):
             axis = dims - 1 - a
             for step in (-1, 1):
@@ -444,8 +444,44 @@ def group_errors():
             [r"problem\.coefficient", r"cell \(i, j\) = \(0, 0\)", r"0\.0625"])
 
 
+# ---------------------------------------------------------------------------------------------
+# Heat with a diffusivity sampled at cells: one backward-Euler step against SciPy
+
+
+def group_heat():
+    points, extent = [17, 13], [1.0, 0.75]
+    kinds = [("dirichlet", "neumann"), ("periodic", "periodic")]
+    periodic = [False, True]
+    dt = 0.002
+    expression = "y < 0.375 ? 0.5 : 4 + x"
+    (xc, yc), _ = cell_centres(points, extent, periodic)
+    k_cells = np.where(yc < 0.375, 0.5, 4.0 + xc)
+    x, y = nodes_xyz(points, extent, periodic)
+    u0 = np.sin(3 * x) * np.cos(2 * np.pi * y / 0.75) + x
+    case = {"grid": {"points": points, "extent": extent},
+            "problem": {"equation": "heat", "diffusivity": expression, "sampling": "cells",
+                        "source": 1},
+            "boundary": {"x_min": {"type": "dirichlet", "value": "x"},
+                         "x_max": {"type": "neumann"},
+                         "y_min": {"type": "periodic"}, "y_max": {"type": "periodic"}},
+            "initial": "sin(3*x)*cos(2*pi*y/0.75) + x",
+            "time": {"scheme": "implicit", "dt": dt, "end": dt},
+            "solve": {"tolerance": 1e-13}}
+
+    def body():
+        u = media.solution("heat", "implicit_cells", case)
+        h = [e / (n if p else n - 1) for n, e, p in zip(points, extent, periodic)]
+        faces = faces_from_cells(k_cells, points, periodic)
+        boundary = np.where(x == 0, x, 0.0)
+        reference = solve_faces(faces, u0 / dt + 1.0, h, kinds, boundary=boundary, alpha=1 / dt)
+        error = np.max(np.abs(u - reference)) / np.max(np.abs(reference))
+        assert error < 1e-10, f"max |u - SciPy| / max |SciPy| = {error:.3e}"
+        print(f"      relative max difference from SciPy {error:.1e}")
+    media.check("heat: a backward-Euler step with the diffusivity at cells against SciPy", body)
+
+
 GROUPS = {"capacitor": group_capacitor, "slab": group_slab, "dataset": group_dataset,
-          "scipy": group_scipy, "constant": group_constant, "errors": group_errors}
+          "scipy": group_scipy, "constant": group_constant, "errors": group_errors, "heat": group_heat}
 
 
 if __name__ == "__main__":

@@ -111,7 +111,7 @@ const std::vector<BadInput> kBadInputs = {
      grid2 + "output: {fields: []}\n",
      {},
      "case.yaml:2:18: output.fields: expected at least one field (u, update, source, coefficient, "
-     "fixed)"},
+     "fixed, flux)"},
     {"output precision neither same nor float",
      grid2 + "output: {precision: double}\n",
      {},
