@@ -137,16 +137,20 @@ void parse_fixed(const Field& field, Case& c) {
 }
 }  // namespace
 
-void check_cell_datasets(const Case& c) {
-  const Value& v = c.problem.coefficient;
+void check_cell_dataset(const Case& c, const std::string& key, const Value& v) {
   if (c.problem.sampling != Sampling::Cells || !v.is_file()) return;
-  const std::string key = c.problem.equation == Equation::Heat ? "problem.diffusivity"
-                                                               : "problem.coefficient";
   const auto problem =
       check_dataset(v.file_path, v.file, v.dataset, cell_dataset_shape_for(c.grid), kCellsNeed);
   if (problem)
     fail_at_key(c, key + (problem.part == DatasetProblem::Part::File ? ".file" : ".dataset"),
                 problem.reason);
+}
+
+void check_cell_datasets(const Case& c) {
+  check_cell_dataset(c,
+                     c.problem.equation == Equation::Heat ? "problem.diffusivity"
+                                                          : "problem.coefficient",
+                     c.problem.coefficient);
 }
 
 void parse_problem(const FieldMap& root, Case& c) {

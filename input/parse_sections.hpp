@@ -40,6 +40,9 @@ Value read_static_field_value(const Field& field, Case& c, const std::string& wh
 /// read from a file under problem.sampling: cells must hold one value per cell; an input error
 /// names the key and both shapes.
 void check_cell_datasets(const Case& c);
+/// The same check for the value `v` of `key` (another field sampled like the coefficient, read
+/// with read_static_field_value's node_shape false under cells); nothing under nodes.
+void check_cell_dataset(const Case& c, const std::string& key, const Value& v);
 
 /// An error about a combination of keys, placed at `path` as recorded in c.locations (the file
 /// itself when `path` was defaulted).
