@@ -22,7 +22,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
 # test_media reports the skip (77) where NumPy, SciPy or h5py is missing.
 import test_media as media  # noqa: E402
-import test_sampling as sampling  # noqa: E402  (cell_centres, faces_from_cells)
+import cell_scheme  # noqa: E402
 import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -127,8 +127,8 @@ def check_flux(label, points, extent, kinds, problem, gradients_text=None, cells
         if cells_beta is None:
             faces = node_faces(beta, periodic)
         else:
-            (centres, _) = sampling.cell_centres(points, extent, periodic)
-            faces = sampling.faces_from_cells(evaluate(cells_beta, centres), points, periodic)
+            (centres, _) = cell_scheme.cell_centres(points, extent, periodic)
+            faces = cell_scheme.faces_from_cells(evaluate(cells_beta, centres), points, periodic)
         coordinates = media_nodes(points, extent, periodic)
         gradients = {face: evaluate(text, coordinates) for face, text in gradients_text.items()}
         for a in range(dims):
