@@ -22,6 +22,12 @@ enum class CycleKind { V, W };
 /// What the norms of a steady solve measure: the update u' - u of a sweep, or the residual
 /// f - A u. Auto: update for Jacobi, residual for multigrid.
 enum class Criterion { Auto, Update, Residual };
+/// problem.sampling: where the coefficient (or diffusivity) is evaluated. Nodes: at the nodes,
+/// a face taking the harmonic mean of its two nodes. Cells: at cell centres (one value per
+/// cell), a face taking the harmonic mean of the cells beside it, so that a material interface
+/// lies on cell faces whatever the rounding of node coordinates.
+enum class Sampling { Nodes, Cells };
+
 /// Heat: explicit steps, backward Euler, or Crank-Nicolson (the implicit ones by multigrid).
 enum class TimeScheme { Explicit, Implicit, CrankNicolson };
 
@@ -101,6 +107,9 @@ struct ProblemSpec {
   }();
   /// problem.fixed: held nodes; the first region that holds a node gives its value.
   std::vector<FixedRegion> fixed;
+  /// problem.sampling of the coefficient; held regions are always node-sampled (they hold
+  /// nodes).
+  Sampling sampling = Sampling::Nodes;
 
   bool operator==(const ProblemSpec&) const = default;
 };

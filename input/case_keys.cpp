@@ -19,7 +19,7 @@ const std::vector<Section>& table() {
        {"name", "precision", "backend", "grid", "problem", "stencil", "boundary", "initial",
         "solve", "time", "output", "checkpoint", "tuning", "parallel"}},
       {"grid", {"points", "extent", "origin"}},
-      {"problem", {"equation", "source", "diffusivity", "coefficient", "fixed"}},
+      {"problem", {"equation", "source", "diffusivity", "coefficient", "fixed", "sampling"}},
       {"problem.fixed", {"where", "value"}},
       {"field_file", {"file", "dataset"}},
       {"boundary", {"default", "x_min", "x_max", "y_min", "y_max", "z_min", "z_max"}},

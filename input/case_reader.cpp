@@ -110,6 +110,7 @@ Case parse_case(const std::string& text, const std::string& file_label,
   parse_grid(top, c);
   parse_problem(top, c);
   parse_boundary(top, c);
+  check_cell_datasets(c);
   parse_stencil(top, c);
   parse_run_settings(top, c);
   return c;

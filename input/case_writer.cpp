@@ -219,6 +219,8 @@ void emit_problem(YAML::Emitter& out, const ProblemSpec& p) {
     out << YAML::Key << "coefficient" << YAML::Value;
     emit_value(out, p.coefficient);
   }
+  // Only cells: the text of a case sampled at the nodes stays what it was before the key.
+  if (p.sampling == Sampling::Cells) out << YAML::Key << "sampling" << YAML::Value << "cells";
   if (!p.fixed.empty()) {
     out << YAML::Key << "fixed" << YAML::Value << YAML::BeginSeq;
     for (const FixedRegion& region : p.fixed) {

@@ -112,21 +112,22 @@ DatasetProblem open_dataset(const std::string& path, const std::string& label,
 }
 
 DatasetProblem check_open_dataset(hid_t data, const std::string& label, const std::string& dataset,
-                                  const std::vector<std::int64_t>& shape) {
+                                  const std::vector<std::int64_t>& shape,
+                                  const std::string& needs = "the grid needs") {
   using Part = DatasetProblem::Part;
   const std::string what = "dataset " + dataset + " of " + label;
   const Id space(H5Dget_space(data), H5Sclose);
   const int rank = space.ok() ? H5Sget_simple_extent_ndims(space.get()) : -1;
   if (rank < 0) return {Part::Dataset, "cannot read the shape of " + what};
   if (rank != static_cast<int>(shape.size())) {
-    return {Part::Dataset, what + " has " + std::to_string(rank) + " dimensions, the grid needs " +
+    return {Part::Dataset, what + " has " + std::to_string(rank) + " dimensions, " + needs + " " +
                                std::to_string(shape.size()) + " (" + axes_text(shape.size()) + ")"};
   }
   std::vector<hsize_t> dims(shape.size());
   H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
   const std::vector<std::int64_t> found(dims.begin(), dims.end());
   if (found != shape) {
-    return {Part::Dataset, what + " has shape " + shape_text(found) + ", the grid needs " +
+    return {Part::Dataset, what + " has shape " + shape_text(found) + ", " + needs + " " +
                                shape_text(shape) + " (" + axes_text(shape.size()) + ")"};
   }
   const Id type(H5Dget_type(data), H5Tclose);
@@ -145,17 +146,33 @@ std::vector<std::int64_t> dataset_shape_for(const GridSpec& grid) {
   return {grid.points[1], grid.points[0]};
 }
 
+std::vector<std::int64_t> cell_dataset_shape_for(const GridSpec& grid) {
+  std::vector<std::int64_t> shape;
+  for (int a = grid.dims - 1; a >= 0; --a)
+    shape.push_back(grid.periodic[a] ? grid.points[a] : grid.points[a] - 1);
+  return shape;
+}
+
 DatasetProblem check_dataset(const std::string& path, const std::string& label,
-                             const std::string& dataset, const std::vector<std::int64_t>& shape) {
+                             const std::string& dataset, const std::vector<std::int64_t>& shape,
+                             const std::string& needs) {
   const QuietErrors quiet;
   Id file(-1, H5Fclose), data(-1, H5Dclose);
   if (auto problem = open_dataset(path, label, dataset, file, data)) return problem;
-  return check_open_dataset(data.get(), label, dataset, shape);
+  return check_open_dataset(data.get(), label, dataset, shape, needs);
+}
+
+DatasetProblem check_dataset_readable(const std::string& path, const std::string& label,
+                                      const std::string& dataset) {
+  const QuietErrors quiet;
+  Id file(-1, H5Fclose), data(-1, H5Dclose);
+  return open_dataset(path, label, dataset, file, data);
 }
 
 namespace {
 // read_dataset_values, checking the shape when `shape` is given (else only the type).
-std::vector<double> read_values(const Value& v, const std::vector<std::int64_t>* shape) {
+std::vector<double> read_values(const Value& v, const std::vector<std::int64_t>* shape,
+                                const std::string& needs = "the grid needs") {
   const std::string& path = v.file_path.empty() ? v.file : v.file_path;
   if (!v.is_file()) throw InputError("read_dataset_values: the value is not read from a file");
   const QuietErrors quiet;
@@ -173,7 +190,7 @@ std::vector<double> read_values(const Value& v, const std::vector<std::int64_t>*
     found.assign(dims.begin(), dims.end());
     shape = &found;
   }
-  if (const auto bad = check_open_dataset(data.get(), path, v.dataset, *shape)) {
+  if (const auto bad = check_open_dataset(data.get(), path, v.dataset, *shape, needs)) {
     throw InputError(bad.reason);
   }
   std::size_t count = 1;
@@ -192,5 +209,10 @@ std::vector<double> read_dataset_values(const Value& v, const GridSpec& grid) {
 }
 
 std::vector<double> read_dataset_values(const Value& v) { return read_values(v, nullptr); }
+
+std::vector<double> read_cell_dataset_values(const Value& v, const GridSpec& grid) {
+  const auto shape = cell_dataset_shape_for(grid);
+  return read_values(v, &shape, kCellsNeed);
+}
 
 }  // namespace fdsolve

@@ -21,8 +21,9 @@ std::string resolve_path(const std::string& file, const Field& field, const Case
   return (std::filesystem::path(c.source_path).parent_path() / path).string();
 }
 
-// The {file, dataset} form, checked against the grid.
-Value read_file_value(const Field& field, Case& c) {
+// The {file, dataset} form, checked against the grid; with `node_shape` false only that it
+// opens (a per-cell dataset's shape is checked once the boundary is read).
+Value read_file_value(const Field& field, Case& c, bool node_shape = true) {
   const FieldMap map(field, case_keys::section("field_file"), c.locations);
   const Field file = map.require("file");
   const Field dataset = map.require("dataset");
@@ -35,7 +36,9 @@ Value read_file_value(const Field& field, Case& c) {
   if (v.dataset.front() != '/') v.dataset = "/" + v.dataset;
   v.file_path = resolve_path(v.file, file, c);
 
-  const auto problem = check_dataset(v.file_path, v.file, v.dataset, dataset_shape_for(c.grid));
+  const auto problem =
+      node_shape ? check_dataset(v.file_path, v.file, v.dataset, dataset_shape_for(c.grid))
+                 : check_dataset_readable(v.file_path, v.file, v.dataset);
   if (problem.part == DatasetProblem::Part::File) file.fail(problem.reason);
   if (problem) dataset.fail(problem.reason);
   return v;
@@ -48,8 +51,9 @@ Value read_field_value(const Field& field, Case& c) {
   return read_file_value(field, c);
 }
 
-Value read_static_field_value(const Field& field, Case& c, const std::string& what) {
-  if (field.value.IsMap()) return read_file_value(field, c);
+Value read_static_field_value(const Field& field, Case& c, const std::string& what,
+                              bool node_shape) {
+  if (field.value.IsMap()) return read_file_value(field, c, node_shape);
   Value v = read_value(field, true);
   if (v.uses_time) {
     field.fail("expression '" + v.expression + "' uses t, but " + what +

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "case_keys.hpp"
+#include "data_file.hpp"
 #include "expression.hpp"
 #include "number_text.hpp"
 #include "parse_sections.hpp"
@@ -85,7 +86,7 @@ namespace {
 // finite and positive here; the values of a varying one are checked at the nodes when the run
 // sets up.
 Value read_coefficient(const Field& field, Case& c, const std::string& what) {
-  Value v = read_static_field_value(field, c, what);
+  Value v = read_static_field_value(field, c, what, c.problem.sampling == Sampling::Nodes);
   double constant = v.constant;
   if (v.is_expression()) {
     try {
@@ -136,6 +137,22 @@ void parse_fixed(const Field& field, Case& c) {
 }
 }  // namespace
 
+void check_cell_dataset(const Case& c, const std::string& key, const Value& v) {
+  if (c.problem.sampling != Sampling::Cells || !v.is_file()) return;
+  const auto problem =
+      check_dataset(v.file_path, v.file, v.dataset, cell_dataset_shape_for(c.grid), kCellsNeed);
+  if (problem)
+    fail_at_key(c, key + (problem.part == DatasetProblem::Part::File ? ".file" : ".dataset"),
+                problem.reason);
+}
+
+void check_cell_datasets(const Case& c) {
+  check_cell_dataset(c,
+                     c.problem.equation == Equation::Heat ? "problem.diffusivity"
+                                                          : "problem.coefficient",
+                     c.problem.coefficient);
+}
+
 void parse_problem(const FieldMap& root, Case& c) {
   const FieldMap problem(root.get_or_empty("problem"), case_keys::section("problem"), c.locations);
   if (const auto equation = problem.get("equation")) {
@@ -145,6 +162,14 @@ void parse_problem(const FieldMap& root, Case& c) {
         equations[read_choice(*equation, {"laplace", "poisson", "heat", "custom"})];
   }
   const Equation eq = c.problem.equation;
+  // Before the coefficient: it decides the shape a coefficient dataset must have.
+  if (const auto sampling = problem.get("sampling")) {
+    if (eq == Equation::Custom)
+      sampling->fail(
+          "equation custom has no coefficient to sample (its stencil weights define the update)");
+    c.problem.sampling = read_choice(*sampling, {"nodes", "cells"}) == 0 ? Sampling::Nodes
+                                                                         : Sampling::Cells;
+  }
   if (const auto diffusivity = problem.get("diffusivity")) {
     if (eq != Equation::Heat) {
       diffusivity->fail(std::string("equation ") + equation_name(eq) +

@@ -97,16 +97,22 @@ void parse_output(const FieldMap& root, Case& c) {
   }
   if (const auto f = output.get("every")) o.every = read_integer(*f, 0);
   if (const auto f = output.get("fields")) {
-    const std::vector<std::string> known{"u", "update", "source", "coefficient", "fixed"};
-    const auto entries = read_list(*f, "a list of fields (u, update, source, coefficient, fixed)");
+    const std::vector<std::string> known{"u", "update", "source", "coefficient", "fixed", "flux"};
+    const auto entries =
+        read_list(*f, "a list of fields (u, update, source, coefficient, fixed, flux)");
     if (entries.empty()) {
-      f->fail("expected at least one field (u, update, source, coefficient, fixed)");
+      f->fail("expected at least one field (u, update, source, coefficient, fixed, flux)");
     }
     o.fields.clear();
     for (const auto& entry : entries) {
       const std::string name = known[read_choice(entry, known)];
       if (std::find(o.fields.begin(), o.fields.end(), name) != o.fields.end()) {
         entry.fail("field '" + name + "' is listed twice");
+      }
+      if (name == "flux" && c.problem.equation == Equation::Custom) {
+        entry.fail(
+            "equation custom has no coefficient, so no flux -beta grad u (its stencil weights "
+            "define the update)");
       }
       o.fields.push_back(name);
     }

@@ -32,7 +32,17 @@ Value read_field_value(const Field& field, Case& c);
 /// The same for values that do not change in time (problem.coefficient, problem.diffusivity as a
 /// field, problem.fixed's where, and its value in the steady equations): an expression that uses t is an error whose reason ends with `what`
 /// ("the coefficient is time-independent"), whatever the equation.
-Value read_static_field_value(const Field& field, Case& c, const std::string& what);
+/// With `node_shape` false a dataset is only opened, its shape left to check_cell_datasets.
+Value read_static_field_value(const Field& field, Case& c, const std::string& what,
+                              bool node_shape = true);
+
+/// After the boundary (periodic axes change the cells per axis): a coefficient or diffusivity
+/// read from a file under problem.sampling: cells must hold one value per cell; an input error
+/// names the key and both shapes.
+void check_cell_datasets(const Case& c);
+/// The same check for the value `v` of `key` (another field sampled like the coefficient, read
+/// with read_static_field_value's node_shape false under cells); nothing under nodes.
+void check_cell_dataset(const Case& c, const std::string& key, const Value& v);
 
 /// An error about a combination of keys, placed at `path` as recorded in c.locations (the file
 /// itself when `path` was defaulted).

@@ -45,8 +45,9 @@ std::string scientific(double value) {
   return buffer;
 }
 
+// `components` values per node (a vector field's): the node of value i is i / components.
 FieldComparison compare_values(const std::vector<double>& a, const std::vector<double>& b,
-                               const GridMeta& grid, double rtol, double atol) {
+                               const GridMeta& grid, double rtol, double atol, int components) {
   FieldComparison result;
   result.dims = grid.dims;
   result.values = a.size();
@@ -70,11 +71,12 @@ FieldComparison compare_values(const std::vector<double>& a, const std::vector<d
     const double rank = nan ? INFINITY : diff;
     if (rank > worst_rank) worst_rank = rank, worst_at = i;
   }
-  result.max_abs_at = node_of(grid, max_abs_at);
-  result.max_rel_at = node_of(grid, max_rel_at);
-  if (first_nan_at < a.size()) result.first_nan_at = node_of(grid, first_nan_at);
+  const auto per = static_cast<std::size_t>(components);
+  result.max_abs_at = node_of(grid, max_abs_at / per);
+  result.max_rel_at = node_of(grid, max_rel_at / per);
+  if (first_nan_at < a.size()) result.first_nan_at = node_of(grid, first_nan_at / per);
   if (result.outside > 0) {
-    result.worst_at = node_of(grid, worst_at);
+    result.worst_at = node_of(grid, worst_at / per);
     result.worst_a = a[worst_at];
     result.worst_b = b[worst_at];
   }
@@ -219,7 +221,9 @@ void compare_snapshots(const SnapshotData& a, const SnapshotData& b, double rtol
       differ("field " + a.names[i] + " only in the first");
     } else if (same_shape) {
       const auto& values_b = b.fields[static_cast<std::size_t>(in_b - b.names.begin())];
-      add_field(compare_values(a.fields[i], values_b, ga, rtol, atol), label, a.names[i], report);
+      add_field(compare_values(a.fields[i], values_b, ga, rtol, atol,
+                               field_components(a.names[i], ga.dims)),
+                label, a.names[i], report);
     }
   }
   for (const std::string& name : b.names) {

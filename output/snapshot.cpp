@@ -54,6 +54,16 @@ int field_shape(const GridMeta& grid, hsize_t shape[3]) {
   return grid.dims;
 }
 
+int field_components(const std::string& name, int dims) { return name == "flux" ? dims : 1; }
+
+int field_shape(const GridMeta& grid, const std::string& name, hsize_t shape[4]) {
+  const int rank = field_shape(grid, shape);
+  const int components = field_components(name, grid.dims);
+  if (components == 1) return rank;
+  shape[rank] = static_cast<hsize_t>(components);
+  return rank + 1;
+}
+
 namespace {
 
 void write_attribute(hid_t file, const std::string& path, const char* name, hid_t type,
@@ -124,6 +134,31 @@ void write_file(const std::filesystem::path& temp, const std::string& path,
   }
   for (const auto& field : fields) {
     const std::string what = "cannot write dataset /" + field.name;
+    if (field_components(field.name, info.grid.dims) > 1) {
+      // A vector field: the nodes' shape and a trailing component axis, written whole.
+      hsize_t vector_shape[4];
+      const int vector_rank = field_shape(info.grid, field.name, vector_shape);
+      Handle vector_space(H5Screate_simple(vector_rank, vector_shape, nullptr), H5Sclose, path,
+                          what.c_str());
+      Handle vector_create(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, path, what.c_str());
+      if (info.format.gzip_level > 0) {
+        hsize_t chunk[4];
+        for (int k = 0; k < vector_rank; ++k) chunk[k] = vector_shape[k];
+        if (rank == 3) chunk[0] = 1;
+        h5::check(H5Pset_chunk(vector_create.get(), vector_rank, chunk), path,
+                  "cannot set the chunk shape");
+        h5::check(H5Pset_deflate(vector_create.get(),
+                                 static_cast<unsigned>(info.format.gzip_level)),
+                  path, "cannot enable gzip compression");
+      }
+      Handle dataset(H5Dcreate2(file.get(), field.name.c_str(), file_type, vector_space.get(),
+                                H5P_DEFAULT, vector_create.get(), H5P_DEFAULT),
+                     H5Dclose, path, what.c_str());
+      if (!field.data) throw OutputError(path + ": vector field '" + field.name + "' has no data");
+      h5::check(H5Dwrite(dataset.get(), value_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, field.data),
+                path, what.c_str());
+      continue;
+    }
     Handle dataset(H5Dcreate2(file.get(), field.name.c_str(), file_type, space.get(), H5P_DEFAULT,
                               create.get(), H5P_DEFAULT),
                    H5Dclose, path, what.c_str());

@@ -40,7 +40,13 @@ struct SnapshotInfo {
   SnapshotFormat format;
 };
 
-/// A field to write: dense, C-ordered with x fastest ([ny][nx] or [nz][ny][nx]).
+/// Values per node of the field `name` on a grid of `dims` axes: `dims` for the vector field
+/// `flux` (-beta grad u, stored with a trailing component axis, [ny][nx][2] or [nz][ny][nx][3],
+/// and listed in the .xmf as a Vector attribute), 1 for every other field.
+int field_components(const std::string& name, int dims);
+
+/// A field to write: dense, C-ordered with x fastest ([ny][nx] or [nz][ny][nx]); a vector field
+/// (field_components) with its components fastest, [node][component].
 template <typename T>
 struct FieldRef {
   FieldRef() = default;

@@ -51,6 +51,32 @@ void write_fields_collective(const std::string& temp, const std::string& path, c
                 "cannot create the memory dataspace");
   for (const auto& field : fields) {
     const std::string what = "cannot write dataset /" + field.name;
+    if (const int components = field_components(field.name, grid.dims); components > 1) {
+      // A vector field: this rank's nodes with every component.
+      hsize_t vector_shape[4], vector_start[4], vector_count[4];
+      const int vector_rank = field_shape(grid, field.name, vector_shape);
+      for (int k = 0; k < rank; ++k) {
+        vector_start[k] = start[k];
+        vector_count[k] = count[k];
+      }
+      vector_start[rank] = 0;
+      vector_count[rank] = static_cast<hsize_t>(components);
+      Handle vector_space(H5Screate_simple(vector_rank, vector_shape, nullptr), H5Sclose, path,
+                          what.c_str());
+      Handle vector_part(H5Scopy(vector_space.get()), H5Sclose, path, what.c_str());
+      h5::check(H5Sselect_hyperslab(vector_part.get(), H5S_SELECT_SET, vector_start, nullptr,
+                                    vector_count, nullptr),
+                path, "cannot select this rank's nodes");
+      Handle vector_memory(H5Screate_simple(vector_rank, vector_count, nullptr), H5Sclose, path,
+                           what.c_str());
+      Handle dataset(H5Dcreate2(file.get(), field.name.c_str(), value_type, vector_space.get(),
+                                H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                     H5Dclose, path, what.c_str());
+      h5::check(H5Dwrite(dataset.get(), value_type, vector_memory.get(), vector_part.get(),
+                         transfer.get(), field.data),
+                path, what.c_str());
+      continue;
+    }
     Handle dataset(H5Dcreate2(file.get(), field.name.c_str(), value_type, space.get(), H5P_DEFAULT,
                               H5P_DEFAULT, H5P_DEFAULT),
                    H5Dclose, path, what.c_str());

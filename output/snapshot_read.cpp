@@ -129,13 +129,20 @@ std::vector<double> read_field(hid_t file, const std::string& path, const std::s
   const std::string what = "cannot read dataset /" + name;
   Handle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT), H5Dclose, path, what.c_str());
   Handle space(H5Dget_space(dataset.get()), H5Sclose, path, what.c_str());
-  hsize_t shape[3] = {1, 1, 1};
-  const int rank = H5Sget_simple_extent_ndims(space.get());
+  hsize_t shape[4] = {1, 1, 1, 1};
+  const int stored_rank = H5Sget_simple_extent_ndims(space.get());
+  // A vector field (flux) has a trailing component axis of the grid's dims; its nodes are the
+  // leading axes, read with every component ([node][component]).
+  const int components = field_components(name, grid.dims);
+  const int rank = components > 1 ? stored_rank - 1 : stored_rank;
   if (rank < 2 || rank > 3) {
-    throw OutputError(path + ": dataset /" + name + " has rank " + std::to_string(rank) +
-                      ", expected 2 or 3");
+    throw OutputError(path + ": dataset /" + name + " has rank " + std::to_string(stored_rank) +
+                      (components > 1 ? ", expected 3 or 4 (a vector field)" : ", expected 2 or 3"));
   }
   H5Sget_simple_extent_dims(space.get(), shape, nullptr);
+  if (components > 1 && shape[rank] != static_cast<hsize_t>(components))
+    throw OutputError(path + ": dataset /" + name + " has " + std::to_string(shape[rank]) +
+                      " components, expected " + std::to_string(components));
   std::array<std::int64_t, 3> points{1, 1, 1};
   for (int k = 0; k < rank; ++k) points[k] = static_cast<std::int64_t>(shape[rank - 1 - k]);
   // Node counts are not stored as attributes: the first field's shape gives them.
@@ -146,14 +153,16 @@ std::vector<double> read_field(hid_t file, const std::string& path, const std::s
   Handle type(H5Dget_type(dataset.get()), H5Tclose, path, what.c_str());
   single_precision = H5Tget_class(type.get()) == H5T_FLOAT && H5Tget_size(type.get()) == 4;
   if (!box) {
-    std::vector<double> values(shape[0] * shape[1] * (rank == 3 ? shape[2] : 1));
+    std::vector<double> values(shape[0] * shape[1] * (rank == 3 ? shape[2] : 1) *
+                               static_cast<hsize_t>(components));
     h5::check(
         H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
         path, what.c_str());
     return values;
   }
   // HDF5 orders the axes slowest first: [z][y][x].
-  hsize_t start[3] = {0, 0, 0}, count[3] = {1, 1, 1};
+  hsize_t start[4] = {0, 0, 0, 0}, count[4] = {1, 1, 1, 1};
+  count[rank] = static_cast<hsize_t>(components);
   for (int k = 0; k < rank; ++k) {
     if (box->offset[k] < 0 || box->count[k] < 0 || box->offset[k] + box->count[k] > points[k])
       throw OutputError(path + ": dataset /" + name + ": the requested nodes lie outside it");
@@ -162,8 +171,9 @@ std::vector<double> read_field(hid_t file, const std::string& path, const std::s
   }
   h5::check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
             path, what.c_str());
-  Handle memory(H5Screate_simple(rank, count, nullptr), H5Sclose, path, what.c_str());
-  std::vector<double> values(count[0] * count[1] * (rank == 3 ? count[2] : 1));
+  Handle memory(H5Screate_simple(stored_rank, count, nullptr), H5Sclose, path, what.c_str());
+  std::vector<double> values(count[0] * count[1] * (rank == 3 ? count[2] : 1) *
+                             static_cast<hsize_t>(components));
   h5::check(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT,
                     values.data()),
             path, what.c_str());

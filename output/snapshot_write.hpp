@@ -17,6 +17,9 @@ void check_request(const std::string& path, const SnapshotInfo& info,
 
 /// The dataset shape of a field, slowest axis first ([ny][nx] or [nz][ny][nx]); returns dims.
 int field_shape(const GridMeta& grid, hsize_t shape[3]);
+/// The same for the field `name`, with the trailing component axis of a vector field
+/// (field_components); returns the dataset's rank.
+int field_shape(const GridMeta& grid, const std::string& name, hsize_t shape[4]);
 
 /// The root attributes (time, iteration, origin, spacing, dims), /config and the text
 /// datasets of `info`, into the open file `root`.

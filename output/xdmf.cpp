@@ -68,10 +68,13 @@ void write_grid(std::ostringstream& xml, const GridMeta& grid, const XdmfEntry& 
       << "</DataItem>\n"
       << "        </Geometry>\n";
   for (const std::string& field : entry.fields) {
-    xml << "        <Attribute Name=\"" << escape_xml(field)
-        << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+    // A vector field (flux) adds its component axis: ParaView draws it as arrows (Glyph).
+    const int components = field_components(field, grid.dims);
+    xml << "        <Attribute Name=\"" << escape_xml(field) << "\" AttributeType=\""
+        << (components > 1 ? "Vector" : "Scalar") << "\" Center=\"Node\">\n"
         << "          <DataItem Format=\"HDF\" NumberType=\"Float\" Precision=\""
-        << entry.precision_bytes << "\" Dimensions=\"" << dims_text << "\">"
+        << entry.precision_bytes << "\" Dimensions=\"" << dims_text
+        << (components > 1 ? " " + std::to_string(components) : std::string()) << "\">"
         << escape_xml(entry.file) << ":/" << escape_xml(field) << "</DataItem>\n"
         << "        </Attribute>\n";
   }

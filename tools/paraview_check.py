@@ -6,6 +6,10 @@
 #   xvfb-run -a pvpython tools/paraview_check.py OUT.xmf --bounds x0 x1 y0 y1 z0 z1 \
 #       [--reader xdmf3|xdmf] [--field u] [--timesteps N] [--times T...] [--time T] \
 #       [--dimensions NX NY NZ] [--expect "x + 10*y + 100*z"] [--probe X Y Z VALUE]...
+#       [--components N]
+# A vector attribute (the flux field) is checked with --components and an --expect that is a
+# tuple of expressions, one per component ("(-2 + 0*x, -3 + 0*x)"); components beyond the
+# tuple (the legacy reader pads a 2D vector to 3) must be 0.
 # Exits 1 when a check fails, 2 when the file cannot be read.
 import argparse
 import math
@@ -37,6 +41,8 @@ def parse_args():
     parser.add_argument("--probe", type=float, nargs=4, action="append", default=[],
                         metavar=("X", "Y", "Z", "VALUE"),
                         help="expected field value at a point (ProbeLocation filter)")
+    parser.add_argument("--components", type=int,
+                        help="expected components of the field (a Vector attribute: 2 or 3)")
     parser.add_argument("--tolerance", type=float, default=1e-5,
                         help="relative tolerance for values and bounds")
     # pvpython rewrites a single-dash argument such as "-13" into "--13" before the script sees
@@ -86,13 +92,16 @@ def main():
         return 2
 
     bounds = data.GetBounds()
-    value_range = array.GetRange()
+    components = array.GetNumberOfComponents()
+    value_range = array.GetRange(-1 if components > 1 else 0)  # a vector: its magnitude
     print("reader:", args.reader)
     print("timesteps:", len(times), times)
     print("points:", data.GetNumberOfPoints(), "class:", data.GetClassName())
     print("dimensions:", dimensions)
     print("bounds: x %g %g  y %g %g  z %g %g" % bounds)
-    print("range of %s at t=%g: %.9g %.9g" % (args.field, time, value_range[0], value_range[1]))
+    print("range of %s at t=%g: %.9g %.9g%s" % (args.field, time, value_range[0], value_range[1],
+                                               " (magnitude)" if components > 1 else ""))
+    print("components of %s: %d" % (args.field, components))
 
     failures = []
     if args.timesteps is not None and len(times) != args.timesteps:
@@ -103,6 +112,9 @@ def main():
         failures.append("expected times %s, got %s" % (args.times, times))
     if args.dimensions is not None and dimensions != tuple(args.dimensions):
         failures.append("expected dimensions %s, got %s" % (tuple(args.dimensions), dimensions))
+    if args.components is not None and components != args.components:
+        failures.append("expected %d components of %s, got %d" % (args.components, args.field,
+                                                                  components))
     if args.bounds is not None:
         for got, want, name in zip(bounds, args.bounds, ["x0", "x1", "y0", "y1", "z0", "z1"]):
             if not close(got, want, args.tolerance):
@@ -113,6 +125,13 @@ def main():
         x, y, z = points[:, 0], points[:, 1], points[:, 2]
         expected = eval(args.expect, {"numpy": numpy, "np": numpy, "x": x, "y": y, "z": z})
         values = vtk_to_numpy(array)
+        if values.ndim == 2:  # a vector attribute: one expression per component
+            columns = list(expected) if isinstance(expected, (tuple, list)) else [expected]
+            full = numpy.zeros(values.shape)
+            for c, column in enumerate(columns):
+                full[:, c] = column
+            expected = full
+            x = values
         if values.shape != x.shape:
             print("FAIL: %s has %d values for %d points" % (args.field, values.size, x.size))
             return 1

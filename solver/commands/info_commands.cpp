@@ -141,6 +141,12 @@ void check_text(const Case& c, const parallel::Comm& comm, const CoefficientRang
   } else {
     for (const std::string& line : describe_method(c)) text << "# " << line << "\n";
   }
+  if (!c.problem.coefficient.is_constant())
+    text << (c.problem.sampling == Sampling::Cells
+                 ? "# sampling: cells: the coefficient at cell centres, each face the harmonic "
+                   "mean of the cells beside it (material interfaces on cell faces)\n"
+                 : "# sampling: nodes: the coefficient at the nodes, each face the harmonic mean "
+                   "of its two nodes (problem.sampling: cells puts interfaces on cell faces)\n");
   if (const std::string times = describe_output_times(c); !times.empty())
     text << "# " << times << "\n";
   for (const std::string& line : describe_probes(c)) text << "# probe " << line << "\n";

@@ -84,9 +84,18 @@ void Balance::refresh(BoxValues& v, double t) {
   }
 }
 
-double Balance::face_beta(index_t a, index_t b) const {
-  if (!medium_->varies()) return medium_->constant;
-  const double x = medium_->beta[a], y = medium_->beta[b];
+double Balance::face_beta(const index_t* at, int axis, int step) const {
+  const op::Medium& m = *medium_;
+  if (!m.varies()) return m.constant;
+  const index_t n = sub_.global[axis];
+  std::array<index_t, 3> nb{at[0], at[1], at[2]};
+  nb[axis] = (nb[axis] + step + n) % n;
+  if (m.by_cells()) {
+    std::array<index_t, 3> lower{at[0], at[1], at[2]};
+    if (step < 0) lower = nb;
+    return m.face_beta(axis, lower);
+  }
+  const double x = m.beta[m.index(at[0], at[1], at[2])], y = m.beta[m.index(nb[0], nb[1], nb[2])];
   return 2.0 * x * y / (x + y);  // as op::fine_flux_level forms the faces
 }
 
@@ -141,9 +150,7 @@ std::vector<double> Balance::measure(const T* u, const Layout& L, double t) {
             ++dirichlet;
             continue;
           }
-          index_t inside[3] = {global[0], global[1], global[2]};
-          inside[a] += face % 2 == 0 ? 1 : -1;
-          const double beta = face_beta(node, m.index(inside[0], inside[1], inside[2]));
+          const double beta = face_beta(global, a, face % 2 == 0 ? 1 : -1);
           const double flux = -2.0 * w * volume_ / h_[a] * beta * gradient_[face](i, j, k);
           part[1 + face] += flux;
           neumann += flux;
@@ -156,9 +163,7 @@ std::vector<double> Balance::measure(const T* u, const Layout& L, double t) {
         for (int a = 0; a < dims_; ++a) {
           for (const int step : {-1, 1}) {
             index_t at[3] = {local[0], local[1], local[2]};
-            index_t nb[3] = {global[0], global[1], global[2]};
             at[a] += step;
-            nb[a] += step;
             const int face = 2 * a + (step > 0);
             if (at[a] < 0 || at[a] >= sub_.n[a]) {
               if (sub_.exchanged[face]) {
@@ -168,9 +173,8 @@ std::vector<double> Balance::measure(const T* u, const Layout& L, double t) {
               } else {
                 continue;  // a physical face: no neighbour
               }
-              if (c_.grid.periodic[a]) nb[a] = (nb[a] + N[a]) % N[a];
             }
-            const double coupling = face_beta(node, m.index(nb[0], nb[1], nb[2])) * volume_ /
+            const double coupling = face_beta(global, a, step) * volume_ /
                                     (h_[a] * h_[a]) * (w / weight_along[a]);
             to_neighbours += coupling * (value - static_cast<double>(u[L.at(at[0], at[1], at[2])]));
           }

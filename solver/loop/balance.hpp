@@ -62,8 +62,9 @@ class Balance {
     }
   };
   void refresh(BoxValues& v, double t);
-  /// The coefficient of the face between global nodes a and b (harmonic mean of node values).
-  double face_beta(index_t a, index_t b) const;
+  /// The coefficient of the face between global node `at` and its neighbour `step` (-1 or 1)
+  /// along `axis` (wrapped on a periodic axis), as the operator's faces have it.
+  double face_beta(const index_t* at, int axis, int step) const;
 
   const Case& c_;
   Subdomain sub_;

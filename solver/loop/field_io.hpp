@@ -25,6 +25,7 @@
 #include "loop_support.hpp"
 #include "output_queue.hpp"
 #include "run_clock.hpp"
+#include "operator/flux_field.hpp"
 #include "operator/medium_fields.hpp"
 #include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
@@ -61,6 +62,7 @@ class FieldWriter {
       if (name == "source")
         source_ = gather(owned_dense(source_values<T>(c, L, d.sub, 1.0, 0.0), L));
       medium_fields = medium_fields || name == "coefficient" || name == "fixed";
+      if (name == "flux") flux_medium_ = op::resolved_medium(c);
     }
     if (medium_fields) {  // fields that never change: evaluated once, written with each snapshot
       const auto m = op::resolved_medium(c);
@@ -85,6 +87,8 @@ class FieldWriter {
         for (std::size_t i = 0; i < update->size(); ++i) (*update)[i] = (*u)[i] - (*update)[i];
       }
       hand_over([this, u, update, iteration, time, texts] {
+        // Rank 0 holds the whole grid's u; the other ranks write nothing.
+        if (wants_flux() && !u->empty()) dense_flux_ = whole_flux(*u, time);
         write_snapshot(*u, update.get(), iteration, time, texts);
       });
       return;
@@ -111,6 +115,7 @@ class FieldWriter {
           dense_update_[i] = dense_u_[i] - dense_update_[i];
         update = &dense_update_;
       }
+      if (wants_flux()) dense_flux_ = whole_flux(dense_u_, time);
       const double copy_s = seconds_since(t1);
       write_snapshot(dense_u_, update, iteration, time, texts);
       spdlog::debug("snapshot {}: ghost layers removed in {:.1f} ms, written in {:.1f} ms",
@@ -125,7 +130,8 @@ class FieldWriter {
   /// fresh page-locked 537 MB buffer costs 0.23 s to allocate, its first touch as much again).
   void final_snapshot(const Buffer<T>& cur, const Buffer<T>& prev, std::int64_t iteration,
                       double time, const std::map<std::string, std::string>& texts = {}) {
-    if (collective_ || comm_.several() || c_.output.gzip_level > 0)
+    // The flux field needs the whole u on the host: the snapshot's own path.
+    if (collective_ || comm_.several() || c_.output.gzip_level > 0 || wants_flux())
       return snapshot(cur, prev, iteration, time, texts);
     finish();
     const OutputTimer writing;
@@ -255,6 +261,37 @@ class FieldWriter {
            c.output.fields.end();
   }
   bool wants_update() const { return writes_update(c_); }
+  bool wants_flux() const { return flux_medium_ != nullptr; }
+  /// -beta grad u of the whole grid's dense u (op::flux_field), [node][component].
+  std::vector<T> whole_flux(const std::vector<T>& u, double time) const {
+    return op::flux_field_as<T>(c_, *flux_medium_, u, time);
+  }
+  /// Parallel HDF5: this rank's part of the flux field. A node's flux reads its neighbours, so
+  /// rank 0 gathers u, computes the whole grid's and sends every rank its nodes (one component
+  /// at a time, split as the gathers split); the written field is then one rank's.
+  std::vector<T> my_flux(const std::vector<T>& mine, double time) {
+    const std::vector<T> whole_u = parallel::gather_field(comm_, d_, mine);
+    const int components = op::flux_components(c_);
+    std::vector<T> whole;
+    if (comm_.root()) whole = whole_flux(whole_u, time);
+    const std::size_t nodes = mine.size();
+    std::vector<T> out(nodes * static_cast<std::size_t>(components));
+    std::vector<T> part(nodes);
+    for (int a = 0; a < components; ++a) {
+      std::vector<T> blocks;
+      std::vector<std::size_t> bytes;
+      if (comm_.root()) {
+        std::vector<T> component(whole.size() / static_cast<std::size_t>(components));
+        for (std::size_t i = 0; i < component.size(); ++i)
+          component[i] = whole[i * static_cast<std::size_t>(components) + a];
+        blocks = parallel::split_field(d_, component, bytes);
+      }
+      comm_.scatter_from_root(blocks.data(), bytes, part.data(), nodes * sizeof(T));
+      for (std::size_t i = 0; i < nodes; ++i)
+        out[i * static_cast<std::size_t>(components) + a] = part[i];
+    }
+    return out;
+  }
   /// Page-locked bytes one pending snapshot holds: u, and the previous field for `update`.
   static std::uint64_t state_bytes(const Case& c, const Layout& L) {
     return static_cast<std::uint64_t>(L.size) * sizeof(T) * (writes_update(c) ? 2 : 1);
@@ -283,6 +320,8 @@ class FieldWriter {
       if (name == "source") refs.push_back({"source", source_.data()});
       if (name == "coefficient") refs.push_back({"coefficient", coefficient_.data()});
       if (name == "fixed") refs.push_back({"fixed", fixed_.data()});
+      if (name == "flux")
+        refs.push_back({"flux", collective_ ? collective_flux_.data() : dense_flux_.data()});
     }
     return refs;
   }
@@ -298,6 +337,7 @@ class FieldWriter {
       for (std::size_t i = 0; i < before.size(); ++i) before[i] = u[i] - before[i];
       update = before.data();
     }
+    if (wants_flux()) collective_flux_ = my_flux(u, time);
     const auto refs = fields(u.data(), update);
     // A failure on any rank (the file cannot be created) ends every rank with one message.
     parallel::agree(comm_, [&] { out_.snapshot_fields<T>(iteration, refs, mine_); });
@@ -336,6 +376,10 @@ class FieldWriter {
   std::vector<T> fixed_;
   std::vector<T> gathered_u_, gathered_update_;  // the loop thread's dense fields, reused
   std::vector<T> dense_u_, dense_update_;        // the writer thread's, likewise
+  /// output.fields flux: the medium its faces come from (null when not written), and the field
+  /// of the snapshot being written: the writer thread's, or the loop thread's collective part.
+  std::shared_ptr<const op::Medium> flux_medium_;
+  std::vector<T> dense_flux_, collective_flux_;
   StagingPool<T> staging_;
   std::int64_t checkpointed_ = -1;
   /// Last: destroyed first, so that the writes still queued (an error or a signal ended the

@@ -58,11 +58,10 @@ std::string describe_diffusivity(const Case& c) {
   const auto m = op::resolved_medium(c);
   if (!m->varies())
     return fmt::format("k = {:g}, problem.diffusivity equal at every node", m->constant);
-  const auto [low, high] = std::minmax_element(m->beta.begin(), m->beta.end());
   return fmt::format(
       "k from the problem.diffusivity field, {:g} to {:g}: the limit is 1 / the "
       "largest sum of k_f / h^2 over a node's faces",
-      *low, *high);
+      m->beta_min, m->beta_max);
 }
 
 std::string describe_stencil(const Case& c) {

@@ -73,6 +73,27 @@ void faces_from_nodes(const LevelGeometry& g, HostLevel& h) {
   }
 }
 
+/// The fine level's faces: harmonic means of node values, or with problem.sampling: cells of the
+/// cells beside each face. A face index beyond the nodes folds as the face rule says (Neumann:
+/// the mirror's face), as faces_from_nodes' folded neighbour does.
+void fine_faces(const LevelGeometry& g, const Medium& m, HostLevel& h) {
+  if (!m.by_cells()) {
+    faces_from_nodes(g, h);
+    return;
+  }
+  for (int a = 0; a < g.dims; ++a) {
+    h.face[a].assign(static_cast<std::size_t>(g.cells()), 0.0);
+#pragma omp parallel for collapse(2) schedule(static)
+    for (index_t k = 0; k < g.n[2]; ++k)
+      for (index_t j = 0; j < g.n[1]; ++j)
+        for (index_t i = 0; i < g.n[0]; ++i) {
+          std::array<index_t, 3> node{i, j, k};
+          node[a] = fold_face(g, a, node[a]);
+          h.face[a][dense(g, i, j, k)] = m.face_beta(a, node);
+        }
+  }
+}
+
 bool halves(const LevelGeometry& coarse, int a) {
   return 2 * coarse.ratio.num[a] == coarse.ratio.den[a];
 }
@@ -205,7 +226,7 @@ template <typename T>
 std::vector<FluxLevel<T>> flux_levels(const std::vector<LevelGeometry>& levels, const Medium& m) {
   std::vector<FluxLevel<T>> out;
   HostLevel h = fine_host(levels[0], m);
-  faces_from_nodes(levels[0], h);
+  fine_faces(levels[0], m, h);
   out.push_back(to_layout<T>(levels[0], h));
   for (std::size_t l = 1; l < levels.size(); ++l) {
     h = coarse_host(levels[l - 1], h, levels[l]);
@@ -217,7 +238,7 @@ std::vector<FluxLevel<T>> flux_levels(const std::vector<LevelGeometry>& levels, 
 template <typename T>
 FluxLevel<T> fine_flux_level(const LevelGeometry& g, const Medium& m, const Subdomain& sub) {
   HostLevel h = fine_host(g, m);
-  faces_from_nodes(g, h);
+  fine_faces(g, m, h);
   FluxLevel<T> out;
   out.layout = Layout::make(g.dims, sub.n, static_cast<index_t>(128 / sizeof(T)));
   const Layout& L = out.layout;
@@ -261,7 +282,7 @@ std::array<double, 3> neighbour_couplings(const LevelGeometry& g, double scale) 
 
 double largest_flux_diagonal(const LevelGeometry& g, const Medium& m) {
   HostLevel h = fine_host(g, m);
-  faces_from_nodes(g, h);
+  fine_faces(g, m, h);
   double largest = 0;
   for (index_t k = 0; k < g.n[2]; ++k)
     for (index_t j = 0; j < g.n[1]; ++j)

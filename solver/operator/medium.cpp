@@ -60,13 +60,20 @@ void resolve_coefficient(const Case& c, Medium& m) {
     m.beta_min = m.beta_max = m.constant;
     return;
   }
-  std::vector<double> beta = evaluate(c, v, key);
+  const bool by_cells = c.problem.sampling == Sampling::Cells;
+  const CellGrid g = CellGrid::of(c);
+  std::vector<double> beta = by_cells ? cell_values(c, v, key) : evaluate(c, v, key);
   for (std::size_t i = 0; i < beta.size(); ++i)
-    if (!std::isfinite(beta[i]) || !(beta[i] > 0))
-      throw InputError(c.where(key) +
-                       fmt::format("{}: {} {} {}; a coefficient must be finite and > 0", key,
-                                   v.is_file() ? "holds" : "evaluates to", beta[i],
-                                   at_node(c, node_of(m, static_cast<index_t>(i)))));
+    if (!std::isfinite(beta[i]) || !(beta[i] > 0)) {
+      const auto q = static_cast<index_t>(i);
+      throw InputError(
+          c.where(key) +
+          fmt::format("{}: {} {} {}; a coefficient must be finite and > 0", key,
+                      v.is_file() ? "holds" : "evaluates to", beta[i],
+                      by_cells ? at_cell(c, {q % g.cells[0], q / g.cells[0] % g.cells[1],
+                                             q / (g.cells[0] * g.cells[1])})
+                               : at_node(c, node_of(m, q))));
+    }
   // The range in the same pass as the uniformity test (branch-free, so it vectorises): the
   // rounding floor's |A| reads it, and a walk of a large grid later would cost the solve.
   double lo = beta[0], hi = beta[0];
@@ -78,6 +85,12 @@ void resolve_coefficient(const Case& c, Medium& m) {
   m.beta_max = hi;
   if (lo == hi) {
     m.constant = beta[0];
+    return;
+  }
+  if (by_cells) {
+    m.cell_grid = g;
+    m.beta = node_means_of_cells(g, beta);
+    m.cell_beta = std::move(beta);
     return;
   }
   m.beta = std::move(beta);
@@ -165,6 +178,15 @@ void resolve_fixed(const Case& c, Medium& m) {
 }
 
 }  // namespace
+
+double Medium::face_beta(int a, const std::array<index_t, 3>& node) const {
+  if (by_cells()) return cell_face(cell_grid, cell_beta, a, node);
+  if (!varies()) return constant;
+  std::array<index_t, 3> nb = node;
+  nb[a] = (nb[a] + 1) % n[a];
+  const double x = beta[index(node[0], node[1], node[2])], y = beta[index(nb[0], nb[1], nb[2])];
+  return 2.0 * x * y / (x + y);
+}
 
 std::string coefficient_key(const Case& c) {
   return c.problem.equation == Equation::Heat ? "problem.diffusivity" : "problem.coefficient";

@@ -11,6 +11,7 @@
 
 #include "case.hpp"
 #include "layout.hpp"
+#include "medium_sample.hpp"
 
 namespace fdsolve::op {
 
@@ -18,8 +19,14 @@ struct Medium {
   int dims = 2;
   std::array<index_t, 3> n{1, 1, 1};  // the grid's nodes per axis
   /// The coefficient at every node (dense, C order, x fastest) when it varies; empty when
-  /// it is one number, which is then `constant`.
+  /// it is one number, which is then `constant`. With problem.sampling: cells the mean of the
+  /// node's cells (the `coefficient` output field, the nodes of multigrid levels that do not
+  /// nest); the fine faces come from `cell_beta` then.
   std::vector<double> beta;
+  /// problem.sampling: cells with a coefficient that varies: its value per cell of `cell_grid`
+  /// (dense); empty otherwise.
+  std::vector<double> cell_beta;
+  CellGrid cell_grid;
   double constant = 1.0;
   /// The coefficient's smallest and largest value (both `constant` when it is one number).
   double beta_min = 1.0, beta_max = 1.0;
@@ -44,6 +51,11 @@ struct Medium {
   bool needs_flux() const { return varies() || holds(); }
   index_t index(index_t i, index_t j, index_t k) const { return (k * n[1] + j) * n[0] + i; }
   double beta_at(index_t node) const { return varies() ? beta[node] : constant; }
+  bool by_cells() const { return !cell_beta.empty(); }
+  /// The fine grid's coefficient of the face between node (i, j, k) and its +a neighbour
+  /// (node[a] up to n_a - 2, or n_a - 1 on a periodic axis, whose face wraps): the harmonic mean
+  /// of the two node values, or of the cells beside the face (cell_face).
+  double face_beta(int a, const std::array<index_t, 3>& node) const;
 };
 
 /// The key the operator's coefficient comes from: problem.diffusivity for heat, else

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "data_file.hpp"
+
 #include "case_reader.hpp"
 #include "expression.hpp"
 #include "medium.hpp"
@@ -45,7 +47,167 @@ bool on_dirichlet_face(const Case& c, const std::array<index_t, 3>& n) {
   return false;
 }
 
+double cell_centre(const Case& c, int axis, index_t i) {
+  return c.grid.origin[axis] + (static_cast<double>(i) + 0.5) * c.grid.spacing(axis);
+}
+
 }  // namespace
+
+CellGrid CellGrid::of(const Case& c) {
+  CellGrid g;
+  g.dims = c.grid.dims;
+  for (int a = 0; a < c.grid.dims; ++a) {
+    g.nodes[a] = c.grid.points[a];
+    g.periodic[a] = c.grid.periodic[a];
+    g.cells[a] = c.grid.periodic[a] ? g.nodes[a] : std::max<index_t>(g.nodes[a] - 1, 1);
+  }
+  return g;
+}
+
+std::string at_cell(const Case& c, const std::array<index_t, 3>& n) {
+  const auto x = [&](int a) { return cell_centre(c, a, n[a]); };
+  if (c.grid.dims == 2)
+    return fmt::format("at cell (i, j) = ({}, {}), centre (x, y) = ({}, {})", n[0], n[1], x(0),
+                       x(1));
+  return fmt::format("at cell (i, j, k) = ({}, {}, {}), centre (x, y, z) = ({}, {}, {})", n[0],
+                     n[1], n[2], x(0), x(1), x(2));
+}
+
+std::vector<double> cell_values(const Case& c, const Value& v, const std::string& key) {
+  const CellGrid g = CellGrid::of(c);
+  const index_t count = g.count();
+  const auto cell_of = [&](index_t linear) {
+    return std::array<index_t, 3>{linear % g.cells[0], linear / g.cells[0] % g.cells[1],
+                                  linear / (g.cells[0] * g.cells[1])};
+  };
+  std::vector<double> out;
+  if (v.is_constant()) {
+    out.assign(static_cast<std::size_t>(count), v.constant);
+  } else if (v.is_file()) {
+    try {
+      out = read_cell_dataset_values(v, c.grid);
+    } catch (const InputError& e) {
+      throw InputError(c.where(key) + key + ": " + e.what());
+    }
+  } else {
+    out.resize(static_cast<std::size_t>(count));
+    try {
+#pragma omp parallel if (count > 4096)
+      {
+        const Expression e(v.expression);
+#pragma omp for schedule(static)
+        for (index_t q = 0; q < count; ++q) {
+          const auto n = cell_of(q);
+          out[static_cast<std::size_t>(q)] =
+              e(cell_centre(c, 0, n[0]), cell_centre(c, 1, n[1]),
+                c.grid.dims == 3 ? cell_centre(c, 2, n[2]) : 0.0, 0.0);
+        }
+      }
+    } catch (const std::exception& e) {
+      throw InputError(c.where(key) + key + ": " + e.what());
+    }
+  }
+  for (index_t q = 0; q < count; ++q)
+    if (!std::isfinite(out[static_cast<std::size_t>(q)]))
+      throw InputError(c.where(key) + fmt::format("{}: {} {} {}; it must be finite", key,
+                                                  v.is_file() ? "holds" : "evaluates to",
+                                                  out[static_cast<std::size_t>(q)],
+                                                  at_cell(c, cell_of(q))));
+  return out;
+}
+
+std::vector<double> node_means_of_cells(const CellGrid& g, const std::vector<double>& cells) {
+  std::vector<double> out(static_cast<std::size_t>(g.nodes[0] * g.nodes[1] * g.nodes[2]));
+  // The cells around node i along an axis: i - 1 and i, those that exist (wrapped on a
+  // periodic axis).
+  const auto around = [&](int a, index_t i, index_t* at) {
+    if (a >= g.dims) {
+      at[0] = 0;
+      return 1;
+    }
+    int m = 0;
+    for (index_t q : {i - 1, i}) {
+      if (g.periodic[a]) {
+        at[m++] = (q + g.cells[a]) % g.cells[a];
+      } else if (q >= 0 && q < g.cells[a]) {
+        at[m++] = q;
+      }
+    }
+    return m;
+  };
+#pragma omp parallel for collapse(2) schedule(static)
+  for (index_t k = 0; k < g.nodes[2]; ++k)
+    for (index_t j = 0; j < g.nodes[1]; ++j)
+      for (index_t i = 0; i < g.nodes[0]; ++i) {
+        index_t ci[2], cj[2], ck[2];
+        const int ni = around(0, i, ci), nj = around(1, j, cj), nk = around(2, k, ck);
+        double sum = 0;
+        for (int z = 0; z < nk; ++z)
+          for (int y = 0; y < nj; ++y)
+            for (int x = 0; x < ni; ++x) sum += cells[g.index(ci[x], cj[y], ck[z])];
+        out[static_cast<std::size_t>((k * g.nodes[1] + j) * g.nodes[0] + i)] =
+            sum / static_cast<double>(ni * nj * nk);
+      }
+  return out;
+}
+
+std::vector<double> sampled_node_values(const Case& c, const Value& v, const std::string& key) {
+  if (c.problem.sampling == Sampling::Cells)
+    return node_means_of_cells(CellGrid::of(c), cell_values(c, v, key));
+  const Box all{{0, 0, 0},
+                {c.grid.points[0], c.grid.points[1], c.grid.dims == 3 ? c.grid.points[2] : 1}};
+  try {
+    return box_values<double>(c, v, all, 0.0);
+  } catch (const InputError&) {
+    throw;
+  } catch (const NonFiniteValue& e) {
+    throw InputError(c.where(key) + fmt::format("{}: evaluates to {} {}; it must be finite", key,
+                                                e.value, at_node(c, e.node)));
+  } catch (const std::exception& e) {
+    throw InputError(c.where(key) + key + ": " + e.what());
+  }
+}
+
+double cell_face(const CellGrid& g, const std::vector<double>& cells, int a,
+                 const std::array<index_t, 3>& node) {
+  // Along a the face's own cell; across it the cells on both sides of the node's line.
+  index_t at[3][2];
+  int count[3];
+  for (int b = 0; b < 3; ++b) {
+    if (b == a) {
+      at[b][0] = g.periodic[b] ? node[b] % g.cells[b] : node[b];
+      count[b] = 1;
+      continue;
+    }
+    if (b >= g.dims) {
+      at[b][0] = 0;
+      count[b] = 1;
+      continue;
+    }
+    count[b] = 0;
+    for (index_t q : {node[b] - 1, node[b]}) {
+      if (g.periodic[b]) {
+        at[b][count[b]++] = (q + g.cells[b]) % g.cells[b];
+      } else if (q >= 0 && q < g.cells[b]) {
+        at[b][count[b]++] = q;
+      }
+    }
+  }
+  const double first = cells[g.index(at[0][0], at[1][0], at[2][0])];
+  bool equal = true;
+  double inverse = 0;
+  int n = 0;
+  for (int z = 0; z < count[2]; ++z)
+    for (int y = 0; y < count[1]; ++y)
+      for (int x = 0; x < count[0]; ++x) {
+        const double v = cells[g.index(at[0][x], at[1][y], at[2][z])];
+        equal = equal && v == first;
+        inverse += 1.0 / v;
+        ++n;
+      }
+  // Equal cells give their value exactly, so a uniform region's faces are its coefficient.
+  return equal ? first : static_cast<double>(n) / inverse;
+}
 
 bool medium_can_be_sampled(const Case& c) {
   index_t cells = 1;
@@ -65,12 +227,21 @@ std::array<double, 2> check_medium_sampled(const Case& c) {
   if (!c.problem.coefficient.is_constant()) {
     const auto e = compiled(c.problem.coefficient);
     range = {std::numeric_limits<double>::infinity(), 0.0};
-    for (const auto& n : nodes) {
-      const double b = at(c, c.problem.coefficient, e.get(), n);
+    const bool by_cells = c.problem.sampling == Sampling::Cells;
+    const CellGrid g = CellGrid::of(c);
+    for (const auto& node : nodes) {
+      // Cells: the cell above each sample node (the last cell below the last node).
+      std::array<index_t, 3> n = node;
+      if (by_cells)
+        for (int a = 0; a < c.grid.dims; ++a) n[a] = std::min(n[a], g.cells[a] - 1);
+      const double b =
+          by_cells ? (*e)(cell_centre(c, 0, n[0]), cell_centre(c, 1, n[1]),
+                          c.grid.dims == 3 ? cell_centre(c, 2, n[2]) : 0.0, 0.0)
+                   : at(c, c.problem.coefficient, e.get(), n);
       if (!std::isfinite(b) || !(b > 0))
         throw InputError(c.where(key) +
                          fmt::format("{}: evaluates to {} {}; a coefficient must be finite and > 0",
-                                     key, b, at_node(c, n)));
+                                     key, b, by_cells ? at_cell(c, n) : at_node(c, n)));
       range = {std::min(range[0], b), std::max(range[1], b)};
     }
   }

@@ -1,6 +1,8 @@
 // How much backend and host memory a case needs, checked before anything is allocated.
 #include "memory_estimate.hpp"
 
+#include <algorithm>
+
 #include "halo_fill.hpp"
 #include "problem_setup.hpp"
 #include "snapshot_parallel.hpp"
@@ -38,7 +40,17 @@ std::size_t required_host_memory(const Case& c, const Subdomain& sub, bool root)
   std::size_t whole = 0;
   if (root && !sub.is_whole() && !output::parallel_hdf5())
     whole = 4 * static_cast<std::size_t>(field_layout(c, value).owned_cells()) * value;
-  return 2 * static_cast<std::size_t>(L.size) * value + 3 * dense + whole;
+  // output.fields flux: computed on the host from the whole grid's u (rank 0 gathers it over
+  // ranks): u widened to double, the flux in double and in the run's precision; every rank
+  // then holds its own part.
+  std::size_t flux = 0;
+  if (std::find(c.output.fields.begin(), c.output.fields.end(), "flux") != c.output.fields.end()) {
+    const auto dims = static_cast<std::size_t>(c.grid.dims);
+    const auto nodes = static_cast<std::size_t>(field_layout(c, value).owned_cells());
+    flux = dims * static_cast<std::size_t>(L.owned_cells()) * value;
+    if (root) flux += nodes * (value + sizeof(double) * (1 + dims) + value * dims);
+  }
+  return 2 * static_cast<std::size_t>(L.size) * value + 3 * dense + whole + flux;
 }
 
 }  // namespace fdsolve

@@ -59,6 +59,14 @@ pv_check "$out/plane/plane.xmf" "${plane[@]}" --time 4000 --expect "1 + 2*x + 3*
 pv_check "$out/plane/plane.xmf" "${plane[@]}" --reader xdmf --time 4000 \
   --expect "1 + 2*x + 3*y" --tolerance 1e-9
 
+# The flux -grad u of the linear u, (-2, -3) at every node (boundary nodes by their one
+# interior face), as a Vector attribute: 2 components with the Xdmf3 reader, padded to 3 with
+# a 0 by the legacy reader.
+pv_check "$out/plane/plane.xmf" "${plane[@]}" --time 4000 --field flux --components 2 \
+  --expect "(-2 + 0*x, -3 + 0*x)" --tolerance 1e-8
+pv_check "$out/plane/plane.xmf" "${plane[@]}" --reader xdmf --time 4000 --field flux \
+  --components 3 --expect "(-2 + 0*x, -3 + 0*x)" --tolerance 1e-8
+
 # 3D: x 0.5 .. 1.7, y -1 .. -0.2, z 2 .. 2.9; u = 2 - x + 0.5y + 4z, float (tolerance 1e-6).
 box=(--bounds 0.5 1.7 -1 -0.2 2 2.9 --dimensions 13 9 7 --times 200 400 600 800)
 # First snapshot, x_min face at (y, z) = (-0.6, 2.45): 2 - 0.5 - 0.3 + 9.8.
@@ -68,6 +76,9 @@ pv_check "$out/box/box.xmf" "${box[@]}" --time 800 --expect "2 - x + 0.5*y + 4*z
   --probe 1.1 -0.6 2.45 10.4 --tolerance 1e-6
 pv_check "$out/box/box.xmf" "${box[@]}" --reader xdmf --time 800 \
   --expect "2 - x + 0.5*y + 4*z" --tolerance 1e-6
+# The flux (1, -0.5, -4) of the float run: differences of float values over h.
+pv_check "$out/box/box.xmf" "${box[@]}" --time 800 --field flux --components 3 \
+  --expect "(1 + 0*x, -0.5 + 0*x, -4 + 0*x)" --tolerance 1e-3
 
 # The plane again with smaller snapshots: float values of the double run, gzip-compressed
 # chunks. ParaView reads them through the same .xmf; the values within float rounding.

@@ -111,7 +111,7 @@ const std::vector<BadInput> kBadInputs = {
      grid2 + "output: {fields: []}\n",
      {},
      "case.yaml:2:18: output.fields: expected at least one field (u, update, source, coefficient, "
-     "fixed)"},
+     "fixed, flux)"},
     {"output precision neither same nor float",
      grid2 + "output: {precision: double}\n",
      {},
@@ -132,7 +132,7 @@ const std::vector<BadInput> kBadInputs = {
      grid2 + "output: {fields: [u, preasure]}\n",
      {},
      "case.yaml:2:22: output.fields[1]: unknown value 'preasure' (expected u, update, source, "
-     "coefficient, fixed)"},
+     "coefficient, fixed, flux)"},
     {"7-point stencil on a 2D grid",
      grid2 + "stencil: 7\n",
      {},
