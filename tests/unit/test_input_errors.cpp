@@ -49,7 +49,7 @@ const std::vector<BadInput> kBadInputs = {
      grid2 + "boundary:\n  x_max:\n    type: dirichlett\n",
      {},
      "case.yaml:4:11: boundary.x_max.type: unknown value 'dirichlett' (expected dirichlet, "
-     "neumann, periodic); did you mean 'dirichlet'?"},
+     "neumann, periodic, robin); did you mean 'dirichlet'?"},
     {"unknown norm",
      grid2 + "solve: {norm: l3}\n",
      {},
