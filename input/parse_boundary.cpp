@@ -127,10 +127,10 @@ void check_dirichlet_present(const Case& c) {
   }
   // All faces named, or some from `default`: the section, or the default's type.
   fail_at_key(c, c.locations.count("boundary.default.type") ? "boundary.default.type" : "boundary",
-              std::string("no face is dirichlet (or robin with h > 0), so the solution of "
-                          "equation ") +
+              std::string("no face is dirichlet, so the solution of equation ") +
                   equation_name(eq) +
-                  " is determined only up to a constant: make at least one face dirichlet");
+                  " is determined only up to a constant: make at least one face dirichlet (or "
+                  "robin with h > 0)");
 }
 }  // namespace
 
