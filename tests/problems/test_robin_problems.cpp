@@ -123,8 +123,8 @@ void check_orders(const std::vector<std::pair<double, double>>& e) {
                         l2_order, e[r].first));
     CAPTURE(r);
     CAPTURE(e[r].first);
-    CHECK(max_order == doctest::Approx(2.0).epsilon(0.05));
-    CHECK(l2_order == doctest::Approx(2.0).epsilon(0.05));
+    CHECK(std::fabs(max_order - 2.0) <= 0.1);
+    CHECK(std::fabs(l2_order - 2.0) <= 0.1);
   }
 }
 
@@ -149,31 +149,49 @@ PROBLEM_TEST("robin: manufactured Poisson solutions converge at second order in 
 }
 
 PROBLEM_TEST("robin: explicit heat with a time-dependent ambient converges at second order") {
-  // u = exp(-t) sin(x + 0.5) cos(y), k = 1: q = u_t - lap u = u; Robin faces with the ambient
-  // of u at each step's time, dt: auto (proportional to h^2).
-  const std::string u = "exp(-t)*sin(x+0.5)*cos(y)";
-  const std::string ux = "exp(-t)*cos(x+0.5)*cos(y)", uy = "(-exp(-t)*sin(x+0.5)*sin(y))";
-  const auto ambient = [&](const std::string& du_dn) { return u + "+0.5*(" + du_dn + ")"; };
-  std::vector<std::pair<double, double>> e;
-  for (int n : {17, 33, 65}) {
-    const std::string text = fmt::format(
-        "grid: {{points: [{}, {}], extent: [1, 1]}}\nproblem: {{equation: heat, source: \"{}\"}}\n"
-        "initial: \"sin(x+0.5)*cos(y)\"\nboundary:\n"
-        "  x_min: {{type: dirichlet, value: \"{}\"}}\n"
-        "  x_max: {{type: robin, h: 2, ambient: \"{}\"}}\n"
-        "  y_min: {{type: robin, h: 2, ambient: \"{}\"}}\n"
-        "  y_max: {{type: robin, h: 2, ambient: \"{}\"}}\n"
-        "time: {{end: 0.05}}\nsolve: {{check_every: 1000}}\n",
-        n, n, u, u, ambient(ux), ambient("-" + uy), ambient(uy));
-    const Solved s = solve_text<double>(text, {}, true);
-    CHECK(s.result.status == SolveStatus::Completed);
-    const double t = s.final.info.time;
-    CHECK(t == doctest::Approx(0.05));
-    e.push_back(errors(s, [&](double x, double y, double) {
-      return std::exp(-t) * std::sin(x + 0.5) * std::cos(y);
-    }));
+  // u = exp(-t) sin(x + 0.5) cos(y) (2D; times exp(z) in 3D), k = 1: q = u_t - lap u = u (2D),
+  // 0 (3D); Robin faces with the ambient of u at each step's time, dt: auto (proportional to
+  // h^2).
+  for (int dims : {2, 3}) {
+    CAPTURE(dims);
+    const std::string z = dims == 3 ? "*exp(z)" : "";
+    const std::string u = "exp(-t)*sin(x+0.5)*cos(y)" + z;
+    const std::string ux = "exp(-t)*cos(x+0.5)*cos(y)" + z;
+    const std::string uy = "(-exp(-t)*sin(x+0.5)*sin(y)" + z + ")";
+    const auto ambient = [&](const std::string& du_dn) { return u + "+0.5*(" + du_dn + ")"; };
+    std::vector<std::pair<double, double>> e;
+    // 3D from 13 nodes: at 9 the l2 order is still 2.11.
+    const std::vector<int> sizes = dims == 2 ? std::vector<int>{17, 33, 65}
+                                             : std::vector<int>{13, 25, 49};
+    for (int n : sizes) {
+      std::string faces = fmt::format(
+          "  x_min: {{type: dirichlet, value: \"{}\"}}\n"
+          "  x_max: {{type: robin, h: 2, ambient: \"{}\"}}\n"
+          "  y_min: {{type: robin, h: 2, ambient: \"{}\"}}\n"
+          "  y_max: {{type: robin, h: 2, ambient: \"{}\"}}\n",
+          u, ambient(ux), ambient("-" + uy), ambient(uy));
+      if (dims == 3)
+        faces += fmt::format(
+            "  z_min: {{type: robin, h: 2, ambient: \"{}\"}}\n"
+            "  z_max: {{type: robin, h: 2, ambient: \"{}\"}}\n",
+            ambient("-" + u), ambient(u));
+      const std::string points =
+          dims == 2 ? fmt::format("[{}, {}]", n, n) : fmt::format("[{}, {}, {}]", n, n, n);
+      const std::string text = fmt::format(
+          "grid: {{points: {}, extent: {}}}\nproblem: {{equation: heat, source: \"{}\"}}\n"
+          "initial: \"sin(x+0.5)*cos(y){}\"\nboundary:\n{}time: {{end: 0.05}}\n"
+          "solve: {{check_every: 1000}}\n",
+          points, dims == 2 ? "[1, 1]" : "[1, 1, 1]", dims == 2 ? u : "0", z, faces);
+      const Solved s = solve_text<double>(text, {}, true);
+      CHECK(s.result.status == SolveStatus::Completed);
+      const double t = s.final.info.time;
+      CHECK(t == doctest::Approx(0.05));
+      e.push_back(errors(s, [&](double x, double y, double zz) {
+        return std::exp(-t) * std::sin(x + 0.5) * std::cos(y) * (dims == 3 ? std::exp(zz) : 1.0);
+      }));
+    }
+    check_orders(e);
   }
-  check_orders(e);
 }
 
 PROBLEM_TEST("robin: implicit heat steps settle on the slab's exact profile") {
@@ -272,15 +290,15 @@ std::string cooling_case(const std::string& dt, int points) {
   return fmt::format(
       "grid: {{points: [{}, {}], extent: [1, 1]}}\nproblem: {{equation: heat, diffusivity: "
       "\"1 + 0.5*x\"}}\ninitial: 1\nboundary:\n  default: {{type: robin, h: 1000, ambient: 0.2}}\n"
-      "time: {{end: 0.02, dt: {}}}\nsolve: {{check_every: 1}}\n",
+      "time: {{end: 0.004, dt: {}}}\nsolve: {{check_every: 1}}\n",
       points, points, dt);
 }
 
 PROBLEM_TEST("robin: explicit heat at dt auto and at the limit cools monotonically to ambient") {
-  const int n = 33;
+  const int n = 17;
   const Case probe = parse_case(cooling_case("auto", n), "t.yaml");
   const double limit = heat_stability_limit(probe);
-  // The face term dominates the limit at this h: 2 h / h_a = 64000 against the faces' k / h^2.
+  // The face term dominates the limit at this h: 2 h / h_a = 32000 against the faces' k / h^2.
   CHECK(limit < 1.0 / (2.0 * 1000.0 / (1.0 / (n - 1))));
   for (const std::string dt : {std::string("auto"), fmt::format("{:.17g}", limit)}) {
     CAPTURE(dt);
