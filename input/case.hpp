@@ -13,7 +13,8 @@ namespace fdsolve {
 enum class Precision { Float, Double };
 enum class BackendChoice { Auto, Cuda, Cpu };
 enum class Equation { Laplace, Poisson, Heat, Custom };
-enum class BoundaryType { Dirichlet, Neumann, Periodic };
+/// Robin: the convective face -beta du/dn = h (u - ambient) (docs/numerics.md, "Robin faces").
+enum class BoundaryType { Dirichlet, Neumann, Periodic, Robin };
 enum class NormKind { L2, Linf };
 /// How a steady case is solved: auto picks multigrid where it applies (laplace/poisson, a
 /// grid that coarsens at least twice) and Jacobi otherwise.
@@ -61,6 +62,8 @@ struct BoundaryCondition {
   BoundaryType type = BoundaryType::Dirichlet;
   Value value;     // dirichlet: the node values
   Value gradient;  // neumann: the outward normal derivative du/dn
+  double h = 0;    // robin: the transfer coefficient (>= 0) of -beta du/dn = h (u - ambient)
+  Value ambient;   // robin: the ambient value (a number or an expression in x, y, z(, t))
 
   bool operator==(const BoundaryCondition&) const = default;
 };

@@ -23,7 +23,7 @@ const std::vector<Section>& table() {
       {"problem.fixed", {"where", "value"}},
       {"field_file", {"file", "dataset"}},
       {"boundary", {"default", "x_min", "x_max", "y_min", "y_max", "z_min", "z_max"}},
-      {"boundary.face", {"type", "value", "gradient"}},
+      {"boundary.face", {"type", "value", "gradient", "h", "ambient"}},
       {"stencil", {"points", "weights"}},
       {"stencil.weights.5", {"center", "x", "y"}},
       {"stencil.weights.27", {"center", "face", "edge", "corner"}},

@@ -271,6 +271,12 @@ void emit_boundary(YAML::Emitter& out, const Case& c) {
       case BoundaryType::Periodic:
         out << "periodic";
         break;
+      case BoundaryType::Robin:
+        out << "robin" << YAML::Key << "h" << YAML::Value;
+        emit_number(out, bc.h);
+        out << YAML::Key << "ambient" << YAML::Value;
+        emit_value(out, bc.ambient);
+        break;
     }
     out << YAML::EndMap;
   }

@@ -1,6 +1,8 @@
 // The boundary section: a condition per face, with `default` for the faces not named; then the
 // checks across faces (periodic pairs, a Dirichlet face for steady problems) and the grid's
 // periodic axes.
+#include <cmath>
+
 #include "case_keys.hpp"
 #include "parse_sections.hpp"
 #include "yaml_values.hpp"
@@ -14,6 +16,8 @@ const char* type_name(BoundaryType type) {
       return "neumann";
     case BoundaryType::Periodic:
       return "periodic";
+    case BoundaryType::Robin:
+      return "robin";
     default:
       return "dirichlet";
   }
@@ -26,12 +30,20 @@ BoundaryCondition parse_face(const Field& field, Case& c) {
   BoundaryCondition bc;
   if (const auto type = face.get("type")) {
     const BoundaryType types[] = {BoundaryType::Dirichlet, BoundaryType::Neumann,
-                                  BoundaryType::Periodic};
-    bc.type = types[read_choice(*type, {"dirichlet", "neumann", "periodic"})];
+                                  BoundaryType::Periodic, BoundaryType::Robin};
+    bc.type = types[read_choice(*type, {"dirichlet", "neumann", "periodic", "robin"})];
   }
   const bool heat = c.problem.equation == Equation::Heat;
   const auto value = face.get("value");
   const auto gradient = face.get("gradient");
+  const auto h = face.get("h");
+  const auto ambient = face.get("ambient");
+  if (bc.type != BoundaryType::Robin) {
+    const std::string what = type_name(bc.type);
+    if (h) h->fail("a " + what + " face takes no h (h and ambient belong to type robin)");
+    if (ambient)
+      ambient->fail("a " + what + " face takes no ambient (h and ambient belong to type robin)");
+  }
   switch (bc.type) {
     case BoundaryType::Dirichlet:
       if (gradient) gradient->fail("a dirichlet face takes value, not gradient");
@@ -46,6 +58,25 @@ BoundaryCondition parse_face(const Field& field, Case& c) {
     case BoundaryType::Periodic:
       if (value) value->fail("a periodic face takes no value");
       if (gradient) gradient->fail("a periodic face takes no gradient");
+      break;
+    case BoundaryType::Robin:
+      if (value) value->fail("a robin face takes h and ambient (-beta du/dn = h (u - ambient)), not value");
+      if (gradient)
+        gradient->fail("a robin face takes h and ambient (-beta du/dn = h (u - ambient)), not gradient");
+      if (h) {
+        bc.h = read_number(*h);
+        if (!std::isfinite(bc.h) || bc.h < 0)
+          h->fail("must be a finite number >= 0 (the transfer coefficient), got " +
+                  h->value.as<std::string>());
+      }
+      if (ambient) bc.ambient = read_value(*ambient, heat);
+      if (c.problem.equation == Equation::Custom) {
+        const std::string why =
+            "a robin face needs the flux form of equation laplace, poisson or heat; equation "
+            "custom has its own stencil weights";
+        if (const auto type = face.get("type")) type->fail(why);
+        field.fail(why);
+      }
       break;
   }
   return bc;
@@ -85,18 +116,21 @@ void check_periodic_pairs(Case& c) {
 }
 
 // Jacobi on -lap u = f with only Neumann and periodic faces has a solution only up to an
-// added constant (and drifts): steady problems need one Dirichlet face.
+// added constant (and drifts): steady problems need one Dirichlet face, or a Robin face with
+// h > 0, which fixes the level as well.
 void check_dirichlet_present(const Case& c) {
   const Equation eq = c.problem.equation;
   if (eq != Equation::Laplace && eq != Equation::Poisson) return;
   for (int face = 0; face < 2 * c.grid.dims; ++face) {
     if (c.boundary[face].type == BoundaryType::Dirichlet) return;
+    if (c.boundary[face].type == BoundaryType::Robin && c.boundary[face].h > 0) return;
   }
   // All faces named, or some from `default`: the section, or the default's type.
   fail_at_key(c, c.locations.count("boundary.default.type") ? "boundary.default.type" : "boundary",
               std::string("no face is dirichlet, so the solution of equation ") +
                   equation_name(eq) +
-                  " is determined only up to a constant: make at least one face dirichlet");
+                  " is determined only up to a constant: make at least one face dirichlet (or "
+                  "robin with h > 0)");
 }
 }  // namespace
 

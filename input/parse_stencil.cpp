@@ -44,6 +44,12 @@ void parse_point_count(const Field& field, Case& c) {
                ": variable coefficients use the 5-point (2D) / 7-point (3D) flux form; " +
                "use stencil: 7");
   }
+  if (points == 19 || points == 27)
+    for (int face = 0; face < 2 * c.grid.dims; ++face)
+      if (c.boundary[face].type == BoundaryType::Robin)
+        field.fail("the " + std::to_string(points) + "-point stencil has no form for a robin face (" +
+                   std::string("boundary.") + kFaceNames[face] +
+                   "): robin faces use the 5-point (2D) / 7-point (3D) flux form; use stencil: 7");
   c.stencil.points = static_cast<int>(points);
 }
 

@@ -42,14 +42,15 @@ SolveResult solve_medium(const Case& c, const op::Medium& m, Backend<T>& backend
     if (c.solve.tolerance_discretization)
       throw InputError(c.where("solve.tolerance") +
                        "solve.tolerance: discretization applies to a constant coefficient "
-                       "without held nodes (its estimate needs full multigrid, which the "
-                       "variable-coefficient cycles do not start with); give a number");
+                       "without held nodes or robin faces (its estimate needs full multigrid, "
+                       "which the flux operator's cycles do not start with); give a number");
     return multigrid::solve_flux_multigrid<T>(c, m, backend, out, options);
   }
   return solve_jacobi<T>(c, backend, out, options, &m);
 }
 
-/// A coefficient that varies or held nodes: the flux operator (the medium evaluated to know).
+/// A coefficient that varies, held nodes or a Robin face: the flux operator (the medium
+/// evaluated to know).
 bool uses_flux_operator(const Case& c) {
   return op::may_need_flux(c) && op::resolved_medium(c)->needs_flux();
 }

@@ -82,7 +82,7 @@ std::string coverage_line(const Case& c, bool full) {
     any = any || r.where.is_expression() || r.value.is_expression();
   for (int face = 0; face < 2 * c.grid.dims; ++face)
     any = any || c.boundary[face].value.is_expression() ||
-          c.boundary[face].gradient.is_expression();
+          c.boundary[face].gradient.is_expression() || c.boundary[face].ambient.is_expression();
   if (!any) return {};
   index_t cells = 1;
   for (int a = 0; a < c.grid.dims; ++a) cells *= c.grid.points[a];

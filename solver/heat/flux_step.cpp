@@ -7,6 +7,7 @@
 #include "operator/flux_levels.hpp"
 #include "parallel/reduce.hpp"
 #include "problem/problem_setup.hpp"
+#include "problem/robin_faces.hpp"
 
 namespace fdsolve::heat {
 namespace {
@@ -18,7 +19,18 @@ int stall_window(bool cg) { return cg ? 10 : 1; }
 
 /// Whether the case's source is zero everywhere (nothing to add to the right-hand side).
 bool no_source(const Case& c) {
-  return c.problem.source.is_constant() && c.problem.source.constant == 0.0;
+  return c.problem.source.is_constant() && c.problem.source.constant == 0.0 &&
+         !has_robin_faces(c);
+}
+
+/// The source at t plus the Robin faces' ambient term (robin_faces.hpp), per node of L.
+std::vector<double> source_with_robin(const Case& c, const Layout& L, const Subdomain& sub,
+                                      double t) {
+  std::vector<double> q = source_values<double>(c, L, sub, 1.0, t);
+  if (!has_robin_faces(c)) return q;
+  const std::vector<double> g = robin_source_values<double>(c, L, sub, 1.0, t);
+  for (std::size_t i = 0; i < q.size(); ++i) q[i] += g[i];
+  return q;
 }
 
 }  // namespace
@@ -64,14 +76,14 @@ void FluxImplicitStep<T>::set_step(double dt, bool backward_euler) {
 template <typename T>
 const T* FluxImplicitStep<T>::source_term(double t, double t_next) {
   if (source_.size() == 0) return nullptr;
-  const bool in_time = c_.problem.source.uses_time;
+  const bool in_time = c_.problem.source.uses_time || robin_ambient_uses_time(c_);
   if (source_dt_ == dt_ && source_backward_euler_ == backward_euler_ &&
       (!in_time || (t == source_t_ && t_next == source_t_next_)))
     return source_.data();
   // A source constant in time is evaluated at t = 0 (once per dt).
-  std::vector<double> q = source_values<double>(c_, L_, sub_, 1.0, in_time ? t_next : 0.0);
+  std::vector<double> q = source_with_robin(c_, L_, sub_, in_time ? t_next : 0.0);
   if (!backward_euler_ && in_time) {
-    const std::vector<double> q0 = source_values<double>(c_, L_, sub_, 1.0, t);
+    const std::vector<double> q0 = source_with_robin(c_, L_, sub_, t);
     for (std::size_t i = 0; i < q.size(); ++i) q[i] = 0.5 * (q0[i] + q[i]);
   }
   std::vector<T> values(q.size());

@@ -53,6 +53,8 @@ Balance::Balance(const Case& c, const Subdomain& sub, std::shared_ptr<const op::
       source_boxes_.push_back({&c.problem.source, owned_face_layer(sub_, face), {}, -1});
     if (bc.type == BoundaryType::Neumann)
       gradient_[face] = {&bc.gradient, owned_face_layer(sub_, face), {}, -1};
+    if (bc.type == BoundaryType::Robin)
+      gradient_[face] = {&bc.ambient, owned_face_layer(sub_, face), {}, -1};
   }
   if (source_ && medium_->holds()) {
     // The box around this rank's held nodes.
@@ -140,7 +142,8 @@ std::vector<double> Balance::measure(const T* u, const Layout& L, double t) {
         const std::uint8_t held = m.holds() ? m.held[node] : 0;
         if (on_face[0] < 0 && on_face[1] < 0 && on_face[2] < 0 && !held) continue;
 
-        // Neumann faces: the prescribed outward flux -beta g over the node's part of the face.
+        // Neumann faces: the prescribed outward flux -beta g over the node's part of the face;
+        // Robin faces: h (u - ambient) over it, the scheme's own term (robin_faces.hpp).
         double neumann = 0;
         int dirichlet = 0;
         for (int a = 0; a < dims_; ++a) {
@@ -150,8 +153,12 @@ std::vector<double> Balance::measure(const T* u, const Layout& L, double t) {
             ++dirichlet;
             continue;
           }
-          const double beta = face_beta(global, a, face % 2 == 0 ? 1 : -1);
-          const double flux = -2.0 * w * volume_ / h_[a] * beta * gradient_[face](i, j, k);
+          const BoundaryCondition& bc = c_.boundary[face];
+          const double flux =
+              bc.type == BoundaryType::Robin
+                  ? 2.0 * w * volume_ / h_[a] * bc.h * (value - gradient_[face](i, j, k))
+                  : -2.0 * w * volume_ / h_[a] * face_beta(global, a, face % 2 == 0 ? 1 : -1) *
+                        gradient_[face](i, j, k);
           part[1 + face] += flux;
           neumann += flux;
         }

@@ -76,7 +76,8 @@ class Balance {
   bool source_ = false;
   /// The source on the Dirichlet faces of this rank and on the box around its held nodes.
   std::vector<BoxValues> source_boxes_;
-  /// The gradient of each Neumann face this rank owns (index: face; empty box where none).
+  /// The gradient of each Neumann face and the ambient of each Robin face this rank owns
+  /// (index: face; empty box where none).
   std::array<BoxValues, 6> gradient_;
 };
 

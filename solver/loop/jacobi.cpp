@@ -94,6 +94,12 @@ class JacobiIteration final : public LoopIteration<T> {
         args_.flux.face[a] = faces_[a].data();
         args_.flux.c[a] = a < c.grid.dims ? 1.0 / (c.grid.spacing(a) * c.grid.spacing(a)) : 0.0;
       }
+      // Robin faces: their term on the diagonal at scale 1 (the faces' c = 1 / h^2).
+      if (!level.diagonal.empty()) {
+        diagonal_ = backend.allocate(L.size);
+        backend.upload(diagonal_, level.diagonal.data(), L.size);
+        args_.flux.diagonal = diagonal_.data();
+      }
       args_.flux.neighbour = op::neighbour_couplings(multigrid::fine_level(c), 1.0);
       args_.flux.relax = sched.heat ? 0.0 : 1.0;
       const bool sourced =
@@ -106,7 +112,7 @@ class JacobiIteration final : public LoopIteration<T> {
     // Between checks the sweeps need the host only for inputs that change in time and for the
     // halo exchange of several ranks; otherwise they go to the backend as recorded blocks.
     blocks_ = options.record_sweeps && !comm_.several() && !boundaries.time_dependent() &&
-              !c.problem.source.uses_time && !held_;
+              !c.problem.source.uses_time && !robin_ambient_uses_time(c) && !held_;
     // Temporal blocking inside those blocks only when no ghosts are refilled between sweeps
     // (Neumann, periodic faces): the blocked kernels read the halo as it is at the block's
     // start.
@@ -261,6 +267,7 @@ class JacobiIteration final : public LoopIteration<T> {
   bool flux_;
   SweepArgs<T> args_;
   std::array<Buffer<T>, 3> faces_;
+  Buffer<T> diagonal_;
   double f_constant_ = 0;
   /// Held values that use t: the sweep copies the held nodes of u at t, then they take their
   /// values at the step's new time (forward Euler reads every value at the old level).

@@ -12,6 +12,7 @@
 #include "problem/field_programs.hpp"
 #include "problem/finite_inputs.hpp"
 #include "problem/problem_setup.hpp"
+#include "problem/robin_faces.hpp"
 #include "problem/weights.hpp"
 #include "stability.hpp"
 
@@ -62,7 +63,8 @@ class SourceField {
   /// The source scaled by `scale` at time t, in backend memory; null when there is none.
   const T* at(double t, double scale) {
     if (field_.size() == 0) return nullptr;
-    const bool stale = !loaded_ || scale != scale_ || (c_.problem.source.uses_time && t != t_);
+    const bool in_time = c_.problem.source.uses_time || robin_ambient_uses_time(c_);
+    const bool stale = !loaded_ || scale != scale_ || (in_time && t != t_);
     if (stale) {
       try {  // an expression is evaluated on the backend, into the buffer
         load_source(c_, backend_, L_, sub_, scale, t, field_);

@@ -28,13 +28,15 @@ double stencil_symbol(const StencilWeights& w, int dims, const double theta[3]) 
 
 double heat_stability_limit(const Case& c) {
   double k = c.problem.diffusivity;
-  if (!c.problem.coefficient.is_constant()) {
-    // A field: the flux operator's limit 1 / max_i D_i, D_i the sum over the node's faces of
-    // k_f / h^2 (Gershgorin: the largest eigenvalue of A is at most 2 max D_i, and that bound
-    // is reached by the constant case's highest mode). A field equal at every node runs as
-    // that number.
+  if (!c.problem.coefficient.is_constant() || op::has_robin_face(c)) {
+    // A field or a Robin face: the flux operator's limit 1 / max_i D_i, D_i the sum over the
+    // node's faces of k_f / h^2 plus a Robin node's 2 h / h_a (Gershgorin: the largest
+    // eigenvalue of A is at most 2 max D_i, as a row's couplings sum to at most its faces'
+    // part of D_i, and that bound is reached by the constant case's highest mode). A field
+    // equal at every node runs as that number.
     const auto m = op::resolved_medium(c);
-    if (m->varies()) return 1.0 / op::largest_flux_diagonal(multigrid::fine_level(c), *m);
+    if (m->varies() || m->robin())
+      return 1.0 / op::largest_flux_diagonal(multigrid::fine_level(c), *m);
     k = m->constant;
   }
   // The Jacobi weights of -lap u = f are u' = sum w u_nb + s f, so L u = (sum w u_nb - u) / s:
@@ -54,6 +56,9 @@ double heat_stability_limit(const Case& c) {
 }
 
 std::string describe_diffusivity(const Case& c) {
+  if (op::has_robin_face(c))
+    return "robin faces: the limit is 1 / the largest sum of k_f / h^2 over a node's faces "
+           "plus its robin term 2 h / h_a";
   if (c.problem.coefficient.is_constant()) return fmt::format("k = {:g}", c.problem.diffusivity);
   const auto m = op::resolved_medium(c);
   if (!m->varies())

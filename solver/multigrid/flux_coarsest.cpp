@@ -23,6 +23,8 @@ void FluxHierarchy<T>::factor_coarsest() {
   bool dirichlet = held_[l] > 0;
   for (int f = 0; f < 2 * g.dims; ++f)
     dirichlet = dirichlet || g.faces[f] == BoundaryType::Dirichlet;
+  // A Robin face with h > 0 fixes the level as a Dirichlet face does.
+  for (T r : host_robin_) dirichlet = dirichlet || r > T(0);
   const bool pin = !dirichlet && alpha_ == 0;  // constants are the null space: fix one node
   bool pinned = false;
   for (index_t k = b.lo[2]; k < b.hi[2]; ++k)
@@ -79,6 +81,7 @@ void FluxHierarchy<T>::factor_coarsest() {
     index_t pos[3] = {0, 0, 0};
     position(at, pos);
     double diag = alpha_;
+    if (!host_robin_.empty()) diag += scale_ * static_cast<double>(host_robin_[at]);
     for (int a = 0; a < g.dims; ++a) {
       const double c = scale_ / (g.spacing[a] * g.spacing[a]);
       for (int side = 0; side < 2; ++side) {

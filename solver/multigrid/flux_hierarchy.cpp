@@ -35,6 +35,13 @@ FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
       backend.upload(faces[a], host[l].face[a].data(), L.size);
     }
     face_.push_back(std::move(faces));
+    robin_.emplace_back();
+    diagonal_.emplace_back();
+    if (!host[l].diagonal.empty()) {
+      robin_[l] = backend.allocate(L.size);
+      backend.upload(robin_[l], host[l].diagonal.data(), L.size);
+      diagonal_[l] = backend.allocate(L.size);
+    }
     x_.emplace_back();
     next_.emplace_back();
     rhs_.emplace_back();
@@ -47,6 +54,7 @@ FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
     }
   }
   for (int a = 0; a < 3; ++a) host_face_[a] = host.back().face[a];
+  host_robin_ = host.back().diagonal;
   plan_.resize(levels_.size());
   for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
     const LevelGeometry& fine = levels_[l];
@@ -170,6 +178,8 @@ void FluxHierarchy<T>::set_shift(double alpha, double scale) {
   alpha_ = alpha;
   scale_ = scale;
   fine_neighbour_ = op::neighbour_couplings(levels_[0], scale_);
+  for (std::size_t l = 0; l < levels_.size(); ++l)
+    if (robin_[l].size()) scale_diagonal(flux_, backend_, robin_[l], diagonal_[l], scale_, layout_[l]);
   if (galerkin_) build_galerkin();
   factor_coarsest();
 }
@@ -183,6 +193,9 @@ FluxOperator<T> FluxHierarchy<T>::level_operator(int level, double keep, double 
   // 19 and 27 points: the fine level's own stencil; the coarse levels below it are Galerkin
   // (R A P of that stencil) or 7-point averaged faces.
   if (level == 0) op.neighbour = fine_neighbour_;
+  // Robin faces: the fine and averaged levels' diagonal term; R A P carries it on Galerkin ones.
+  if (diagonal_[level].size() && (level == 0 || !galerkin_))
+    op.diagonal = diagonal_[level].data();
   if (level > 0 && galerkin_) {
     op.stencil = stencil_[level].data();
     op.stencil_stride = layout_[level].size;

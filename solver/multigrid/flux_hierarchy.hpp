@@ -50,22 +50,42 @@ struct FineFlux {
   index_t held = 0;                             // held nodes
   std::array<double, 3> neighbour{0, 0, 0};     // op::neighbour_couplings
   double alpha = 0, scale = 1;
+  /// Robin faces: scale times op::FluxLevel::diagonal on the backend, else null.
+  const T* diagonal = nullptr;
 
   FluxOperator<T> op(double keep, double step, double relax) const {
     FluxOperator<T> o = face_operator<T>(geometry, face, alpha, scale, keep, step, relax);
     o.neighbour = neighbour;
+    o.diagonal = diagonal;
     return o;
   }
   /// The array whose negative entries mark the held nodes, or null where none is held.
   const T* held_marker() const { return held > 0 ? face[0] : nullptr; }
 };
 
+/// out = scale * robin over the owned nodes of L (FluxOperator::diagonal at the operator's
+/// scale; scale 1 copies the bits).
+template <typename T>
+void scale_diagonal(FluxOperations<T>& flux, Backend<T>& backend, const Buffer<T>& robin,
+                    Buffer<T>& out, double scale, const Layout& L) {
+  backend.zero(out);
+  LinearCombinationArgs<T> c;
+  c.y = out.data();
+  c.x = robin.data();
+  c.a = scale;
+  c.b = 1.0;
+  c.layout = L;
+  c.box = L.owned_box();
+  flux.combine(c);
+}
+
 /// The fine level's face arrays uploaded on their own: the solve's operator where the cycles
 /// run in another precision.
 template <typename T>
 class FineFaces {
  public:
-  FineFaces(const LevelGeometry& g, const op::FluxLevel<T>& host, Backend<T>& backend) {
+  FineFaces(const LevelGeometry& g, const op::FluxLevel<T>& host, Backend<T>& backend)
+      : backend_(backend) {
     fine_.geometry = g;
     fine_.held = host.held_count;
     fine_.neighbour = op::neighbour_couplings(g, 1.0);
@@ -74,11 +94,28 @@ class FineFaces {
       backend.upload(face_[a], host.face[a].data(), host.layout.size);
       fine_.face[a] = face_[a].data();
     }
+    layout_ = host.layout;
+    if (!host.diagonal.empty()) {
+      robin_ = backend.allocate(host.layout.size);
+      backend.upload(robin_, host.diagonal.data(), host.layout.size);
+      diagonal_ = backend.allocate(host.layout.size);
+      fine_.diagonal = scaled_diagonal(1.0);
+    }
   }
   const FineFlux<T>& fine() const { return fine_; }
+  /// The Robin faces' diagonal term at `scale` (FineFlux::diagonal), or null without one.
+  const T* scaled_diagonal(double scale) {
+    if (robin_.size() == 0) return nullptr;
+    scale_diagonal(require_flux_operations(backend_), backend_, robin_, diagonal_, scale,
+                   layout_);
+    return diagonal_.data();
+  }
 
  private:
+  Backend<T>& backend_;
   std::array<Buffer<T>, 3> face_;
+  Buffer<T> robin_, diagonal_;
+  Layout layout_;
   FineFlux<T> fine_;
 };
 
@@ -133,6 +170,7 @@ class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
     f.neighbour = fine_neighbour_;
     f.alpha = alpha_;
     f.scale = scale_;
+    f.diagonal = diagonal_[0].size() ? diagonal_[0].data() : nullptr;
     return f;
   }
 
@@ -171,6 +209,11 @@ class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
   std::vector<double> omega_;
   std::vector<index_t> held_;
   std::vector<std::array<Buffer<T>, 3>> face_;
+  /// Robin faces: per level op::FluxLevel::diagonal (robin_) and scale_ times it (diagonal_,
+  /// FluxOperator::diagonal of the fine and averaged levels; a Galerkin level's stencil holds
+  /// it already); empty buffers without one.
+  std::vector<Buffer<T>> robin_, diagonal_;
+  std::vector<T> host_robin_;  // the coarsest level's robin_ (host), for its factorisation
   std::vector<HaloFillArgs<T>> rules_;
   std::vector<Buffer<T>> x_, next_, rhs_;  // level 0: next_ only (x and rhs are the caller's)
   /// The transfers from level l to l + 1 by axes (flux_transfer.hpp), where every axis halves

@@ -79,6 +79,7 @@ void FluxCyclesOnRanks<T>::shift_fine(double alpha, double scale) {
   fine_.alpha = alpha;
   fine_.scale = scale;
   fine_.neighbour = op::neighbour_couplings(levels_[0], scale);
+  fine_.diagonal = fine_faces_->scaled_diagonal(scale);
 }
 
 template class FluxCyclesOnRanks<float>;

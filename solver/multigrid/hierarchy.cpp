@@ -35,7 +35,11 @@ LevelGeometry fine_level(const Case& c) {
     g.spacing[a] = active ? c.grid.spacing(a) : 1.0;
     g.periodic[a] = active && c.grid.periodic[a];
   }
-  for (int f = 0; f < 6; ++f) g.faces[f] = c.boundary[f].type;
+  // The faces name each level's homogeneous ghost rule: a Robin face mirrors as a Neumann one
+  // (its transfer term sits on the diagonal: op::FluxLevel::diagonal).
+  for (int f = 0; f < 6; ++f)
+    g.faces[f] = c.boundary[f].type == BoundaryType::Robin ? BoundaryType::Neumann
+                                                           : c.boundary[f].type;
   g.box = update_box(c);
   g.jacobi = laplacian_weights(g.points_stencil, g.dims, g.spacing);
   return g;

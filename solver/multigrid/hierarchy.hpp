@@ -21,7 +21,7 @@ struct LevelGeometry {
   std::array<index_t, 3> n{1, 1, 1};
   std::array<double, 3> spacing{1, 1, 1};
   std::array<bool, 3> periodic{false, false, false};
-  std::array<BoundaryType, 6> faces{};       // face types, as the case's
+  std::array<BoundaryType, 6> faces{};       // face types, as the case's (robin: neumann)
   Box box;                                   // the nodes a sweep updates (Dirichlet faces out)
   EquationWeights jacobi;                    // -lap u = f at this spacing: u = sum w u_nb + s f
   /// Where this grid's nodes sit on the next finer grid (transfer_ratio.hpp): nested halving,

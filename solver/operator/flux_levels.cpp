@@ -180,6 +180,21 @@ HostLevel coarse_host(const LevelGeometry& fine, const HostLevel& f, const Level
   return h;
 }
 
+/// FluxLevel::diagonal of the nodes `sub` owns of level g (the whole level: offset 0).
+template <typename T>
+void add_robin(const LevelGeometry& g, const Medium& m, const std::array<index_t, 3>& n,
+               const std::array<index_t, 3>& offset, FluxLevel<T>& out) {
+  if (!m.robin()) return;
+  const Layout& L = out.layout;
+  out.diagonal.assign(static_cast<std::size_t>(L.size), T(0));
+  for (index_t k = 0; k < n[2]; ++k)
+    for (index_t j = 0; j < n[1]; ++j)
+      for (index_t i = 0; i < n[0]; ++i) {
+        const index_t at[3] = {i + offset[0], j + offset[1], k + offset[2]};
+        out.diagonal[L.at(i, j, k)] = static_cast<T>(robin_diagonal(g, m, at));
+      }
+}
+
 template <typename T>
 FluxLevel<T> to_layout(const LevelGeometry& g, const HostLevel& h) {
   FluxLevel<T> out;
@@ -222,15 +237,32 @@ FluxLevel<T> to_layout(const LevelGeometry& g, const HostLevel& h) {
 
 }  // namespace
 
+double robin_diagonal(const LevelGeometry& g, const Medium& m, const index_t at[3]) {
+  double sum = 0;
+  for (int a = 0; a < g.dims; ++a) {
+    if (g.periodic[a]) continue;
+    const bool lo = at[a] == 0, hi = at[a] == g.n[a] - 1;
+    // A node on a Dirichlet face is held by it (Dirichlet wins).
+    if ((lo && g.faces[2 * a] == BoundaryType::Dirichlet) ||
+        (hi && g.faces[2 * a + 1] == BoundaryType::Dirichlet))
+      return 0.0;
+    if (lo && m.robin_face[2 * a]) sum += 2.0 * m.robin_h[2 * a] / g.spacing[a];
+    if (hi && m.robin_face[2 * a + 1]) sum += 2.0 * m.robin_h[2 * a + 1] / g.spacing[a];
+  }
+  return sum;
+}
+
 template <typename T>
 std::vector<FluxLevel<T>> flux_levels(const std::vector<LevelGeometry>& levels, const Medium& m) {
   std::vector<FluxLevel<T>> out;
   HostLevel h = fine_host(levels[0], m);
   fine_faces(levels[0], m, h);
   out.push_back(to_layout<T>(levels[0], h));
+  add_robin(levels[0], m, levels[0].n, {0, 0, 0}, out.back());
   for (std::size_t l = 1; l < levels.size(); ++l) {
     h = coarse_host(levels[l - 1], h, levels[l]);
     out.push_back(to_layout<T>(levels[l], h));
+    add_robin(levels[l], m, levels[l].n, {0, 0, 0}, out.back());
   }
   return out;
 }
@@ -269,6 +301,7 @@ FluxLevel<T> fine_flux_level(const LevelGeometry& g, const Medium& m, const Subd
             ++out.held_count;
           }
   }
+  add_robin(g, m, sub.n, sub.offset, out);
   return out;
 }
 
@@ -296,6 +329,7 @@ double largest_flux_diagonal(const LevelGeometry& g, const Medium& m) {
           sum += (h.face[a][dense(g, i, j, k)] + h.face[a][dense(g, lo[0], lo[1], lo[2])]) /
                  (g.spacing[a] * g.spacing[a]);
         }
+        sum += robin_diagonal(g, m, at);
         largest = std::max(largest, sum);
       }
   return largest;

@@ -9,6 +9,12 @@
 // of cell-centred codes, which keep a jump's flux on every level where plain re-discretisation
 // of a rough coefficient does not. A level that is not nested takes its node values from the
 // nearest fine node and re-discretises. A coarse node is held where the fine node under it is.
+//
+// Robin faces: each level's boundary nodes carry the face term 2 h / h_a on the diagonal
+// (FluxLevel::diagonal), re-discretised at the level's own spacing as the faces are, so that a
+// coarse level approximates the fine operator (mirror ghost u_g = u_in - 2 h_a (h / beta_f)
+// (u_b - ambient): c_a beta_f (u_b - u_g) = c_a beta_f (u_b - u_in) + scale (2 h / h_a) (u_b -
+// ambient), beta_f cancels).
 #pragma once
 
 #include <array>
@@ -27,7 +33,14 @@ struct FluxLevel {
   std::array<std::vector<T>, 3> face;   // per axis, `layout`; held nodes: negative +x face
   std::vector<std::uint8_t> held;       // dense owned nodes, 1 = held (empty: none)
   index_t held_count = 0;
+  /// Robin faces: per node of `layout`, the sum over the Robin faces it lies on of 2 h / h_a
+  /// (0 elsewhere and on Dirichlet faces), the operator's diagonal term at scale 1
+  /// (FluxOperator::diagonal); empty without a Robin face.
+  std::vector<T> diagonal;
 };
+
+/// The Robin term of FluxLevel::diagonal at node `at` (indices of the whole level `g`).
+double robin_diagonal(const multigrid::LevelGeometry& g, const Medium& m, const index_t at[3]);
 
 /// The face arrays of every level of `levels` (fine first) for the medium `m` of the fine
 /// grid.
@@ -48,8 +61,8 @@ FluxLevel<T> fine_flux_level(const multigrid::LevelGeometry& fine, const Medium&
 /// form).
 std::array<double, 3> neighbour_couplings(const multigrid::LevelGeometry& g, double scale);
 
-/// The largest sum over a node's faces of beta_f / h_a^2 on the fine grid (held nodes out):
-/// the explicit heat step's stability limit is 1 / (that times the diffusivity scale).
+/// The largest sum over a node's faces of beta_f / h_a^2 plus its Robin term 2 h / h_a on the
+/// fine grid (held nodes out): the explicit heat step's stability limit is 1 / that.
 double largest_flux_diagonal(const multigrid::LevelGeometry& fine, const Medium& m);
 
 }  // namespace fdsolve::op

@@ -192,8 +192,14 @@ std::string coefficient_key(const Case& c) {
   return c.problem.equation == Equation::Heat ? "problem.diffusivity" : "problem.coefficient";
 }
 
+bool has_robin_face(const Case& c) {
+  for (int face = 0; face < 2 * c.grid.dims; ++face)
+    if (c.boundary[face].type == BoundaryType::Robin) return true;
+  return false;
+}
+
 bool may_need_flux(const Case& c) {
-  return !c.problem.coefficient.is_constant() || !c.problem.fixed.empty();
+  return !c.problem.coefficient.is_constant() || !c.problem.fixed.empty() || has_robin_face(c);
 }
 
 Medium resolve_medium(const Case& c) {
@@ -202,6 +208,10 @@ Medium resolve_medium(const Case& c) {
   for (int a = 0; a < c.grid.dims; ++a) m.n[a] = c.grid.points[a];
   resolve_coefficient(c, m);
   resolve_fixed(c, m);
+  for (int face = 0; face < 2 * c.grid.dims; ++face) {
+    m.robin_face[face] = c.boundary[face].type == BoundaryType::Robin;
+    m.robin_h[face] = m.robin_face[face] ? c.boundary[face].h : 0.0;
+  }
   return m;
 }
 

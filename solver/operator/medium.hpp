@@ -36,6 +36,11 @@ struct Medium {
   std::vector<std::uint8_t> held;
   std::vector<double> held_value;
   index_t held_count = 0;
+  /// Robin faces (boundary type robin): per face in Face order, whether it is one and its
+  /// transfer coefficient h. Their term 2 h / h_a sits on the boundary nodes' diagonal
+  /// (flux_levels: FluxLevel::diagonal), so a case with one runs the flux operator.
+  std::array<bool, 6> robin_face{};
+  std::array<double, 6> robin_h{};
 
   static std::uint8_t held_mark(std::size_t region) {
     return static_cast<std::uint8_t>(region < 254 ? region + 1 : 255);
@@ -46,9 +51,14 @@ struct Medium {
 
   bool varies() const { return !beta.empty(); }
   bool holds() const { return held_count > 0; }
-  /// Whether the case needs the variable-coefficient operator (a coefficient that varies, or
-  /// held nodes); otherwise the constant stencils run with `constant`.
-  bool needs_flux() const { return varies() || holds(); }
+  bool robin() const {
+    for (bool r : robin_face)
+      if (r) return true;
+    return false;
+  }
+  /// Whether the case needs the variable-coefficient operator (a coefficient that varies, held
+  /// nodes, or a Robin face); otherwise the constant stencils run with `constant`.
+  bool needs_flux() const { return varies() || holds() || robin(); }
   index_t index(index_t i, index_t j, index_t k) const { return (k * n[1] + j) * n[0] + i; }
   double beta_at(index_t node) const { return varies() ? beta[node] : constant; }
   bool by_cells() const { return !cell_beta.empty(); }
@@ -73,8 +83,11 @@ Medium resolve_medium(const Case& c);
 /// case's medium is kept, keyed by the case's resolved YAML.
 std::shared_ptr<const Medium> resolved_medium(const Case& c);
 
+/// Whether the case has a face of type robin.
+bool has_robin_face(const Case& c);
+
 /// Whether the case can need the variable-coefficient operator at all (a coefficient given as
-/// an expression or data, or fixed regions), without evaluating anything.
+/// an expression or data, fixed regions, or a Robin face), without evaluating anything.
 bool may_need_flux(const Case& c);
 
 /// `c` with the coefficient of a medium that needs no flux operator written as a number, so

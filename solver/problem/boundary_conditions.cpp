@@ -61,6 +61,10 @@ Boundaries<T>::Boundaries(const Case& c, Backend<T>& backend, const Layout& L, c
     GhostFace<T>& ghost = fill_.faces[face];
     if (bc.type == BoundaryType::Periodic) {
       ghost.rule = GhostRule::Wrap;
+    } else if (bc.type == BoundaryType::Robin) {
+      // The mirror of a Neumann face with gradient 0: the face's transfer term is on the flux
+      // operator's diagonal and right-hand side (robin_faces.hpp), not in the ghost.
+      ghost.rule = GhostRule::Mirror;
     } else if (bc.type == BoundaryType::Neumann) {
       ghost.rule = GhostRule::Mirror;
       const double two_h = 2.0 * c.grid.spacing(face / 2);

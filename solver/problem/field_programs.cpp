@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "expression.hpp"
+#include "robin_faces.hpp"
 #include "expression_translate.hpp"
 #include "case_reader.hpp"
 #include "finite_inputs.hpp"
@@ -221,10 +222,11 @@ void load_source(const Case& c, Backend<T>& backend, const Layout& L, const Subd
   const bool has = c.problem.equation == Equation::Poisson || c.problem.equation == Equation::Heat;
   if (!has || q.is_file()) {
     backend.upload(out, source_values<T>(c, L, sub, scale, t).data(), L.size);
-    return;
+  } else {
+    backend.zero(out);  // the halo, as source_values leaves it
+    evaluate_value(c, backend, q, L, L.owned_box(), sub, scale, t, out);
   }
-  backend.zero(out);  // the halo, as source_values leaves it
-  evaluate_value(c, backend, q, L, L.owned_box(), sub, scale, t, out);
+  add_robin_source(c, backend, L, sub, scale, t, out);
 }
 
 template <typename T>

@@ -140,6 +140,8 @@ std::vector<CheckedInput> checked_inputs(const Case& c) {
       all.push_back({face_key(c, face, "value"), &bc.value, face_box(L, face)});
     else if (bc.type == BoundaryType::Neumann)
       all.push_back({face_key(c, face, "gradient"), &bc.gradient, face_box(L, face)});
+    else if (bc.type == BoundaryType::Robin)
+      all.push_back({face_key(c, face, "ambient"), &bc.ambient, face_box(L, face)});
   }
   return all;
 }

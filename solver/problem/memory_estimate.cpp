@@ -5,6 +5,7 @@
 
 #include "halo_fill.hpp"
 #include "problem_setup.hpp"
+#include "robin_faces.hpp"
 #include "snapshot_parallel.hpp"
 
 namespace fdsolve {
@@ -17,6 +18,8 @@ std::size_t required_memory(const Case& c, const Subdomain& sub) {
   std::size_t fields = has_source_field(c) ? 3 : 2;
   // Each held value that uses t keeps its values and its mask on the backend (op::HeldValues).
   for (const FixedRegion& region : c.problem.fixed) fields += region.value.uses_time ? 2 : 0;
+  // Robin faces: the operator's diagonal term (op::FluxLevel::diagonal).
+  if (has_robin_faces(c)) fields += 1;
   std::size_t faces = 0;
   for (int face = 0; face < 2 * c.grid.dims; ++face) {
     const BoundaryCondition& bc = c.boundary[face];

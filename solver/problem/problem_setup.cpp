@@ -10,6 +10,7 @@
 #include "data_file.hpp"
 #include "expression.hpp"
 #include "finite_inputs.hpp"
+#include "robin_faces.hpp"
 
 namespace fdsolve {
 namespace {
@@ -138,7 +139,8 @@ Box face_box(const Layout& L, int face) {
 bool has_source_field(const Case& c) {
   const bool has_source =
       c.problem.equation == Equation::Poisson || c.problem.equation == Equation::Heat;
-  return has_source && !c.problem.source.is_constant();
+  // Robin faces add their ambient term to the right-hand side (robin_faces.hpp).
+  return (has_source && !c.problem.source.is_constant()) || has_robin_faces(c);
 }
 
 output::GridMeta grid_meta(const Case& c) {

@@ -39,8 +39,9 @@ std::vector<T> initial_field(const Case& c, const Layout& layout);
 template <typename T>
 std::vector<T> initial_field(const Case& c, const Layout& layout, const Subdomain& sub);
 
-/// Whether the source varies from node to node (an expression or data), so that the sweep
-/// reads a source field rather than a constant.
+/// Whether the source varies from node to node (an expression or data, or the ambient term of a
+/// Robin face: load_source adds it), so that the sweep reads a source field rather than a
+/// constant.
 bool has_source_field(const Case& c);
 
 /// The source (f of Poisson, q of heat) at time t, times `scale`, at every owned node (zero

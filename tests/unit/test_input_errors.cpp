@@ -49,7 +49,7 @@ const std::vector<BadInput> kBadInputs = {
      grid2 + "boundary:\n  x_max:\n    type: dirichlett\n",
      {},
      "case.yaml:4:11: boundary.x_max.type: unknown value 'dirichlett' (expected dirichlet, "
-     "neumann, periodic); did you mean 'dirichlet'?"},
+     "neumann, periodic, robin); did you mean 'dirichlet'?"},
     {"unknown norm",
      grid2 + "solve: {norm: l3}\n",
      {},
@@ -291,13 +291,15 @@ const std::vector<BadInput> kBadInputs = {
      grid2 + "boundary:\n  default: {type: neumann}\n",
      {},
      "case.yaml:3:19: boundary.default.type: no face is dirichlet, so the solution of equation "
-     "laplace is determined only up to a constant: make at least one face dirichlet"},
+     "laplace is determined only up to a constant: make at least one face dirichlet (or robin "
+     "with h > 0)"},
     {"poisson with every face named, none dirichlet",
      grid2 + "problem: {equation: poisson}\nboundary:\n  x_min: {type: periodic}\n"
              "  x_max: {type: periodic}\n  y_min: {type: neumann}\n  y_max: {type: neumann}\n",
      {},
      "case.yaml:4:3: boundary: no face is dirichlet, so the solution of equation poisson is "
-     "determined only up to a constant: make at least one face dirichlet"},
+     "determined only up to a constant: make at least one face dirichlet (or robin with h > "
+     "0)"},
     {"27 points, unequal spacing from a periodic axis",
      "grid: {points: [5, 5, 5], extent: [4, 4, 4]}\n"
      "boundary: {x_min: {type: periodic}, x_max: {type: periodic}}\nstencil: 27\n",

@@ -32,6 +32,7 @@ void check_same_case(const fdsolve::Case& a, const fdsolve::Case& b) {
   for (int face = 0; face < 6; ++face) {
     CHECK(a.boundary[face].value.uses_time == b.boundary[face].value.uses_time);
     CHECK(a.boundary[face].gradient.uses_time == b.boundary[face].gradient.uses_time);
+    CHECK(a.boundary[face].ambient.uses_time == b.boundary[face].ambient.uses_time);
   }
   CHECK(a.problem.source.uses_time == b.problem.source.uses_time);
 }
@@ -66,6 +67,24 @@ TEST_CASE("input: to_yaml round trip of a 2D case with expressions") {
       "        diagnostics: false, stagnation_checks: 3}\n"
       "output: {directory: \"my dir/a\", every: 100, fields: [update, u, source]}\n"
       "tuning: {kernel: \"tile_32x8\", blocked_kernel: tb128x64}\n");
+}
+
+TEST_CASE("input: to_yaml round trip of robin faces") {
+  const std::string heat = check_round_trip(
+      "grid: {points: [9, 9, 9]}\nproblem: {equation: heat}\n"
+      "boundary:\n  default: {type: robin, h: 0.1, ambient: \"0.5 + 0.1*t*z\"}\n"
+      "  x_min: {type: robin, h: 1e-300}\n  y_max: {type: robin, h: 0, ambient: -3.25}\n");
+  CHECK(heat.find("robin") != std::string::npos);
+  const fdsolve::Case c = fdsolve::parse_case(heat, "written.yaml");
+  CHECK(c.boundary[fdsolve::XMax].type == fdsolve::BoundaryType::Robin);
+  CHECK(c.boundary[fdsolve::XMax].h == 0.1);
+  CHECK(c.boundary[fdsolve::XMax].ambient.uses_time);
+  CHECK(c.boundary[fdsolve::XMin].h == 1e-300);
+  CHECK(c.boundary[fdsolve::XMin].ambient.constant == 0.0);
+  CHECK(c.boundary[fdsolve::YMax].ambient.constant == -3.25);
+  check_round_trip(
+      "grid: {points: [9, 9]}\nproblem: {equation: poisson, source: 1}\n"
+      "boundary:\n  default: {type: robin, h: 2.5, ambient: \"x*y\"}\n");
 }
 
 TEST_CASE("input: to_yaml round trip of a 3D custom 27-point case") {
