@@ -37,7 +37,10 @@ __device__ __forceinline__ int run_length(index_t start, index_t end) {
 
 /// Marches one column: `at` the node at `first`, `stride` the step along the marching axis
 /// (pitch in 2D, plane in 3D), `across` the other axis's stride in 3D (pitch), `count` nodes.
-template <typename T, int Dims>
+/// `PerNode`: the operator has per-node arrays besides the faces (FluxOperator::diagonal); a
+/// separate instantiation, because their load and the registers it holds cost the 3D float sweep
+/// a fifth of its bandwidth where no node reads them (bench row flux-7pt).
+template <typename T, int Dims, bool PerNode>
 __device__ __forceinline__ void march_column(const T* __restrict__ in, T* __restrict__ out,
                                              const T* __restrict__ src, T f_const,
                                              const FluxPlain<T>& p, index_t at, index_t stride,
@@ -53,7 +56,7 @@ __device__ __forceinline__ void march_column(const T* __restrict__ in, T* __rest
     FluxStencilValues<T> v;
     v.u = centre;
     v.f = src ? src[at] : f_const;
-    v.d = flux_extra_diagonal(p, at);
+    if constexpr (PerNode) v.d = flux_extra_diagonal(p, at);
     v.bw = flux_magnitude(p.fx[at - 1]);
     v.be = flux_magnitude(east_raw);
     v.uw = in[at - 1];
@@ -81,7 +84,7 @@ __device__ __forceinline__ void march_column(const T* __restrict__ in, T* __rest
   }
 }
 
-template <typename T>
+template <typename T, bool PerNode>
 __global__ void __launch_bounds__(kBX2) flux_march2d(const T* __restrict__ in, T* __restrict__ out,
                                                      const T* __restrict__ src, const T f_const,
                                                      const FluxPlain<T> p, Range b,
@@ -91,12 +94,12 @@ __global__ void __launch_bounds__(kBX2) flux_march2d(const T* __restrict__ in, T
   const long long runs = ceil_div(b.hi[1] - b.lo[1], kMarchRun);
   for (long long r = blockIdx.y; r < runs; r += gridDim.y) {
     const index_t j0 = b.lo[1] + static_cast<index_t>(r) * kMarchRun;
-    march_column<T, 2>(in, out, src, f_const, p, origin + b.lo[2] * p.plane + j0 * p.pitch + i,
+    march_column<T, 2, PerNode>(in, out, src, f_const, p, origin + b.lo[2] * p.plane + j0 * p.pitch + i,
                        p.pitch, run_length(j0, b.hi[1]));
   }
 }
 
-template <typename T>
+template <typename T, bool PerNode>
 __global__ void __launch_bounds__(kBX3 * kBY3) flux_march3d(const T* __restrict__ in,
                                                             T* __restrict__ out,
                                                             const T* __restrict__ src,
@@ -111,7 +114,7 @@ __global__ void __launch_bounds__(kBX3 * kBY3) flux_march3d(const T* __restrict_
     if (j >= b.hi[1]) continue;
     for (long long r = blockIdx.z; r < runs; r += gridDim.z) {
       const index_t k0 = b.lo[2] + static_cast<index_t>(r) * kMarchRun;
-      march_column<T, 3>(in, out, src, f_const, p, origin + k0 * p.plane + j * p.pitch + i,
+      march_column<T, 3, PerNode>(in, out, src, f_const, p, origin + k0 * p.plane + j * p.pitch + i,
                          p.plane, run_length(k0, b.hi[2]));
     }
   }
@@ -129,14 +132,22 @@ void launch_flux_march(const SweepArgs<T>& args, cudaStream_t stream) {
   if (args.layout.dims == 2) {
     const dim3 grid(static_cast<unsigned>(ceil_div(b.extent(0), kBX2)),
                     static_cast<unsigned>(std::min(ceil_div(b.extent(1), kMarchRun), kMaxGridYZ)));
-    flux_march2d<T><<<grid, kBX2, 0, stream>>>(args.in, args.out, args.source_field, f, p, r,
-                                               args.layout.origin);
+    if (p.dg)
+      flux_march2d<T, true><<<grid, kBX2, 0, stream>>>(args.in, args.out, args.source_field, f, p,
+                                                       r, args.layout.origin);
+    else
+      flux_march2d<T, false><<<grid, kBX2, 0, stream>>>(args.in, args.out, args.source_field, f,
+                                                        p, r, args.layout.origin);
   } else {
     const dim3 grid(static_cast<unsigned>(ceil_div(b.extent(0), kBX3)),
                     static_cast<unsigned>(std::min(ceil_div(b.extent(1), kBY3), kMaxGridYZ)),
                     static_cast<unsigned>(std::min(ceil_div(b.extent(2), kMarchRun), kMaxGridYZ)));
-    flux_march3d<T><<<grid, dim3(kBX3, kBY3), 0, stream>>>(args.in, args.out, args.source_field,
-                                                          f, p, r, args.layout.origin);
+    if (p.dg)
+      flux_march3d<T, true><<<grid, dim3(kBX3, kBY3), 0, stream>>>(
+          args.in, args.out, args.source_field, f, p, r, args.layout.origin);
+    else
+      flux_march3d<T, false><<<grid, dim3(kBX3, kBY3), 0, stream>>>(
+          args.in, args.out, args.source_field, f, p, r, args.layout.origin);
   }
   FDSOLVE_CUDA_CHECK_LAUNCH();
 }
