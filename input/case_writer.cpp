@@ -197,7 +197,7 @@ void emit_time(YAML::Emitter& out, const TimeSpec& t) {
 }
 
 // The coefficient (laplace, poisson: problem.coefficient; heat: problem.diffusivity, a number
-// or the field) and the held regions. The coefficient and the regions are written only when
+// or the field), heat's capacity and the held regions. The coefficient and the regions are written only when
 // set, so that the text of a case without them is what it was before they existed.
 void emit_problem(YAML::Emitter& out, const ProblemSpec& p) {
   const Equation eq = p.equation;
@@ -218,6 +218,11 @@ void emit_problem(YAML::Emitter& out, const ProblemSpec& p) {
   } else if (eq != Equation::Custom && !unit_coefficient) {
     out << YAML::Key << "coefficient" << YAML::Value;
     emit_value(out, p.coefficient);
+  }
+  // Written only when it is not the number 1, as the coefficient.
+  if (eq == Equation::Heat && !(p.capacity.is_constant() && p.capacity.constant == 1.0)) {
+    out << YAML::Key << "capacity" << YAML::Value;
+    emit_value(out, p.capacity);
   }
   if (!p.fixed.empty()) {
     out << YAML::Key << "fixed" << YAML::Value << YAML::BeginSeq;

@@ -97,16 +97,23 @@ void parse_output(const FieldMap& root, Case& c) {
   }
   if (const auto f = output.get("every")) o.every = read_integer(*f, 0);
   if (const auto f = output.get("fields")) {
-    const std::vector<std::string> known{"u", "update", "source", "coefficient", "fixed"};
-    const auto entries = read_list(*f, "a list of fields (u, update, source, coefficient, fixed)");
+    const std::vector<std::string> known{"u", "update", "source", "coefficient", "fixed",
+                                         "capacity"};
+    const auto entries =
+        read_list(*f, "a list of fields (u, update, source, coefficient, fixed, capacity)");
     if (entries.empty()) {
-      f->fail("expected at least one field (u, update, source, coefficient, fixed)");
+      f->fail("expected at least one field (u, update, source, coefficient, fixed, capacity)");
     }
     o.fields.clear();
     for (const auto& entry : entries) {
       const std::string name = known[read_choice(entry, known)];
       if (std::find(o.fields.begin(), o.fields.end(), name) != o.fields.end()) {
         entry.fail("field '" + name + "' is listed twice");
+      }
+      if (name == "capacity" && c.problem.equation != Equation::Heat) {
+        entry.fail(std::string("field 'capacity' applies to equation heat (c of c u_t = "
+                               "div(k grad u) + q), not ") +
+                   equation_name(c.problem.equation));
       }
       o.fields.push_back(name);
     }

@@ -22,7 +22,7 @@ void for_rows(const Box& box, Row&& row) {
 
 /// The face form's update of one row, without branches in the loop so that it vectorises (the
 /// general form and the per-node tests of flux_update cost 2-3x on one core).
-template <typename T, int Dims, bool SourceField>
+template <typename T, int Dims, bool SourceField, bool Scaled>
 void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
   const T* __restrict__ u = a.in;
   T* __restrict__ out = a.out;
@@ -30,12 +30,14 @@ void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index
   const T* __restrict__ fy = p.fy;
   const T* __restrict__ fz = p.fz;
   const T* __restrict__ src = a.source_field;
+  const T* __restrict__ ss = p.ss;
   const T f_const = T(a.weights.source);
   const index_t py = p.pitch, pz = p.plane;
 #pragma omp simd
   for (index_t c = first; c < last; ++c) {
     FluxStencilValues<T> v;
     v.u = u[c];
+    if constexpr (Scaled) v.step_scale = ss[c];
     v.f = SourceField ? src[c] : f_const;
     const T east = fx[c];
     v.bw = flux_magnitude(fx[c - 1]);
@@ -85,8 +87,8 @@ void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, in
     }
     const T diag = st[centre * stride + c];
     const T f = SourceField ? src[c] : f_const;
-    const T updated =
-        flux_apply_as<Bounded>(FluxResidual<T>{f - (diag * u[c] + sum), diag, l1 + diag}, u[c], p);
+    const T updated = flux_apply_as<Bounded>(
+        FluxResidual<T>{f - (diag * u[c] + sum), diag, l1 + diag}, u[c], p, flux_step_scale(p, c));
     out[c] = diag < T(0) ? p.keep * u[c] : updated;  // a held row keeps keep * u
   }
 }
@@ -111,7 +113,8 @@ void neighbour_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, 
   for (index_t c = first; c < last; ++c) {
     const T f = SourceField ? a.source_field[c] : f_const;
     out[c] = flux_held(p, c) ? p.keep * u[c]
-                             : flux_apply_as<false>(neighbour_residual(u, p, c, f), u[c], p);
+                             : flux_apply_as<false>(neighbour_residual(u, p, c, f), u[c], p,
+                                                    flux_step_scale(p, c));
   }
 }
 
@@ -127,10 +130,21 @@ void update_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, ind
     return;
   }
   const bool field = a.source_field != nullptr;
+  if (p.ss) {  // a step scale per node (explicit heat with a capacity that varies)
+    if (p.dims == 2)
+      field ? face_row<T, 2, true, true>(a, p, first, last)
+            : face_row<T, 2, false, true>(a, p, first, last);
+    else
+      field ? face_row<T, 3, true, true>(a, p, first, last)
+            : face_row<T, 3, false, true>(a, p, first, last);
+    return;
+  }
   if (p.dims == 2)
-    field ? face_row<T, 2, true>(a, p, first, last) : face_row<T, 2, false>(a, p, first, last);
+    field ? face_row<T, 2, true, false>(a, p, first, last)
+          : face_row<T, 2, false, false>(a, p, first, last);
   else
-    field ? face_row<T, 3, true>(a, p, first, last) : face_row<T, 3, false>(a, p, first, last);
+    field ? face_row<T, 3, true, false>(a, p, first, last)
+          : face_row<T, 3, false, false>(a, p, first, last);
 }
 
 template <typename T>

@@ -7,6 +7,7 @@
 #include "operator/flux_levels.hpp"
 #include "parallel/reduce.hpp"
 #include "problem/problem_setup.hpp"
+#include "problem/weights.hpp"
 
 namespace fdsolve::heat {
 namespace {
@@ -54,7 +55,8 @@ template <typename T>
 void FluxImplicitStep<T>::set_step(double dt, bool backward_euler) {
   dt_ = dt;
   backward_euler_ = backward_euler;
-  const double beta = (backward_euler ? 1.0 : 0.5) * dt;
+  // A capacity that is a number c divides the equation: the steps of dt / c.
+  const double beta = (backward_euler ? 1.0 : 0.5) * (dt / capacity_number(c_));
   if (beta == beta_) return;
   beta_ = beta;
   cycles_.set_shift(1.0, beta);
@@ -75,7 +77,8 @@ const T* FluxImplicitStep<T>::source_term(double t, double t_next) {
     for (std::size_t i = 0; i < q.size(); ++i) q[i] = 0.5 * (q0[i] + q[i]);
   }
   std::vector<T> values(q.size());
-  for (std::size_t i = 0; i < q.size(); ++i) values[i] = static_cast<T>(dt_ * q[i]);
+  const double step = dt_ / capacity_number(c_);
+  for (std::size_t i = 0; i < q.size(); ++i) values[i] = static_cast<T>(step * q[i]);
   backend_.upload(source_, values.data(), L_.size);
   source_dt_ = dt_;
   source_backward_euler_ = backward_euler_;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "problem/weights.hpp"
 
@@ -251,6 +252,17 @@ FluxLevel<T> fine_flux_level(const LevelGeometry& g, const Medium& m, const Subd
   return out;
 }
 
+template <typename T>
+std::vector<T> inverse_capacity(const Medium& m, const Layout& L, const Subdomain& sub) {
+  std::vector<T> out(static_cast<std::size_t>(L.size), T(0));
+  for (index_t k = 0; k < sub.n[2]; ++k)
+    for (index_t j = 0; j < sub.n[1]; ++j)
+      for (index_t i = 0; i < sub.n[0]; ++i)
+        out[L.at(i, j, k)] = static_cast<T>(
+            1.0 / m.capacity_at(m.index(i + sub.offset[0], j + sub.offset[1], k + sub.offset[2])));
+  return out;
+}
+
 std::array<double, 3> neighbour_couplings(const LevelGeometry& g, double scale) {
   if (g.points_stencil <= 7) return {0, 0, 0};
   // -lap u = (u - sum w u_nb) / s with sum w = 1: the coupling of a neighbour is w / s.
@@ -259,10 +271,13 @@ std::array<double, 3> neighbour_couplings(const LevelGeometry& g, double scale) 
           scale * e.weights.corner / e.source_scale};
 }
 
-double largest_flux_diagonal(const LevelGeometry& g, const Medium& m) {
+namespace {
+/// Calls visit(node, (i, j, k), D) for every node of the fine grid that is not held, D the sum
+/// over its faces of beta_f / h_a^2.
+template <typename Visit>
+void for_flux_diagonals(const LevelGeometry& g, const Medium& m, Visit&& visit) {
   HostLevel h = fine_host(g, m);
   faces_from_nodes(g, h);
-  double largest = 0;
   for (index_t k = 0; k < g.n[2]; ++k)
     for (index_t j = 0; j < g.n[1]; ++j)
       for (index_t i = 0; i < g.n[0]; ++i) {
@@ -275,11 +290,35 @@ double largest_flux_diagonal(const LevelGeometry& g, const Medium& m) {
           sum += (h.face[a][dense(g, i, j, k)] + h.face[a][dense(g, lo[0], lo[1], lo[2])]) /
                  (g.spacing[a] * g.spacing[a]);
         }
-        largest = std::max(largest, sum);
+        visit(dense(g, i, j, k), at, sum);
       }
+}
+}  // namespace
+
+double largest_flux_diagonal(const LevelGeometry& g, const Medium& m) {
+  double largest = 0;
+  for_flux_diagonals(g, m,
+                     [&](index_t, const index_t*, double d) { largest = std::max(largest, d); });
   return largest;
 }
 
+double smallest_capacity_over_diagonal(const LevelGeometry& g, const Medium& m) {
+  double smallest = std::numeric_limits<double>::infinity();
+  for_flux_diagonals(g, m, [&](index_t node, const index_t* at, double d) {
+    // A node on a Dirichlet face is never stepped.
+    for (int a = 0; a < g.dims; ++a)
+      if ((at[a] == 0 && g.faces[2 * a] == BoundaryType::Dirichlet) ||
+          (at[a] == g.n[a] - 1 && g.faces[2 * a + 1] == BoundaryType::Dirichlet))
+        return;
+    smallest = std::min(smallest, m.capacity_at(node) / d);
+  });
+  return smallest;
+}
+
+template std::vector<float> inverse_capacity<float>(const Medium&, const Layout&,
+                                                   const Subdomain&);
+template std::vector<double> inverse_capacity<double>(const Medium&, const Layout&,
+                                                     const Subdomain&);
 template FluxLevel<float> fine_flux_level<float>(const LevelGeometry&, const Medium&,
                                                  const Subdomain&);
 template FluxLevel<double> fine_flux_level<double>(const LevelGeometry&, const Medium&,

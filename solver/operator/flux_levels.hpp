@@ -42,6 +42,11 @@ template <typename T>
 FluxLevel<T> fine_flux_level(const multigrid::LevelGeometry& fine, const Medium& m,
                              const Subdomain& sub);
 
+/// 1 / c_i (heat's capacity) at the nodes `sub` owns, in its layout `L` (0 elsewhere): the
+/// explicit step's factor per node (FluxOperator::step_scale).
+template <typename T>
+std::vector<T> inverse_capacity(const Medium& m, const Layout& L, const Subdomain& sub);
+
 /// The neighbour-class couplings (FluxOperator::neighbour) of the operator
 /// scale (-div(beta grad)) on grid `g`: the 19- or 27-point Laplacian's weight of each face,
 /// edge and corner neighbour, beta read from the faces; zeros for 5 and 7 points (the face
@@ -49,7 +54,12 @@ FluxLevel<T> fine_flux_level(const multigrid::LevelGeometry& fine, const Medium&
 std::array<double, 3> neighbour_couplings(const multigrid::LevelGeometry& g, double scale);
 
 /// The largest sum over a node's faces of beta_f / h_a^2 on the fine grid (held nodes out):
-/// the explicit heat step's stability limit is 1 / (that times the diffusivity scale).
+/// the explicit heat step's stability limit is c / (that times the diffusivity scale).
 double largest_flux_diagonal(const multigrid::LevelGeometry& fine, const Medium& m);
+
+/// The smallest c_i / D_i over the fine grid's nodes that a step updates (held nodes and those
+/// on Dirichlet faces out), D_i the sum over node i's faces of beta_f / h_a^2 and c_i its
+/// capacity: the explicit heat step's stability limit with a capacity that varies.
+double smallest_capacity_over_diagonal(const multigrid::LevelGeometry& fine, const Medium& m);
 
 }  // namespace fdsolve::op

@@ -8,11 +8,11 @@
 
 namespace fdsolve::op {
 
-/// Whether `check` may sample the medium of `c`: its coefficient and held regions are numbers
+/// Whether `check` may sample the medium of `c`: its coefficient, capacity and held regions are numbers
 /// or expressions (no data file) and the grid has more than kSampleEveryNode nodes.
 bool medium_can_be_sampled(const Case& c);
 
-/// The coefficient (finite and > 0) and the held regions (`where` finite; `value` finite where
+/// The coefficient and the capacity (finite and > 0) and the held regions (`where` finite; `value` finite where
 /// `where` holds) at the sample nodes of the grid, with resolve_medium's messages. What it
 /// cannot see at samples (a region holding every node, or none) is left to the run. Returns
 /// the smallest and largest coefficient seen at the samples.
