@@ -15,6 +15,8 @@ std::size_t required_memory(const Case& c, const Subdomain& sub) {
   std::size_t fields = has_source_field(c) ? 3 : 2;
   // Each held value that uses t keeps its values and its mask on the backend (op::HeldValues).
   for (const FixedRegion& region : c.problem.fixed) fields += region.value.uses_time ? 2 : 0;
+  // A heat capacity that varies: the explicit step's 1 / c per node (FluxOperator::step_scale).
+  if (c.problem.equation == Equation::Heat && !c.problem.capacity.is_constant()) ++fields;
   std::size_t faces = 0;
   for (int face = 0; face < 2 * c.grid.dims; ++face) {
     const BoundaryCondition& bc = c.boundary[face];
