@@ -76,10 +76,11 @@ std::string describe_diffusivity(const Case& c) {
       text = fmt::format("k = {:g}, problem.diffusivity equal at every node", m->constant);
     } else {
       const auto [low, high] = std::minmax_element(m->beta.begin(), m->beta.end());
+      const bool unit = c.problem.capacity.is_constant() && c.problem.capacity.constant == 1.0;
       text = fmt::format(
-          "k from the problem.diffusivity field, {:g} to {:g}: the limit is c / the "
+          "k from the problem.diffusivity field, {:g} to {:g}: the limit is {} / the "
           "largest sum of k_f / h^2 over a node's faces",
-          *low, *high);
+          *low, *high, unit ? "1" : "c");
     }
   }
   if (c.problem.equation != Equation::Heat) return text;
