@@ -7,7 +7,10 @@
 // of the face between node i and node i + e_a (the harmonic mean of the two node values on the
 // fine grid, averages of fine faces on coarse ones). One sweep forms r = f - A u and writes
 //
-//   out = keep u + (step s_i + relax / D_i) r,     D_i = alpha + sum of the 2 dims c_a beta_f,
+//   out = keep u + (step s_i + relax / D_i) r,    D_i = alpha + d_i + sum of the 2 dims c_a beta_f,
+//
+// d_i the optional per-node diagonal (FluxOperator::diagonal, 0 without it), which (A u)_i also
+// gains as d_i u_i: terms that sit on a node's own diagonal and vary from node to node.
 //
 // which covers every use: Jacobi (keep 1, relax omega), the residual (keep 0, step 1), an
 // explicit heat step (keep 1, step dt; s_i = 1 / c_i with a heat capacity that varies), and A u
@@ -57,6 +60,10 @@ struct FluxOperator {
   /// Per node (the field's layout), the factor s_i of `step` (explicit heat with a capacity
   /// that varies: 1 / c_i); null: 1 at every node.
   const T* step_scale = nullptr;
+  /// Per node, same layout as the field: added to the diagonal, so D_i and (A u)_i both gain
+  /// diagonal[i] u_i (the diagonal entry is alpha + diagonal[i] + the faces'; in the general form
+  /// the centre + diagonal[i]). Null: none. Every form reads it.
+  const T* diagonal = nullptr;
   bool active() const { return face[0] != nullptr || stencil != nullptr; }
 };
 
@@ -78,6 +85,7 @@ struct FluxPlain {
   const T* st;  // general form, else null
   index_t st_stride;
   const T* ss;  // FluxOperator::step_scale, or null
+  const T* dg;  // FluxOperator::diagonal, else null
 };
 
 template <typename T>
@@ -101,7 +109,8 @@ FluxPlain<T> flux_plain(const FluxOperator<T>& op, const Layout& L) {
           L.plane,
           op.stencil,
           op.stencil_stride,
-          op.step_scale};
+          op.step_scale,
+          op.diagonal};
 }
 
 /// The factor of `step` at node `at` (FluxOperator::step_scale; 1 without one).
@@ -114,6 +123,12 @@ FDSOLVE_HOST_DEVICE T flux_step_scale(const FluxPlain<T>& p, index_t at) {
 template <typename T>
 FDSOLVE_HOST_DEVICE bool flux_held(const FluxPlain<T>& p, index_t at) {
   return p.fx[at] < T(0);
+}
+
+/// The per-node diagonal term at `at` (FluxOperator::diagonal), 0 without one.
+template <typename T>
+FDSOLVE_HOST_DEVICE T flux_extra_diagonal(const FluxPlain<T>& p, index_t at) {
+  return p.dg ? p.dg[at] : T(0);
 }
 
 /// |v|, exact on host and device. On the host the builtin clears the sign bit (a branch-free
@@ -158,7 +173,7 @@ FDSOLVE_HOST_DEVICE FluxResidual<T> stencil_residual(const T* u, const FluxPlain
         l1 += flux_magnitude(s);
       }
   }
-  const T diag = p.st[centre * p.st_stride + at];
+  const T diag = p.st[centre * p.st_stride + at] + flux_extra_diagonal(p, at);
   return {f - (diag * u[at] + sum), diag, l1 + diag};
 }
 
@@ -171,13 +186,14 @@ struct FluxStencilValues {
   T bs, bn, us, un;  // y
   T bd{}, bu{}, ud{}, uu{};  // z (3D only)
   T step_scale = T(1);       // the node's factor of `step` (flux_step_scale)
+  T d{};  // the per-node diagonal term (FluxOperator::diagonal), 0 without one
 };
 
 /// Dims known at compile time: no branch in a vectorised or unrolled loop.
 template <int Dims, typename T>
 FDSOLVE_HOST_DEVICE FluxResidual<T> flux_face_residual(const FluxStencilValues<T>& v,
                                                        const FluxPlain<T>& p) {
-  T diag = p.alpha + p.cx * (v.bw + v.be) + p.cy * (v.bs + v.bn);
+  T diag = p.alpha + v.d + p.cx * (v.bw + v.be) + p.cy * (v.bs + v.bn);
   T nb = p.cx * (v.bw * v.uw + v.be * v.ue) + p.cy * (v.bs * v.us + v.bn * v.un);
   if constexpr (Dims == 3) {
     diag += p.cz * (v.bd + v.bu);
@@ -210,7 +226,7 @@ FDSOLVE_HOST_DEVICE FluxResidual<T> neighbour_residual(const T* u, const FluxPla
         corners += u[at - px + sy * py + sz * pz] + u[at + px + sy * py + sz * pz];
   const T kf = p.cx, ke = p.cy, kc = p.cz;  // the class couplings (FluxPlain)
   const T beta = flux_magnitude(p.fx[at]);
-  const T diag = p.alpha + beta * (T(6) * kf + T(12) * ke + T(8) * kc);
+  const T diag = p.alpha + flux_extra_diagonal(p, at) + beta * (T(6) * kf + T(12) * ke + T(8) * kc);
   const T nb = beta * (kf * faces + ke * edges + kc * corners);
   return {f - (diag * u[at] - nb), diag};
 }
@@ -223,6 +239,7 @@ FDSOLVE_HOST_DEVICE FluxResidual<T> flux_residual(const T* u, const FluxPlain<T>
   FluxStencilValues<T> v;
   v.u = u[at];
   v.f = f;
+  v.d = flux_extra_diagonal(p, at);
   v.bw = flux_magnitude(p.fx[at - 1]);
   v.be = flux_magnitude(p.fx[at]);
   v.uw = u[at - 1];

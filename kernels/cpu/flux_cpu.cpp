@@ -21,8 +21,10 @@ void for_rows(const Box& box, Row&& row) {
 }
 
 /// The face form's update of one row, without branches in the loop so that it vectorises (the
-/// general form and the per-node tests of flux_update cost 2-3x on one core).
-template <typename T, int Dims, bool SourceField, bool Scaled>
+/// general form and the per-node tests of flux_update cost 2-3x on one core). `Diagonal`: the
+/// per-node diagonal term is read (FluxOperator::diagonal), else it is 0 without a load;
+/// `Scaled`: the step's per-node factor (FluxOperator::step_scale), else 1 without a load.
+template <typename T, int Dims, bool SourceField, bool Diagonal, bool Scaled>
 void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
   const T* __restrict__ u = a.in;
   T* __restrict__ out = a.out;
@@ -30,6 +32,7 @@ void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index
   const T* __restrict__ fy = p.fy;
   const T* __restrict__ fz = p.fz;
   const T* __restrict__ src = a.source_field;
+  const T* __restrict__ dg = p.dg;
   const T* __restrict__ ss = p.ss;
   const T f_const = T(a.weights.source);
   const index_t py = p.pitch, pz = p.plane;
@@ -37,8 +40,9 @@ void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index
   for (index_t c = first; c < last; ++c) {
     FluxStencilValues<T> v;
     v.u = u[c];
-    if constexpr (Scaled) v.step_scale = ss[c];
     v.f = SourceField ? src[c] : f_const;
+    if constexpr (Diagonal) v.d = dg[c];
+    if constexpr (Scaled) v.step_scale = ss[c];
     const T east = fx[c];
     v.bw = flux_magnitude(fx[c - 1]);
     v.be = flux_magnitude(east);
@@ -62,7 +66,7 @@ void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index
 /// The general (Galerkin) form's update of one row: stencil_residual with the offsets computed
 /// once, then flux_apply, the same operations in the same order, branch-free so that the row
 /// vectorises (a held row's value is selected after its update is computed).
-template <typename T, int Dims, bool Bounded, bool SourceField>
+template <typename T, int Dims, bool Bounded, bool SourceField, bool Diagonal>
 void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
   constexpr int points = Dims == 2 ? 9 : 27;
   constexpr int centre = Dims == 2 ? 4 : 13;
@@ -73,6 +77,7 @@ void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, in
   T* __restrict__ out = a.out;
   const T* __restrict__ st = p.st;
   const T* __restrict__ src = a.source_field;
+  const T* __restrict__ dg = p.dg;
   const T f_const = T(a.weights.source);
   const index_t stride = p.st_stride;
 #pragma omp simd
@@ -85,23 +90,41 @@ void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, in
       sum += s * u[c + offset[o]];
       l1 += flux_magnitude(s);
     }
-    const T diag = st[centre * stride + c];
+    const T held_mark = st[centre * stride + c];
+    const T diag = held_mark + (Diagonal ? dg[c] : T(0));
     const T f = SourceField ? src[c] : f_const;
     const T updated = flux_apply_as<Bounded>(
         FluxResidual<T>{f - (diag * u[c] + sum), diag, l1 + diag}, u[c], p, flux_step_scale(p, c));
-    out[c] = diag < T(0) ? p.keep * u[c] : updated;  // a held row keeps keep * u
+    out[c] = held_mark < T(0) ? p.keep * u[c] : updated;  // a held row keeps keep * u
   }
+}
+
+template <typename T, int Dims, bool Diagonal>
+void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
+  const bool bounded = p.relax != T(0), field = a.source_field != nullptr;
+  if (bounded)
+    field ? general_row<T, Dims, true, true, Diagonal>(a, p, first, last)
+          : general_row<T, Dims, true, false, Diagonal>(a, p, first, last);
+  else
+    field ? general_row<T, Dims, false, true, Diagonal>(a, p, first, last)
+          : general_row<T, Dims, false, false, Diagonal>(a, p, first, last);
 }
 
 template <typename T, int Dims>
 void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
-  const bool bounded = p.relax != T(0), field = a.source_field != nullptr;
-  if (bounded)
-    field ? general_row<T, Dims, true, true>(a, p, first, last)
-          : general_row<T, Dims, true, false>(a, p, first, last);
-  else
-    field ? general_row<T, Dims, false, true>(a, p, first, last)
-          : general_row<T, Dims, false, false>(a, p, first, last);
+  p.dg ? general_row<T, Dims, true>(a, p, first, last)
+       : general_row<T, Dims, false>(a, p, first, last);
+}
+
+template <typename T, int Dims, bool SourceField>
+void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
+  if (p.ss) {  // a step scale per node (explicit heat with a capacity that varies)
+    p.dg ? face_row<T, Dims, SourceField, true, true>(a, p, first, last)
+         : face_row<T, Dims, SourceField, false, true>(a, p, first, last);
+    return;
+  }
+  p.dg ? face_row<T, Dims, SourceField, true, false>(a, p, first, last)
+       : face_row<T, Dims, SourceField, false, false>(a, p, first, last);
 }
 
 /// The neighbour-class form's update of one row (19 and 27 points, 3D).
@@ -130,21 +153,10 @@ void update_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, ind
     return;
   }
   const bool field = a.source_field != nullptr;
-  if (p.ss) {  // a step scale per node (explicit heat with a capacity that varies)
-    if (p.dims == 2)
-      field ? face_row<T, 2, true, true>(a, p, first, last)
-            : face_row<T, 2, false, true>(a, p, first, last);
-    else
-      field ? face_row<T, 3, true, true>(a, p, first, last)
-            : face_row<T, 3, false, true>(a, p, first, last);
-    return;
-  }
   if (p.dims == 2)
-    field ? face_row<T, 2, true, false>(a, p, first, last)
-          : face_row<T, 2, false, false>(a, p, first, last);
+    field ? face_row<T, 2, true>(a, p, first, last) : face_row<T, 2, false>(a, p, first, last);
   else
-    field ? face_row<T, 3, true, false>(a, p, first, last)
-          : face_row<T, 3, false, false>(a, p, first, last);
+    field ? face_row<T, 3, true>(a, p, first, last) : face_row<T, 3, false>(a, p, first, last);
 }
 
 template <typename T>

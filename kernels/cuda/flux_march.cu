@@ -54,6 +54,7 @@ __device__ __forceinline__ void march_column(const T* __restrict__ in, T* __rest
     v.u = centre;
     v.step_scale = flux_step_scale(p, at);
     v.f = src ? src[at] : f_const;
+    v.d = flux_extra_diagonal(p, at);
     v.bw = flux_magnitude(p.fx[at - 1]);
     v.be = flux_magnitude(east_raw);
     v.uw = in[at - 1];

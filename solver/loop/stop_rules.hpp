@@ -84,13 +84,16 @@ class StallWatch {
   int run_ = 0;
 };
 
-/// Conjugate gradients' residual may rise for a while, so their stall rule is on its best
-/// value: stalled once it has not fallen below kKrylovProgress x the best for
-/// kKrylovStallIterations iterations, or for 2 when the iteration reports that rounding holds
-/// its residual up (FluxIteration::at_rounding_floor). The loop then ends the solve as
-/// converged where the residual lies at the rounding floor (RoundingFloor::reached).
+/// Conjugate gradients minimise the error's energy, not the residual, which may rise for a
+/// while: at a coefficient contrast of 1e6 it climbs by orders of magnitude over several
+/// iterations before it falls (numerics.md, "Norms and stopping"). So their stall rule is on
+/// the residual's best value, with a long patience: stalled once it has not fallen below
+/// kKrylovProgress x the best for kKrylovStallIterations iterations, or for 2 when the
+/// iteration reports that rounding holds its residual up (FluxIteration::at_rounding_floor),
+/// the stall at the floor, which needs no patience. The loop then ends the solve as converged
+/// where the residual lies at the rounding floor (RoundingFloor::reached).
 inline constexpr double kKrylovProgress = 0.9;
-inline constexpr int kKrylovStallIterations = 10;
+inline constexpr int kKrylovStallIterations = 25;
 
 class KrylovStall {
  public:

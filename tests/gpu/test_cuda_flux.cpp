@@ -1,7 +1,8 @@
 // The variable-coefficient operator (flux_operator.hpp) on the GPU against the CPU reference:
 // random positive faces (halo included) with held nodes, every sweep mode, the statistics of
 // checked sweeps over the nodes that are not held (whole and split), the masked linear
-// combination and the weighted inner product, and bit-for-bit determinism.
+// combination and the weighted inner product, and bit-for-bit determinism; with a per-node
+// diagonal (FluxOperator::diagonal) the same, and a constant one gives the bits of alpha.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -166,7 +167,7 @@ FluxOperator<T> flux_op(const T* fx, const T* fy, const T* fz, double alpha, con
 template <typename T>
 double node_scale(const Problem<T>& p, const FluxOperator<T>& op, index_t c, double f) {
   const index_t stride[3] = {1, p.L.pitch, p.L.plane};
-  double diag = op.alpha, nb = 0;
+  double diag = op.alpha + (op.diagonal ? std::fabs(double(op.diagonal[c])) : 0.0), nb = 0;
   for (int a = 0; a < p.dims; ++a) {
     const double lo = std::fabs(double(p.face[a][c - stride[a]])),
                  hi = std::fabs(double(p.face[a][c]));
@@ -232,7 +233,8 @@ bool same_stats(const SweepStats& a, const SweepStats& b) {
 
 template <typename T>
 void check_sweep(Backend<T>& gpu, Backend<T>& cpu, const Problem<T>& p, DeviceProblem<T>& d,
-                 double alpha, const Mode& m) {
+                 double alpha, const Mode& m, const T* host_diagonal = nullptr,
+                 const T* device_diagonal = nullptr) {
   const Layout& L = p.L;
   const int dims = p.dims;
   SweepArgs<T> base;
@@ -247,8 +249,9 @@ void check_sweep(Backend<T>& gpu, Backend<T>& cpu, const Problem<T>& p, DevicePr
     if (p.in_box[e]) poison[e] = std::numeric_limits<T>::quiet_NaN();
 
   // CPU reference.
-  const FluxOperator<T> hop = flux_op<T>(p.face[0].data(), p.face[1].data(),
-                                         dims == 3 ? p.face[2].data() : nullptr, alpha, m);
+  FluxOperator<T> hop = flux_op<T>(p.face[0].data(), p.face[1].data(),
+                                   dims == 3 ? p.face[2].data() : nullptr, alpha, m);
+  hop.diagonal = host_diagonal;
   std::vector<T> ref = poison;
   SweepArgs<T> ca = base;
   ca.in = p.u.data();
@@ -264,6 +267,7 @@ void check_sweep(Backend<T>& gpu, Backend<T>& cpu, const Problem<T>& p, DevicePr
   ga.source_field = m.source == Source::Field ? d.f.data() : nullptr;
   ga.flux = flux_op<T>(d.face[0].data(), d.face[1].data(), dims == 3 ? d.face[2].data() : nullptr,
                        alpha, m);
+  ga.flux.diagonal = device_diagonal;
   const KernelId id = gpu.find_kernel(dims, gpu.default_kernel(dims));
   std::vector<T> got(static_cast<std::size_t>(L.size)), again(got.size()), plain(got.size());
   gpu.upload(d.out, poison.data(), L.size);
@@ -404,7 +408,70 @@ void check_dot(Backend<T>& gpu, Backend<T>& cpu, const Problem<T>& p, std::mt199
   CHECK(empty.largest == 0.0);
 }
 
+/// On the GPU, a diagonal array equal to `value` everywhere with alpha 0 writes the bits of
+/// alpha = value, checked (one thread per node) and unchecked (the marching kernel).
+template <typename T>
+void check_constant_diagonal(Backend<T>& gpu, const Problem<T>& p, DeviceProblem<T>& d,
+                             const Mode& m) {
+  const double value = 2.75;
+  const index_t n = p.L.size;
+  const std::vector<T> constant(static_cast<std::size_t>(n), T(value));
+  Buffer<T> dd = gpu.allocate(n);
+  gpu.upload(dd, constant.data(), n);
+  const T* fz = p.dims == 3 ? d.face[2].data() : nullptr;
+  SweepArgs<T> a;
+  a.layout = p.L;
+  a.box = p.box;
+  a.weights.points = p.dims == 2 ? 5 : 7;
+  a.weights.source = m.source == Source::Constant ? kConstantSource : 0.0;
+  a.in = d.u.data();
+  a.out = d.out.data();
+  a.source_field = m.source == Source::Field ? d.f.data() : nullptr;
+  const KernelId id = gpu.find_kernel(p.dims, gpu.default_kernel(p.dims));
+  const std::vector<T> zero(static_cast<std::size_t>(n), T(0));
+  std::vector<T> results[4];
+  int r = 0;
+  for (bool array : {false, true})
+    for (bool checked : {false, true}) {
+      SweepArgs<T> s = a;
+      s.flux = flux_op<T>(d.face[0].data(), d.face[1].data(), fz, array ? 0.0 : value, m);
+      if (array) s.flux.diagonal = dd.data();
+      gpu.upload(d.out, zero.data(), n);
+      if (checked)
+        gpu.sweep_with_stats(s, id);
+      else
+        gpu.sweep(s, id);
+      gpu.synchronize();
+      results[r].resize(static_cast<std::size_t>(n));
+      gpu.download(results[r].data(), d.out, n);
+      ++r;
+    }
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+  CHECK(std::memcmp(results[0].data(), results[2].data(), bytes) == 0);  // unchecked
+  CHECK(std::memcmp(results[1].data(), results[3].data(), bytes) == 0);  // checked
+}
+
 }  // namespace
+
+TEST_CASE_TEMPLATE("gpu: the flux sweep with a per-node diagonal matches the CPU", T, float,
+                   double) {
+  auto gpu = make_cuda_backend<T>(0);
+  auto cpu = make_cpu_backend<T>();
+  std::mt19937_64 gen(8080 + sizeof(T));
+  for (const Shape& s : shapes()) {
+    CAPTURE(describe(s));
+    const Problem<T> p = make_problem<T>(s, gen);
+    DeviceProblem<T> d = upload(*gpu, p);
+    const std::vector<T> diagonal = random_values<T>(p.L.size, gen, 0.0, 4.0);
+    Buffer<T> dd = gpu->allocate(p.L.size);
+    gpu->upload(dd, diagonal.data(), p.L.size);
+    for (const Mode& m : kModes) {
+      CAPTURE(std::string(m.name));
+      check_sweep<T>(*gpu, *cpu, p, d, 0.5, m, diagonal.data(), dd.data());
+      check_constant_diagonal<T>(*gpu, p, d, m);
+    }
+  }
+}
 
 TEST_CASE_TEMPLATE("gpu: the flux sweep matches the CPU in every mode", T, float, double) {
   auto gpu = make_cuda_backend<T>(0);

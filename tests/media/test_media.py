@@ -986,6 +986,24 @@ def group_examples():
     check("examples: electrode_box as shipped: electrode at 1, 0 <= u <= 1, symmetric",
           electrode_full_body)
 
+    def capacitor_body():
+        exact = 2.0 * math.pi * 2.1 / math.log(4.0)  # 2 pi eps / ln(b/a)
+        errors = []
+        for n in (257, 513):  # 513: as shipped
+            directory = run_example(f"capacitor_{n}", "capacitor.yaml",
+                                    [f"grid.points=[{n},{n}]"])
+            with open(os.path.join(directory, "out", "summary.json")) as f:
+                last = json.load(f)["last_check"]
+            charge = -last["flux_fixed_0"]
+            # Charge leaves the inner conductor and ends on the outer one.
+            assert abs(charge - last["flux_fixed_1"]) < 1e-8 * charge, last
+            errors.append(abs(charge - exact) / exact)
+        # Staircase conductors: first order in h, within 1 % at 513^2.
+        assert errors[1] < 0.01, errors
+        assert errors[1] < 0.7 * errors[0], f"no convergence toward 2 pi eps / ln 4: {errors}"
+    check("examples: capacitor's -flux_fixed_0 is 2 pi eps / ln(b/a) to the staircase error",
+          capacitor_body)
+
 
 def python_limit_faces(k, h, faces):
     """python_limit for any faces: Dirichlet nodes out, Neumann ghosts mirrored."""
