@@ -24,10 +24,6 @@ std::string describe_flux_implicit_heat(const Case& c) {
 template <typename T>
 SolveResult solve_flux_implicit_heat(const Case& c, const op::Medium& m, Backend<T>& backend,
                                      output::RunOutput& out, const SolveOptions& options) {
-  if (m.capacity_varies())
-    throw InputError(c.where("problem.capacity") +
-                     "problem.capacity: a capacity that varies takes time.scheme explicit; the "
-                     "implicit schemes take a number");
   return solve_implicit_steps<T>(
       c, backend, out, options, "flux", describe_flux_implicit_heat(c),
       [&](Boundaries<T>& boundaries, HaloExchange<T>& halo, Buffer<T>& cur, Buffer<T>& next,

@@ -40,8 +40,9 @@ FluxImplicitStep<T>::FluxImplicitStep(const Case& c, const op::Medium& m, Backen
       L_(field_layout(c, sizeof(T), d.sub)),
       box_(update_box(c, d.sub)),
       sub_(d.sub),
+      capacity_(m.capacity_varies()),
       // A first shift; set_step gives the step's.
-      cycles_(c, m, backend, comm, d, 1.0, 1.0, false),
+      cycles_(c, m, backend, comm, d, capacity_ ? 0.0 : 1.0, 1.0, false),
       held_(c, m, backend, L_, sub_),
       g_(backend.allocate(L_.size)),
       source_(no_source(c) ? Buffer<T>{} : backend.allocate(L_.size)),
@@ -49,6 +50,15 @@ FluxImplicitStep<T>::FluxImplicitStep(const Case& c, const op::Medium& m, Backen
                  {sub_, L_, box_, &halo, comm}, g_.data(), 0.0, multigrid::flux_uses_cg(c),
                  [this](Buffer<T>& x) { boundaries_.fill_ghosts(x, halo_); }) {
   backend.zero(g_);
+  if (capacity_) {
+    // K - c_i on this rank's nodes, K = 2 max c: the right-hand side's sweep keeps K u and
+    // takes (K - c) u off, leaving c u, with a diagonal that is never 0 (K - c >= max c).
+    rhs_keep_ = 2.0 * m.capacity_max;
+    std::vector<T> diagonal = op::fine_flux_level<T>(cycles_.levels()[0], m, d.sub).capacity;
+    for (T& v : diagonal) v = static_cast<T>(rhs_keep_ - static_cast<double>(v));
+    rhs_diagonal_ = backend.allocate(L_.size);
+    backend.upload(rhs_diagonal_, diagonal.data(), L_.size);
+  }
 }
 
 template <typename T>
@@ -59,7 +69,8 @@ void FluxImplicitStep<T>::set_step(double dt, bool backward_euler) {
   const double beta = (backward_euler ? 1.0 : 0.5) * (dt / capacity_number(c_));
   if (beta == beta_) return;
   beta_ = beta;
-  cycles_.set_shift(1.0, beta);
+  // C + beta A with a capacity that varies (its diagonal on every level), else I + beta A.
+  cycles_.set_shift(capacity_ ? 0.0 : 1.0, beta);
   iteration_.set_fine(cycles_.fine());
 }
 
@@ -93,7 +104,23 @@ StepSolve FluxImplicitStep<T>::step(double t, double t_next, const StepPlan& pla
   boundaries_.gradients_at(t);
   boundaries_.fill_ghosts(cur_, halo_);
   const T* source = source_term(t, t_next);
-  if (!backward_euler_) {
+  if (capacity_) {
+    // g = C u + s (BE) or C u + s - dt/2 A u (CN) by one flux sweep, keep K, step 1, no
+    // relaxation: the operator's diagonal K - c_i (K u - (K - c) u = c u at each node) and,
+    // for CN, its faces at the shift dt/2 (none for BE). Held nodes get K u, which no solve
+    // reads (their rows keep u).
+    SweepArgs<T> a;
+    a.in = cur_.data();
+    a.out = g_.data();
+    a.source_field = source;
+    a.layout = L_;
+    a.box = box_;
+    a.flux = cycles_.fine().op(rhs_keep_, 1.0, 0.0);
+    a.flux.alpha = 0.0;
+    a.flux.diagonal = rhs_diagonal_.data();
+    if (backward_euler_) a.flux.c = {0.0, 0.0, 0.0};
+    backend_.sweep(a, KernelId{L_.dims, 0});
+  } else if (!backward_euler_) {
     // g = u + (s - dt/2 A u) by one flux sweep: keep 1, step 1, no relaxation, and the
     // operator without its identity shift (c = dt/2 / h^2 from the cycles' shift).
     SweepArgs<T> a;

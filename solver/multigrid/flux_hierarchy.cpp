@@ -35,6 +35,11 @@ FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
       backend.upload(faces[a], host[l].face[a].data(), L.size);
     }
     face_.push_back(std::move(faces));
+    capacity_.emplace_back();
+    if (!host[l].capacity.empty()) {
+      capacity_[l] = backend.allocate(L.size);
+      backend.upload(capacity_[l], host[l].capacity.data(), L.size);
+    }
     x_.emplace_back();
     next_.emplace_back();
     rhs_.emplace_back();
@@ -47,6 +52,7 @@ FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
     }
   }
   for (int a = 0; a < 3; ++a) host_face_[a] = host.back().face[a];
+  host_capacity_ = host.back().capacity;
   plan_.resize(levels_.size());
   for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
     const LevelGeometry& fine = levels_[l];
@@ -183,6 +189,10 @@ FluxOperator<T> FluxHierarchy<T>::level_operator(int level, double keep, double 
   // 19 and 27 points: the fine level's own stencil; the coarse levels below it are Galerkin
   // (R A P of that stencil) or 7-point averaged faces.
   if (level == 0) op.neighbour = fine_neighbour_;
+  // A capacity that varies: the fine and averaged levels' diagonal; R A P carries it on Galerkin
+  // ones (build_galerkin probes the fine operator).
+  if (capacity_[level].size() && (level == 0 || !galerkin_))
+    op.diagonal = capacity_[level].data();
   if (level > 0 && galerkin_) {
     op.stencil = stencil_[level].data();
     op.stencil_stride = layout_[level].size;

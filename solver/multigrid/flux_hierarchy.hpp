@@ -50,10 +50,14 @@ struct FineFlux {
   index_t held = 0;                             // held nodes
   std::array<double, 3> neighbour{0, 0, 0};     // op::neighbour_couplings
   double alpha = 0, scale = 1;
+  /// Heat's capacity where it varies (op::FluxLevel::capacity on the backend): the operator is
+  /// then C + scale A (alpha 0); null otherwise.
+  const T* diagonal = nullptr;
 
   FluxOperator<T> op(double keep, double step, double relax) const {
     FluxOperator<T> o = face_operator<T>(geometry, face, alpha, scale, keep, step, relax);
     o.neighbour = neighbour;
+    o.diagonal = diagonal;
     return o;
   }
   /// The array whose negative entries mark the held nodes, or null where none is held.
@@ -74,11 +78,17 @@ class FineFaces {
       backend.upload(face_[a], host.face[a].data(), host.layout.size);
       fine_.face[a] = face_[a].data();
     }
+    if (!host.capacity.empty()) {
+      capacity_ = backend.allocate(host.layout.size);
+      backend.upload(capacity_, host.capacity.data(), host.layout.size);
+      fine_.diagonal = capacity_.data();
+    }
   }
   const FineFlux<T>& fine() const { return fine_; }
 
  private:
   std::array<Buffer<T>, 3> face_;
+  Buffer<T> capacity_;
   FineFlux<T> fine_;
 };
 
@@ -98,7 +108,8 @@ template <typename T>
 class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
  public:
   /// `host`: the face arrays of every level (op::flux_levels), uploaded here. The operator is
-  /// alpha I + scale (-div(beta grad)): (0, 1) for Poisson, (1, theta dt) for implicit heat.
+  /// alpha I + scale (-div(beta grad)): (0, 1) for Poisson, (1, theta dt) for implicit heat;
+  /// with a capacity that varies (op::FluxLevel::capacity) C + scale (-div(beta grad)), alpha 0.
   FluxHierarchy(std::vector<LevelGeometry> levels, const std::vector<op::FluxLevel<T>>& host,
              const MultigridSpec& spec, Backend<T>& backend, double alpha, double scale);
   ~FluxHierarchy();
@@ -133,6 +144,7 @@ class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
     f.neighbour = fine_neighbour_;
     f.alpha = alpha_;
     f.scale = scale_;
+    f.diagonal = capacity_[0].size() ? capacity_[0].data() : nullptr;
     return f;
   }
 
@@ -171,6 +183,11 @@ class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
   std::vector<double> omega_;
   std::vector<index_t> held_;
   std::vector<std::array<Buffer<T>, 3>> face_;
+  /// Heat's capacity per level where it varies (op::FluxLevel::capacity), the diagonal of the
+  /// fine and averaged levels (a Galerkin level's stencil holds R C P already); empty buffers
+  /// otherwise. host_capacity_: the coarsest level's, for its factorisation.
+  std::vector<Buffer<T>> capacity_;
+  std::vector<T> host_capacity_;
   std::vector<HaloFillArgs<T>> rules_;
   std::vector<Buffer<T>> x_, next_, rhs_;  // level 0: next_ only (x and rhs are the caller's)
   /// The transfers from level l to l + 1 by axes (flux_transfer.hpp), where every axis halves

@@ -44,6 +44,7 @@ struct HostLevel {
   std::array<std::vector<double>, 3> face;
   std::vector<double> beta;  // node values (for a non-nested next level)
   std::vector<std::uint8_t> held;
+  std::vector<double> capacity;  // node values where heat's capacity varies, else empty
 };
 
 index_t dense(const LevelGeometry& g, index_t i, index_t j, index_t k) {
@@ -56,6 +57,7 @@ HostLevel fine_host(const LevelGeometry& g, const Medium& m) {
   h.beta.resize(static_cast<std::size_t>(cells));
   for (index_t c = 0; c < cells; ++c) h.beta[c] = m.beta_at(c);
   h.held = m.held;
+  h.capacity = m.capacity;
   return h;
 }
 
@@ -92,6 +94,7 @@ HostLevel coarse_host(const LevelGeometry& fine, const HostLevel& f, const Level
   const index_t cells = g.cells();
   h.beta.resize(static_cast<std::size_t>(cells));
   if (!f.held.empty()) h.held.assign(static_cast<std::size_t>(cells), 0);
+  if (!f.capacity.empty()) h.capacity.assign(static_cast<std::size_t>(cells), 0.0);
   for (index_t k = 0; k < g.n[2]; ++k)
     for (index_t j = 0; j < g.n[1]; ++j)
       for (index_t i = 0; i < g.n[0]; ++i) {
@@ -102,6 +105,7 @@ HostLevel coarse_host(const LevelGeometry& fine, const HostLevel& f, const Level
         const index_t src = dense(fine, p[0], p[1], p[2]);
         h.beta[dense(g, i, j, k)] = f.beta[src];
         if (!h.held.empty()) h.held[dense(g, i, j, k)] = f.held[src];
+        if (!h.capacity.empty()) h.capacity[dense(g, i, j, k)] = f.capacity[src];
       }
   bool nested = true;
   for (int a = 0; a < g.dims; ++a) nested = nested && (halves(g, a) || kept(g, a));
@@ -197,6 +201,13 @@ FluxLevel<T> to_layout(const LevelGeometry& g, const HostLevel& h) {
             ++out.held_count;
           }
   }
+  if (!h.capacity.empty()) {
+    out.capacity.assign(static_cast<std::size_t>(L.size), T(0));
+    for (index_t k = 0; k < g.n[2]; ++k)
+      for (index_t j = 0; j < g.n[1]; ++j)
+        for (index_t i = 0; i < g.n[0]; ++i)
+          out.capacity[L.at(i, j, k)] = static_cast<T>(h.capacity[dense(g, i, j, k)]);
+  }
   return out;
 }
 
@@ -248,6 +259,14 @@ FluxLevel<T> fine_flux_level(const LevelGeometry& g, const Medium& m, const Subd
             f = -f;
             ++out.held_count;
           }
+  }
+  if (!h.capacity.empty()) {  // this rank's part of the capacity
+    out.capacity.assign(static_cast<std::size_t>(L.size), T(0));
+    for (index_t k = 0; k < sub.n[2]; ++k)
+      for (index_t j = 0; j < sub.n[1]; ++j)
+        for (index_t i = 0; i < sub.n[0]; ++i)
+          out.capacity[L.at(i, j, k)] = static_cast<T>(
+              h.capacity[dense(g, i + sub.offset[0], j + sub.offset[1], k + sub.offset[2])]);
   }
   return out;
 }

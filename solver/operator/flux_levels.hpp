@@ -27,6 +27,10 @@ struct FluxLevel {
   std::array<std::vector<T>, 3> face;   // per axis, `layout`; held nodes: negative +x face
   std::vector<std::uint8_t> held;       // dense owned nodes, 1 = held (empty: none)
   index_t held_count = 0;
+  /// Heat's capacity at the level's nodes (`layout`, 0 in the halo) where it varies: the
+  /// implicit step's diagonal C of C + theta dt A (FluxOperator::diagonal); coarse levels take
+  /// the value of the fine node under them, as the coefficient's node values. Empty otherwise.
+  std::vector<T> capacity;
 };
 
 /// The face arrays of every level of `levels` (fine first) for the medium `m` of the fine
