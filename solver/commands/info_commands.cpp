@@ -77,7 +77,7 @@ namespace {
 
 std::string coverage_line(const Case& c, bool full) {
   bool any = c.initial.is_expression() || c.problem.source.is_expression() ||
-             c.problem.coefficient.is_expression();
+             c.problem.coefficient.is_expression() || c.problem.capacity.is_expression();
   for (const FixedRegion& r : c.problem.fixed)
     any = any || r.where.is_expression() || r.value.is_expression();
   for (int face = 0; face < 2 * c.grid.dims; ++face)

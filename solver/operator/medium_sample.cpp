@@ -212,7 +212,7 @@ double cell_face(const CellGrid& g, const std::vector<double>& cells, int a,
 bool medium_can_be_sampled(const Case& c) {
   index_t cells = 1;
   for (int a = 0; a < c.grid.dims; ++a) cells *= c.grid.points[a];
-  bool files = c.problem.coefficient.is_file();
+  bool files = c.problem.coefficient.is_file() || c.problem.capacity.is_file();
   for (const FixedRegion& r : c.problem.fixed)
     files = files || r.where.is_file() || r.value.is_file();
   return !files && cells > kSampleEveryNode;
@@ -243,6 +243,18 @@ std::array<double, 2> check_medium_sampled(const Case& c) {
                          fmt::format("{}: evaluates to {} {}; a coefficient must be finite and > 0",
                                      key, b, by_cells ? at_cell(c, n) : at_node(c, n)));
       range = {std::min(range[0], b), std::max(range[1], b)};
+    }
+  }
+  if (c.problem.equation == Equation::Heat && !c.problem.capacity.is_constant()) {
+    // The capacity at the same samples, with resolve_medium's message.
+    const auto e = compiled(c.problem.capacity);
+    for (const auto& n : nodes) {
+      const double v = at(c, c.problem.capacity, e.get(), n);
+      if (!std::isfinite(v) || !(v > 0))
+        throw InputError(c.where("problem.capacity") +
+                         fmt::format("problem.capacity: evaluates to {} {}; a capacity must be "
+                                     "finite and > 0",
+                                     v, at_node(c, n)));
     }
   }
   for (std::size_t r = 0; r < c.problem.fixed.size(); ++r) {
