@@ -151,6 +151,8 @@ void check_cell_datasets(const Case& c) {
                      c.problem.equation == Equation::Heat ? "problem.diffusivity"
                                                           : "problem.coefficient",
                      c.problem.coefficient);
+  if (c.problem.equation == Equation::Heat)
+    check_cell_dataset(c, "problem.capacity", c.problem.capacity);
 }
 
 void parse_problem(const FieldMap& root, Case& c) {

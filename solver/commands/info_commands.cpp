@@ -147,6 +147,11 @@ void check_text(const Case& c, const parallel::Comm& comm, const CoefficientRang
                    "mean of the cells beside it (material interfaces on cell faces)\n"
                  : "# sampling: nodes: the coefficient at the nodes, each face the harmonic mean "
                    "of its two nodes (problem.sampling: cells puts interfaces on cell faces)\n");
+  if (c.problem.equation == Equation::Heat && !c.problem.capacity.is_constant())
+    text << (c.problem.sampling == Sampling::Cells
+                 ? "# sampling: cells: the capacity at cell centres, each node's c the mean of "
+                   "the cells around it\n"
+                 : "# sampling: nodes: the capacity at the nodes\n");
   if (const std::string times = describe_output_times(c); !times.empty())
     text << "# " << times << "\n";
   for (const std::string& line : describe_probes(c)) text << "# probe " << line << "\n";

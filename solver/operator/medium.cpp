@@ -96,7 +96,9 @@ void resolve_coefficient(const Case& c, Medium& m) {
   m.beta = std::move(beta);
 }
 
-/// The capacity as the coefficient is read (the same node values, the same checks).
+/// The capacity as the coefficient is read (the same checks) and sampled: at the nodes, or under
+/// sampling: cells per cell (each checked, naming the cell) and a node's the mean of its cells
+/// (node_means_of_cells, what sampled_node_values gives).
 void resolve_capacity(const Case& c, Medium& m) {
   const std::string key = "problem.capacity";
   const Value& v = c.problem.capacity;
@@ -105,13 +107,28 @@ void resolve_capacity(const Case& c, Medium& m) {
     m.capacity_constant = m.capacity_min = m.capacity_max = v.constant;
     return;
   }
-  std::vector<double> cap = evaluate(c, v, key);
-  for (std::size_t i = 0; i < cap.size(); ++i)
-    if (!std::isfinite(cap[i]) || !(cap[i] > 0))
-      throw InputError(c.where(key) +
-                       fmt::format("{}: {} {} {}; a capacity must be finite and > 0", key,
-                                   v.is_file() ? "holds" : "evaluates to", cap[i],
-                                   at_node(c, node_of(m, static_cast<index_t>(i)))));
+  const auto bad = [&](double value, const std::string& where) {
+    throw InputError(c.where(key) +
+                     fmt::format("{}: {} {} {}; a capacity must be finite and > 0", key,
+                                 v.is_file() ? "holds" : "evaluates to", value, where));
+  };
+  std::vector<double> cap;
+  if (c.problem.sampling == Sampling::Cells) {
+    const CellGrid g = CellGrid::of(c);
+    const std::vector<double> cells = cell_values(c, v, key);
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      if (!std::isfinite(cells[i]) || !(cells[i] > 0)) {
+        const auto q = static_cast<index_t>(i);
+        bad(cells[i], at_cell(c, {q % g.cells[0], q / g.cells[0] % g.cells[1],
+                                  q / (g.cells[0] * g.cells[1])}));
+      }
+    cap = node_means_of_cells(g, cells);
+  } else {
+    cap = evaluate(c, v, key);
+    for (std::size_t i = 0; i < cap.size(); ++i)
+      if (!std::isfinite(cap[i]) || !(cap[i] > 0))
+        bad(cap[i], at_node(c, node_of(m, static_cast<index_t>(i))));
+  }
   double lo = cap[0], hi = cap[0];
   for (double b : cap) {
     lo = b < lo ? b : lo;

@@ -246,15 +246,24 @@ std::array<double, 2> check_medium_sampled(const Case& c) {
     }
   }
   if (c.problem.equation == Equation::Heat && !c.problem.capacity.is_constant()) {
-    // The capacity at the same samples, with resolve_medium's message.
+    // The capacity at the same samples (cells: the cell above each sample node, as the
+    // coefficient's), with resolve_medium's message.
     const auto e = compiled(c.problem.capacity);
-    for (const auto& n : nodes) {
-      const double v = at(c, c.problem.capacity, e.get(), n);
+    const bool by_cells = c.problem.sampling == Sampling::Cells;
+    const CellGrid g = CellGrid::of(c);
+    for (const auto& node : nodes) {
+      std::array<index_t, 3> n = node;
+      if (by_cells)
+        for (int a = 0; a < c.grid.dims; ++a) n[a] = std::min(n[a], g.cells[a] - 1);
+      const double v =
+          by_cells ? (*e)(cell_centre(c, 0, n[0]), cell_centre(c, 1, n[1]),
+                          c.grid.dims == 3 ? cell_centre(c, 2, n[2]) : 0.0, 0.0)
+                   : at(c, c.problem.capacity, e.get(), n);
       if (!std::isfinite(v) || !(v > 0))
         throw InputError(c.where("problem.capacity") +
                          fmt::format("problem.capacity: evaluates to {} {}; a capacity must be "
                                      "finite and > 0",
-                                     v, at_node(c, n)));
+                                     v, by_cells ? at_cell(c, n) : at_node(c, n)));
     }
   }
   for (std::size_t r = 0; r < c.problem.fixed.size(); ++r) {
