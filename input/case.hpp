@@ -96,7 +96,7 @@ struct FixedRegion {
 
 struct ProblemSpec {
   Equation equation = Equation::Laplace;
-  Value source;  // poisson: f of -div(beta grad u) = f; heat: q of u_t = div(k grad u) + q
+  Value source;  // poisson: f of -div(beta grad u) = f; heat: q of c u_t = div(k grad u) + q
   /// heat: k when problem.diffusivity is a number (the constant operator); 1 when it is a
   /// field, which is then `coefficient`.
   double diffusivity = 1.0;
@@ -113,6 +113,14 @@ struct ProblemSpec {
   /// problem.sampling of the coefficient; held regions are always node-sampled (they hold
   /// nodes).
   Sampling sampling = Sampling::Nodes;
+  /// heat: c of c u_t = div(k grad u) + q (problem.capacity): a number (the constant stencils
+  /// take it as k / c and q / c), an expression in x, y, z or a dataset (the flux form). 1
+  /// unless given.
+  Value capacity = [] {
+    Value v;
+    v.constant = 1.0;
+    return v;
+  }();
 
   bool operator==(const ProblemSpec&) const = default;
 };
@@ -194,7 +202,7 @@ struct OutputSpec {
   double interval = 0;
   std::vector<double> times;
   std::vector<ProbeSpec> probes;
-  std::vector<std::string> fields{"u"};  // any of u, update, source, coefficient, fixed
+  std::vector<std::string> fields{"u"};  // any of u, update, source, coefficient, fixed, capacity
   bool float_precision = false;          // output.precision: float (snapshots only)
   int gzip_level = 0;                    // output.compression: 0 = none, 1-9 = gzip level
   /// output.queue: snapshots and checkpoints the background writer may hold at once; -1 (auto)

@@ -19,7 +19,8 @@ const std::vector<Section>& table() {
        {"name", "precision", "backend", "grid", "problem", "stencil", "boundary", "initial",
         "solve", "time", "output", "checkpoint", "tuning", "parallel"}},
       {"grid", {"points", "extent", "origin"}},
-      {"problem", {"equation", "source", "diffusivity", "coefficient", "fixed", "sampling"}},
+      {"problem",
+       {"equation", "source", "diffusivity", "capacity", "coefficient", "fixed", "sampling"}},
       {"problem.fixed", {"where", "value"}},
       {"field_file", {"file", "dataset"}},
       {"boundary", {"default", "x_min", "x_max", "y_min", "y_max", "z_min", "z_max"}},
@@ -80,6 +81,7 @@ std::vector<std::string> all_paths() {
   }
   add_under(paths, "initial", "field_file");
   for (const char* key : {"problem.source", "problem.coefficient", "problem.diffusivity",
+                          "problem.capacity",
                           "problem.fixed[i].where", "problem.fixed[i].value"}) {
     add_under(paths, key, "field_file");
   }

@@ -197,7 +197,7 @@ void emit_time(YAML::Emitter& out, const TimeSpec& t) {
 }
 
 // The coefficient (laplace, poisson: problem.coefficient; heat: problem.diffusivity, a number
-// or the field) and the held regions. The coefficient and the regions are written only when
+// or the field), heat's capacity and the held regions. The coefficient and the regions are written only when
 // set, so that the text of a case without them is what it was before they existed.
 void emit_problem(YAML::Emitter& out, const ProblemSpec& p) {
   const Equation eq = p.equation;
@@ -221,6 +221,11 @@ void emit_problem(YAML::Emitter& out, const ProblemSpec& p) {
   }
   // Only cells: the text of a case sampled at the nodes stays what it was before the key.
   if (p.sampling == Sampling::Cells) out << YAML::Key << "sampling" << YAML::Value << "cells";
+  // Written only when it is not the number 1, as the coefficient.
+  if (eq == Equation::Heat && !(p.capacity.is_constant() && p.capacity.constant == 1.0)) {
+    out << YAML::Key << "capacity" << YAML::Value;
+    emit_value(out, p.capacity);
+  }
   if (!p.fixed.empty()) {
     out << YAML::Key << "fixed" << YAML::Value << YAML::BeginSeq;
     for (const FixedRegion& region : p.fixed) {

@@ -81,7 +81,7 @@ void parse_grid(const FieldMap& root, Case& c) {
 }
 
 namespace {
-// problem.coefficient and problem.diffusivity: a number, an expression in x, y, z or a dataset.
+// problem.coefficient, problem.diffusivity and problem.capacity: a number, an expression in x, y, z or a dataset.
 // A number, or an expression without variables (taken as its number: it does not vary), must be
 // finite and positive here; the values of a varying one are checked at the nodes when the run
 // sets up.
@@ -151,6 +151,8 @@ void check_cell_datasets(const Case& c) {
                      c.problem.equation == Equation::Heat ? "problem.diffusivity"
                                                           : "problem.coefficient",
                      c.problem.coefficient);
+  if (c.problem.equation == Equation::Heat)
+    check_cell_dataset(c, "problem.capacity", c.problem.capacity);
 }
 
 void parse_problem(const FieldMap& root, Case& c) {
@@ -183,6 +185,14 @@ void parse_problem(const FieldMap& root, Case& c) {
     } else {
       c.problem.coefficient = k;
     }
+  }
+  if (const auto capacity = problem.get("capacity")) {
+    if (eq != Equation::Heat) {
+      capacity->fail(std::string("equation ") + equation_name(eq) +
+                     " has no capacity (it applies to equation heat: c of c u_t = div(k grad u) "
+                     "+ q)");
+    }
+    c.problem.capacity = read_coefficient(*capacity, c, "the capacity is time-independent");
   }
   if (const auto coefficient = problem.get("coefficient")) {
     if (eq == Equation::Heat) {

@@ -97,11 +97,13 @@ void parse_output(const FieldMap& root, Case& c) {
   }
   if (const auto f = output.get("every")) o.every = read_integer(*f, 0);
   if (const auto f = output.get("fields")) {
-    const std::vector<std::string> known{"u", "update", "source", "coefficient", "fixed", "flux"};
-    const auto entries =
-        read_list(*f, "a list of fields (u, update, source, coefficient, fixed, flux)");
+    const std::vector<std::string> known{"u",     "update", "source",  "coefficient",
+                                         "fixed", "flux",   "capacity"};
+    const auto entries = read_list(
+        *f, "a list of fields (u, update, source, coefficient, fixed, flux, capacity)");
     if (entries.empty()) {
-      f->fail("expected at least one field (u, update, source, coefficient, fixed, flux)");
+      f->fail("expected at least one field (u, update, source, coefficient, fixed, flux, "
+              "capacity)");
     }
     o.fields.clear();
     for (const auto& entry : entries) {
@@ -113,6 +115,11 @@ void parse_output(const FieldMap& root, Case& c) {
         entry.fail(
             "equation custom has no coefficient, so no flux -beta grad u (its stencil weights "
             "define the update)");
+      }
+      if (name == "capacity" && c.problem.equation != Equation::Heat) {
+        entry.fail(std::string("field 'capacity' applies to equation heat (c of c u_t = "
+                               "div(k grad u) + q), not ") +
+                   equation_name(c.problem.equation));
       }
       o.fields.push_back(name);
     }

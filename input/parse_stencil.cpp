@@ -50,6 +50,11 @@ void parse_point_count(const Field& field, Case& c) {
         field.fail("the " + std::to_string(points) + "-point stencil has no form for a robin face (" +
                    std::string("boundary.") + kFaceNames[face] +
                    "): robin faces use the 5-point (2D) / 7-point (3D) flux form; use stencil: 7");
+  if ((points == 19 || points == 27) && !c.problem.capacity.is_constant()) {
+    field.fail("the " + std::to_string(points) +
+               "-point stencil has no form for a varying problem.capacity: a capacity that "
+               "varies uses the 7-point flux form; use stencil: 7");
+  }
   c.stencil.points = static_cast<int>(points);
 }
 

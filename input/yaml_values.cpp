@@ -61,8 +61,8 @@ std::size_t read_choice(const Field& field, const std::vector<std::string>& choi
 Value read_value(const Field& field, bool time_allowed) {
   if (field.value.IsMap() && (field.value["file"] || field.value["dataset"])) {
     field.fail(
-        "only initial, problem.source, problem.coefficient, problem.diffusivity and "
-        "problem.fixed can be read from a file; give a number or an expression");
+        "only initial, problem.source, problem.coefficient, problem.diffusivity, "
+        "problem.capacity and problem.fixed can be read from a file; give a number or an expression");
   }
   const std::string& text = scalar_or_fail(field, "a number or an expression");
   Value value;

@@ -7,13 +7,14 @@
 // of the face between node i and node i + e_a (the harmonic mean of the two node values on the
 // fine grid, averages of fine faces on coarse ones). One sweep forms r = f - A u and writes
 //
-//   out = keep u + (step + relax / D_i) r,        D_i = alpha + d_i + sum of the 2 dims c_a beta_f,
+//   out = keep u + (step s_i + relax / D_i) r,    D_i = alpha + d_i + sum of the 2 dims c_a beta_f,
 //
 // d_i the optional per-node diagonal (FluxOperator::diagonal, 0 without it), which (A u)_i also
 // gains as d_i u_i: terms that sit on a node's own diagonal and vary from node to node.
 //
 // which covers every use: Jacobi (keep 1, relax omega), the residual (keep 0, step 1), an
-// explicit heat step (keep 1, step dt), and A u itself (keep 0, step -1, f = 0).
+// explicit heat step (keep 1, step dt; s_i = 1 / c_i with a heat capacity that varies), and A u
+// itself (keep 0, step -1, f = 0). s_i is 1 unless step_scale is set.
 //
 // With a constant coefficient and held nodes, the 19- and 27-point stencils take a third form
 // (FluxOperator::neighbour, neighbour_residual): the stencil's constant neighbour couplings, the
@@ -56,6 +57,9 @@ struct FluxOperator {
   /// (A u)_i = alpha u_i + |face[0]_i| sum over nb k_class(nb) (u_i - u_nb), the coefficient and
   /// the held sign read from face[0] as in the face form. All zero: the face form.
   std::array<double, 3> neighbour{0, 0, 0};
+  /// Per node (the field's layout), the factor s_i of `step` (explicit heat with a capacity
+  /// that varies: 1 / c_i); null: 1 at every node.
+  const T* step_scale = nullptr;
   /// Per node, same layout as the field: added to the diagonal, so D_i and (A u)_i both gain
   /// diagonal[i] u_i (the diagonal entry is alpha + diagonal[i] + the faces'; in the general form
   /// the centre + diagonal[i]). Null: none. Every form reads it.
@@ -80,6 +84,7 @@ struct FluxPlain {
   index_t pitch, plane;
   const T* st;  // general form, else null
   index_t st_stride;
+  const T* ss;  // FluxOperator::step_scale, or null
   const T* dg;  // FluxOperator::diagonal, else null
 };
 
@@ -104,7 +109,14 @@ FluxPlain<T> flux_plain(const FluxOperator<T>& op, const Layout& L) {
           L.plane,
           op.stencil,
           op.stencil_stride,
+          op.step_scale,
           op.diagonal};
+}
+
+/// The factor of `step` at node `at` (FluxOperator::step_scale; 1 without one).
+template <typename T>
+FDSOLVE_HOST_DEVICE T flux_step_scale(const FluxPlain<T>& p, index_t at) {
+  return p.ss ? p.ss[at] : T(1);
 }
 
 /// Whether node `at` is held (a negative +x face).
@@ -173,6 +185,7 @@ struct FluxStencilValues {
   T bw, be, uw, ue;  // x: the -x and +x faces and neighbours
   T bs, bn, us, un;  // y
   T bd{}, bu{}, ud{}, uu{};  // z (3D only)
+  T step_scale = T(1);       // the node's factor of `step` (flux_step_scale)
   T d{};  // the per-node diagonal term (FluxOperator::diagonal), 0 without one
 };
 
@@ -248,36 +261,41 @@ FDSOLVE_HOST_DEVICE FluxResidual<T> flux_residual(const T* u, const FluxPlain<T>
 template <int Dims, typename T>
 FDSOLVE_HOST_DEVICE T flux_face_update(const FluxStencilValues<T>& v, const FluxPlain<T>& p) {
   const FluxResidual<T> res = flux_face_residual<Dims>(v, p);
-  return p.keep * v.u + (p.step + p.relax / res.diag) * res.r;
+  // step * 1 is step exactly: without a step scale the bits are those of step alone.
+  return p.keep * v.u + (p.step * v.step_scale + p.relax / res.diag) * res.r;
 }
 
 /// The update of a node that is not held from its residual, `Bounded` when the relaxation of a
-/// general-form row takes the l1 bound (relax != 0), else the plain form (faces, or relax 0).
+/// general-form row takes the l1 bound (relax != 0), else the plain form (faces, or relax 0);
+/// `scale` the node's factor of step (flux_step_scale).
 template <bool Bounded, typename T>
-FDSOLVE_HOST_DEVICE T flux_apply_as(const FluxResidual<T>& res, T u, const FluxPlain<T>& p) {
+FDSOLVE_HOST_DEVICE T flux_apply_as(const FluxResidual<T>& res, T u, const FluxPlain<T>& p,
+                                    T scale = T(1)) {
   if constexpr (Bounded) {
     // A Galerkin row may have positive couplings and lose diagonal dominance: relaxing by
     // max(D / omega, sum |S_o| / 2) keeps 2 D_eff - A positive definite (the l1-Jacobi bound),
     // so the smoother converges and the cycle stays a positive definite preconditioner; where
     // the row is dominant this is D / omega, plain weighted Jacobi.
     const T scaled = res.diag / p.relax, half_l1 = T(0.5) * res.l1;
-    return p.keep * u + (p.step + T(1) / (scaled > half_l1 ? scaled : half_l1)) * res.r;
+    return p.keep * u + (p.step * scale + T(1) / (scaled > half_l1 ? scaled : half_l1)) * res.r;
   } else {
-    return p.keep * u + (p.step + p.relax / res.diag) * res.r;
+    return p.keep * u + (p.step * scale + p.relax / res.diag) * res.r;
   }
 }
 
 /// The value a sweep writes at a node that is not held, value u, from its residual.
 template <typename T>
-FDSOLVE_HOST_DEVICE T flux_apply(const FluxResidual<T>& res, T u, const FluxPlain<T>& p) {
-  return p.st && p.relax != T(0) ? flux_apply_as<true>(res, u, p) : flux_apply_as<false>(res, u, p);
+FDSOLVE_HOST_DEVICE T flux_apply(const FluxResidual<T>& res, T u, const FluxPlain<T>& p,
+                                 T scale = T(1)) {
+  return p.st && p.relax != T(0) ? flux_apply_as<true>(res, u, p, scale)
+                                 : flux_apply_as<false>(res, u, p, scale);
 }
 
 /// The value a sweep writes at node `at` (see the top of this file).
 template <typename T>
 FDSOLVE_HOST_DEVICE T flux_update(const T* u, const FluxPlain<T>& p, index_t at, T f) {
   if (flux_held(p, at)) return p.keep * u[at];
-  return flux_apply(flux_residual(u, p, at, f), u[at], p);
+  return flux_apply(flux_residual(u, p, at, f), u[at], p, flux_step_scale(p, at));
 }
 
 /// y = a x + b y on the nodes of a box that are not held (`held_face`: the +x face array whose

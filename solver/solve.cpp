@@ -63,7 +63,12 @@ SolveResult solve_case(const Case& c, Backend<T>& backend, output::RunOutput& ou
   if (!op::may_need_flux(c)) return solve_constant<T>(c, backend, out, options);
   // Evaluated once: a field equal at every node runs exactly as that number does.
   const auto m = op::resolved_medium(c);
-  if (m->needs_flux()) return solve_medium<T>(c, *m, backend, out, options);
+  if (m->needs_flux()) {
+    // A capacity equal at every node runs as its number (the steps of dt / c).
+    if (!c.problem.capacity.is_constant() && !m->capacity_varies())
+      return solve_medium<T>(op::with_constant_capacity(c, *m), *m, backend, out, options);
+    return solve_medium<T>(c, *m, backend, out, options);
+  }
   return solve_constant<T>(op::with_constant_coefficient(c, *m), backend, out, options);
 }
 

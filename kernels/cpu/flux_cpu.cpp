@@ -22,8 +22,9 @@ void for_rows(const Box& box, Row&& row) {
 
 /// The face form's update of one row, without branches in the loop so that it vectorises (the
 /// general form and the per-node tests of flux_update cost 2-3x on one core). `Diagonal`: the
-/// per-node diagonal term is read (FluxOperator::diagonal), else it is 0 without a load.
-template <typename T, int Dims, bool SourceField, bool Diagonal>
+/// per-node diagonal term is read (FluxOperator::diagonal), else it is 0 without a load;
+/// `Scaled`: the step's per-node factor (FluxOperator::step_scale), else 1 without a load.
+template <typename T, int Dims, bool SourceField, bool Diagonal, bool Scaled>
 void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
   const T* __restrict__ u = a.in;
   T* __restrict__ out = a.out;
@@ -32,6 +33,7 @@ void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index
   const T* __restrict__ fz = p.fz;
   const T* __restrict__ src = a.source_field;
   const T* __restrict__ dg = p.dg;
+  const T* __restrict__ ss = p.ss;
   const T f_const = T(a.weights.source);
   const index_t py = p.pitch, pz = p.plane;
 #pragma omp simd
@@ -40,6 +42,7 @@ void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index
     v.u = u[c];
     v.f = SourceField ? src[c] : f_const;
     if constexpr (Diagonal) v.d = dg[c];
+    if constexpr (Scaled) v.step_scale = ss[c];
     const T east = fx[c];
     v.bw = flux_magnitude(fx[c - 1]);
     v.be = flux_magnitude(east);
@@ -90,8 +93,8 @@ void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, in
     const T held_mark = st[centre * stride + c];
     const T diag = held_mark + (Diagonal ? dg[c] : T(0));
     const T f = SourceField ? src[c] : f_const;
-    const T updated =
-        flux_apply_as<Bounded>(FluxResidual<T>{f - (diag * u[c] + sum), diag, l1 + diag}, u[c], p);
+    const T updated = flux_apply_as<Bounded>(
+        FluxResidual<T>{f - (diag * u[c] + sum), diag, l1 + diag}, u[c], p, flux_step_scale(p, c));
     out[c] = held_mark < T(0) ? p.keep * u[c] : updated;  // a held row keeps keep * u
   }
 }
@@ -115,8 +118,13 @@ void general_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, in
 
 template <typename T, int Dims, bool SourceField>
 void face_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, index_t last) {
-  p.dg ? face_row<T, Dims, SourceField, true>(a, p, first, last)
-       : face_row<T, Dims, SourceField, false>(a, p, first, last);
+  if (p.ss) {  // a step scale per node (explicit heat with a capacity that varies)
+    p.dg ? face_row<T, Dims, SourceField, true, true>(a, p, first, last)
+         : face_row<T, Dims, SourceField, false, true>(a, p, first, last);
+    return;
+  }
+  p.dg ? face_row<T, Dims, SourceField, true, false>(a, p, first, last)
+       : face_row<T, Dims, SourceField, false, false>(a, p, first, last);
 }
 
 /// The neighbour-class form's update of one row (19 and 27 points, 3D).
@@ -128,7 +136,8 @@ void neighbour_row(const SweepArgs<T>& a, const FluxPlain<T>& p, index_t first, 
   for (index_t c = first; c < last; ++c) {
     const T f = SourceField ? a.source_field[c] : f_const;
     out[c] = flux_held(p, c) ? p.keep * u[c]
-                             : flux_apply_as<false>(neighbour_residual(u, p, c, f), u[c], p);
+                             : flux_apply_as<false>(neighbour_residual(u, p, c, f), u[c], p,
+                                                    flux_step_scale(p, c));
   }
 }
 

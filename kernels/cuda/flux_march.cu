@@ -55,6 +55,7 @@ __device__ __forceinline__ void march_column(const T* __restrict__ in, T* __rest
     const T east_raw = p.fx[at];
     FluxStencilValues<T> v;
     v.u = centre;
+    v.step_scale = flux_step_scale(p, at);
     v.f = src ? src[at] : f_const;
     if constexpr (PerNode) v.d = flux_extra_diagonal(p, at);
     v.bw = flux_magnitude(p.fx[at - 1]);

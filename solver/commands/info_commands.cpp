@@ -77,7 +77,7 @@ namespace {
 
 std::string coverage_line(const Case& c, bool full) {
   bool any = c.initial.is_expression() || c.problem.source.is_expression() ||
-             c.problem.coefficient.is_expression();
+             c.problem.coefficient.is_expression() || c.problem.capacity.is_expression();
   for (const FixedRegion& r : c.problem.fixed)
     any = any || r.where.is_expression() || r.value.is_expression();
   for (int face = 0; face < 2 * c.grid.dims; ++face)
@@ -147,6 +147,11 @@ void check_text(const Case& c, const parallel::Comm& comm, const CoefficientRang
                    "mean of the cells beside it (material interfaces on cell faces)\n"
                  : "# sampling: nodes: the coefficient at the nodes, each face the harmonic mean "
                    "of its two nodes (problem.sampling: cells puts interfaces on cell faces)\n");
+  if (c.problem.equation == Equation::Heat && !c.problem.capacity.is_constant())
+    text << (c.problem.sampling == Sampling::Cells
+                 ? "# sampling: cells: the capacity at cell centres, each node's c the mean of "
+                   "the cells around it\n"
+                 : "# sampling: nodes: the capacity at the nodes\n");
   if (const std::string times = describe_output_times(c); !times.empty())
     text << "# " << times << "\n";
   for (const std::string& line : describe_probes(c)) text << "# probe " << line << "\n";

@@ -8,6 +8,7 @@
 #include "parallel/reduce.hpp"
 #include "problem/problem_setup.hpp"
 #include "problem/robin_faces.hpp"
+#include "problem/weights.hpp"
 
 namespace fdsolve::heat {
 namespace {
@@ -51,8 +52,9 @@ FluxImplicitStep<T>::FluxImplicitStep(const Case& c, const op::Medium& m, Backen
       L_(field_layout(c, sizeof(T), d.sub)),
       box_(update_box(c, d.sub)),
       sub_(d.sub),
+      capacity_(m.capacity_varies()),
       // A first shift; set_step gives the step's.
-      cycles_(c, m, backend, comm, d, 1.0, 1.0, false),
+      cycles_(c, m, backend, comm, d, capacity_ ? 0.0 : 1.0, 1.0, false),
       held_(c, m, backend, L_, sub_),
       g_(backend.allocate(L_.size)),
       source_(no_source(c) ? Buffer<T>{} : backend.allocate(L_.size)),
@@ -60,16 +62,45 @@ FluxImplicitStep<T>::FluxImplicitStep(const Case& c, const op::Medium& m, Backen
                  {sub_, L_, box_, &halo, comm}, g_.data(), 0.0, multigrid::flux_uses_cg(c),
                  [this](Buffer<T>& x) { boundaries_.fill_ghosts(x, halo_); }) {
   backend.zero(g_);
+  if (capacity_) {
+    // K - c_i on this rank's nodes, K = 2 max c: the right-hand side's sweep keeps K u and
+    // takes (K - c) u off, leaving c u, with a diagonal that is never 0 (K - c >= max c).
+    rhs_keep_ = 2.0 * m.capacity_max;
+    const op::FluxLevel<T> level = op::fine_flux_level<T>(cycles_.levels()[0], m, d.sub);
+    std::vector<T> diagonal = level.capacity;
+    for (T& v : diagonal) v = static_cast<T>(rhs_keep_ - static_cast<double>(v));
+    rhs_diagonal_ = backend.allocate(L_.size);
+    backend.upload(rhs_diagonal_, diagonal.data(), L_.size);
+    if (!level.diagonal.empty()) {
+      // Robin faces: Crank-Nicolson's A u carries their term beta robin_i on the diagonal,
+      // added to K - c_i in set_step (the sweep's one diagonal array).
+      rhs_base_ = std::move(rhs_diagonal_);
+      rhs_diagonal_ = backend.allocate(L_.size);
+      robin_ = backend.allocate(L_.size);
+      backend.upload(robin_, level.diagonal.data(), L_.size);
+    }
+  }
 }
 
 template <typename T>
 void FluxImplicitStep<T>::set_step(double dt, bool backward_euler) {
   dt_ = dt;
   backward_euler_ = backward_euler;
-  const double beta = (backward_euler ? 1.0 : 0.5) * dt;
+  // A capacity that is a number c divides the equation: the steps of dt / c.
+  const double beta = (backward_euler ? 1.0 : 0.5) * (dt / capacity_number(c_));
+  if (robin_.size()) {
+    // The right-hand side's diagonal K - c_i + (CN: beta robin_i; BE: no A u).
+    const double rhs_robin = backward_euler ? 0.0 : beta;
+    if (rhs_robin != rhs_robin_) {
+      rhs_robin_ = rhs_robin;
+      multigrid::scale_diagonal(require_flux_operations(backend_), backend_, robin_,
+                                rhs_diagonal_, rhs_robin, L_, &rhs_base_);
+    }
+  }
   if (beta == beta_) return;
   beta_ = beta;
-  cycles_.set_shift(1.0, beta);
+  // C + beta A with a capacity that varies (its diagonal on every level), else I + beta A.
+  cycles_.set_shift(capacity_ ? 0.0 : 1.0, beta);
   iteration_.set_fine(cycles_.fine());
 }
 
@@ -87,7 +118,8 @@ const T* FluxImplicitStep<T>::source_term(double t, double t_next) {
     for (std::size_t i = 0; i < q.size(); ++i) q[i] = 0.5 * (q0[i] + q[i]);
   }
   std::vector<T> values(q.size());
-  for (std::size_t i = 0; i < q.size(); ++i) values[i] = static_cast<T>(dt_ * q[i]);
+  const double step = dt_ / capacity_number(c_);
+  for (std::size_t i = 0; i < q.size(); ++i) values[i] = static_cast<T>(step * q[i]);
   backend_.upload(source_, values.data(), L_.size);
   source_dt_ = dt_;
   source_backward_euler_ = backward_euler_;
@@ -102,7 +134,24 @@ StepSolve FluxImplicitStep<T>::step(double t, double t_next, const StepPlan& pla
   boundaries_.gradients_at(t);
   boundaries_.fill_ghosts(cur_, halo_);
   const T* source = source_term(t, t_next);
-  if (!backward_euler_) {
+  if (capacity_) {
+    // g = C u + s (BE) or C u + s - dt/2 A u (CN) by one flux sweep, keep K, step 1, no
+    // relaxation: the operator's diagonal K - c_i (K u - (K - c) u = c u at each node) and,
+    // for CN, its faces at the shift dt/2 (none for BE) and the Robin term dt/2 robin_i on
+    // the diagonal (set_step). Held nodes get K u, which no solve
+    // reads (their rows keep u).
+    SweepArgs<T> a;
+    a.in = cur_.data();
+    a.out = g_.data();
+    a.source_field = source;
+    a.layout = L_;
+    a.box = box_;
+    a.flux = cycles_.fine().op(rhs_keep_, 1.0, 0.0);
+    a.flux.alpha = 0.0;
+    a.flux.diagonal = rhs_diagonal_.data();
+    if (backward_euler_) a.flux.c = {0.0, 0.0, 0.0};
+    backend_.sweep(a, KernelId{L_.dims, 0});
+  } else if (!backward_euler_) {
     // g = u + (s - dt/2 A u) by one flux sweep: keep 1, step 1, no relaxation, and the
     // operator without its identity shift (c = dt/2 / h^2 from the cycles' shift).
     SweepArgs<T> a;

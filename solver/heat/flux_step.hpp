@@ -1,7 +1,9 @@
 // One implicit heat step with the variable-coefficient operator A = -div(k grad) of
-// kernels/flux_operator.hpp (a diffusivity field, held nodes):
+// kernels/flux_operator.hpp (a diffusivity field, held nodes, a capacity field):
 //   backward Euler   (I + dt A) u' = u + dt q(t')
 //   Crank-Nicolson   (I + dt/2 A) u' = (I - dt/2 A) u + dt (q(t) + q(t')) / 2
+// With a capacity C that varies, C in place of I (FluxOperator::diagonal on the fine level and
+// the averaged ones; the Galerkin levels' R C P by probing); a number c: dt / c in place of dt.
 // The shifted operator is solved by multigrid (FluxHierarchy, Galerkin coarse operators of the
 // shifted operator), as a stationary iteration or as the preconditioner of conjugate gradients
 // (solve.krylov), warm-started from the old u. Held nodes keep their values, or take those at
@@ -9,6 +11,7 @@
 // operator, and rank 0 runs the cycles (multigrid/flux_on_ranks.hpp).
 #pragma once
 
+#include <limits>
 #include <vector>
 
 #include "multigrid/flux_hierarchy.hpp"
@@ -63,10 +66,20 @@ class FluxImplicitStep {
   bool backward_euler_ = false;  // the current step's kind (set_step)
   double dt_ = -1;
   double beta_ = -1;
+  bool capacity_;  // a capacity that varies: the operator C + beta A
   multigrid::FluxCyclesOnRanks<T> cycles_;
   op::HeldValues<T> held_;  // the held values that depend on t
   Buffer<T> g_;             // the right-hand side
   Buffer<T> source_;  // the source term (when the case has a source)
+  /// A capacity that varies: the right-hand side's sweep keeps rhs_keep_ u (2 max c) with the
+  /// diagonal rhs_keep_ - c_i.
+  double rhs_keep_ = 1;
+  Buffer<T> rhs_diagonal_;
+  /// With Robin faces as well: rhs_keep_ - c_i (rhs_base_), the faces' term at scale 1
+  /// (op::FluxLevel::diagonal, robin_) and the scale rhs_diagonal_ = rhs_base_ + scale robin_
+  /// holds (rhs_robin_; NaN before the first step).
+  Buffer<T> rhs_base_, robin_;
+  double rhs_robin_ = std::numeric_limits<double>::quiet_NaN();
   double source_dt_ = -1, source_t_ = -1, source_t_next_ = -1;
   bool source_backward_euler_ = false;
   multigrid::FluxIteration<T> iteration_;

@@ -12,6 +12,7 @@
 #include "loop/stability.hpp"
 #include "operator/medium.hpp"
 #include "problem/problem_setup.hpp"
+#include "problem/weights.hpp"
 #include "tuning/case_kernel.hpp"
 
 namespace fdsolve::heat {
@@ -54,8 +55,12 @@ std::vector<std::string> describe_implicit_plan(const Case& c) {
   const TimePlan p = heat_time_plan(c);
   std::vector<std::string> lines;
   const bool field = op::may_need_flux(c);  // a diffusivity field or held nodes
-  const std::string k = field ? std::string("k from problem.diffusivity, the largest k_f/h^2 sum")
-                              : fmt::format("k = {:g}", c.problem.diffusivity);
+  std::string k = field ? std::string("k from problem.diffusivity, the largest k_f/h^2 sum")
+                        : fmt::format("k = {:g}", c.problem.diffusivity);
+  if (!c.problem.capacity.is_constant())
+    k += ", c from problem.capacity, the smallest c_i over node i's sum";
+  else if (c.problem.capacity.constant != 1.0)
+    k += fmt::format(", c = {:g}", c.problem.capacity.constant);
   lines.push_back(fmt::format("stability limit of the explicit step: dt <= {:.6g} ({}, {})",
                               p.limit, k, describe_stencil(c)));
   lines.push_back(fmt::format("dt: {:.6g} (given) = {:.4g} x the explicit limit ({} has none), "
@@ -84,8 +89,8 @@ std::vector<std::string> describe_implicit_plan(const Case& c) {
     return lines;
   }
   lines.push_back(fmt::format("method: {}", describe_implicit_heat(c)));
-  const double beta = (c.time.scheme == TimeScheme::CrankNicolson ? 0.5 : 1.0) * p.dt *
-                      c.problem.diffusivity;
+  const double beta = (c.time.scheme == TimeScheme::CrankNicolson ? 0.5 : 1.0) *
+                      (p.dt / capacity_number(c)) * c.problem.diffusivity;
   for (std::string& l : describe_hierarchy(c, 1.0, beta)) lines.push_back(std::move(l));
   const auto levels = build_hierarchy(fine_level(c));
   if (const std::string w = cycle_work_warning(c, levels); !w.empty())

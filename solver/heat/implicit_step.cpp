@@ -55,7 +55,9 @@ void ImplicitStep<T>::set_step(double dt, bool backward_euler) {
   if (dt == dt_ && backward_euler == backward_euler_) return;
   dt_ = dt;
   backward_euler_ = backward_euler;
-  const double beta = (backward_euler ? 1.0 : 0.5) * dt * c_.problem.diffusivity;
+  // c u_t = k lap u + q with c a number: the steps of dt / c (c = 1 divides exactly).
+  const double step = dt / capacity_number(c_);
+  const double beta = (backward_euler ? 1.0 : 0.5) * step * c_.problem.diffusivity;
   if (beta != beta_) {
     beta_ = beta;
     cycles_.set_shift(1.0, beta);
@@ -77,7 +79,8 @@ void ImplicitStep<T>::set_step(double dt, bool backward_euler) {
     w.points = heat_step_weights(c_, dt).weights.points;
     w.center = rhs_scale_;
   }
-  w.source = c_.problem.source.is_constant() ? rhs_scale_ * dt * c_.problem.source.constant : 0.0;
+  w.source =
+      c_.problem.source.is_constant() ? rhs_scale_ * step * c_.problem.source.constant : 0.0;
   rhs_weights_ = w;
 }
 
@@ -119,7 +122,7 @@ const T* ImplicitStep<T>::source_term(double t, double t_next) {
                      (in_time && (t != source_t_ || t_next != source_t_next_));
   if (stale) {
     std::vector<T> values(static_cast<std::size_t>(L_.size));
-    const double scale = rhs_scale_ * dt_;
+    const double scale = rhs_scale_ * (dt_ / capacity_number(c_));
     // A source constant in time is evaluated once, at t = 0.
     load_source(in_time ? t : 0.0, in_time ? t_next : 0.0);
     const std::vector<double>& q0 = q_[0];

@@ -1,6 +1,7 @@
 // One implicit heat step by multigrid: backward Euler (I - dt k L) u' = u + dt q(t') or
 // Crank-Nicolson (I - dt/2 k L) u' = (I + dt/2 k L) u + dt (q(t) + q(t'))/2, i.e. the shifted
-// operator A = I - beta L of multigrid/stencil_hierarchy.hpp with beta = dt k (BE) or dt k / 2 (CN). The right-hand
+// operator A = I - beta L of multigrid/stencil_hierarchy.hpp with beta = dt k (BE) or dt k / 2 (CN).
+// A capacity that is a number c divides the equation: dt stands for dt / c throughout. The right-hand
 // side is built on the backend by one stencil sweep of the old u; the cycles then run on u
 // itself (warm start: the old u is the first guess) until the step's residual is small enough.
 #pragma once

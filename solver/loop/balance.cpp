@@ -137,8 +137,9 @@ std::vector<double> Balance::measure(const T* u, const Layout& L, double t) {
           }
         }
         const double value = static_cast<double>(u[L.at(i, j, k)]);
-        part[0] += w * volume_ * value;
         const index_t node = m.index(global[0], global[1], global[2]);
+        // The heat content c u (c = 1 multiplies exactly: the integral of u without a capacity).
+        part[0] += w * volume_ * m.capacity_at(node) * value;
         const std::uint8_t held = m.holds() ? m.held[node] : 0;
         if (on_face[0] < 0 && on_face[1] < 0 && on_face[2] < 0 && !held) continue;
 

@@ -1,9 +1,10 @@
-// The balance of a check (docs/numerics.md "Integrals and fluxes"): the integral of u by the
-// scheme's own quadrature (the heat content; c = 1), and the outward flux through each face
-// and each held region, as the discrete operator has it. They obey the scheme's conservation
-// statement exactly: the outward fluxes sum to the integral of f less the weighted residual of
-// the free nodes, so that a steady solve's fluxes sum to the source's integral and an insulated
-// heat run's integral rises by dt x the integral of q each step, both to rounding.
+// The balance of a check (docs/numerics.md "Integrals and fluxes"): the integral of c u by the
+// scheme's own quadrature (the heat content; c = 1 but for heat's problem.capacity), and the
+// outward flux through each face and each held region, as the discrete operator has it. They
+// obey the scheme's conservation statement exactly: the outward fluxes sum to the integral of f
+// less the weighted residual of the free nodes, so that a steady solve's fluxes sum to the
+// source's integral and an insulated heat run's integral rises by dt x the integral of q each
+// step, both to rounding.
 //
 // Measured on the host from u (with its halo toward other ranks filled), at checks only. Over
 // ranks each rank measures its own nodes and the partials are added in rank order.

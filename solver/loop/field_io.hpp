@@ -61,13 +61,15 @@ class FieldWriter {
     for (const auto& name : c.output.fields) {
       if (name == "source")
         source_ = gather(owned_dense(source_values<T>(c, L, d.sub, 1.0, 0.0), L));
-      medium_fields = medium_fields || name == "coefficient" || name == "fixed";
+      medium_fields =
+          medium_fields || name == "coefficient" || name == "fixed" || name == "capacity";
       if (name == "flux") flux_medium_ = op::resolved_medium(c);
     }
     if (medium_fields) {  // fields that never change: evaluated once, written with each snapshot
       const auto m = op::resolved_medium(c);
       coefficient_ = gather(op::coefficient_field<T>(*m, d.sub));
       fixed_ = gather(op::fixed_field<T>(*m, d.sub));
+      capacity_ = gather(op::capacity_field<T>(*m, d.sub));
     }
   }
 
@@ -322,6 +324,7 @@ class FieldWriter {
       if (name == "fixed") refs.push_back({"fixed", fixed_.data()});
       if (name == "flux")
         refs.push_back({"flux", collective_ ? collective_flux_.data() : dense_flux_.data()});
+      if (name == "capacity") refs.push_back({"capacity", capacity_.data()});
     }
     return refs;
   }
@@ -374,6 +377,7 @@ class FieldWriter {
   std::vector<T> source_;       // dense source, when the case writes it
   std::vector<T> coefficient_;  // dense coefficient and held-node mask, likewise
   std::vector<T> fixed_;
+  std::vector<T> capacity_;  // dense capacity (heat), likewise
   std::vector<T> gathered_u_, gathered_update_;  // the loop thread's dense fields, reused
   std::vector<T> dense_u_, dense_update_;        // the writer thread's, likewise
   /// output.fields flux: the medium its faces come from (null when not written), and the field

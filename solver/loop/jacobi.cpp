@@ -84,7 +84,7 @@ class JacobiIteration final : public LoopIteration<T> {
     args_.layout = L;
     args_.box = box;
     // The flux operator's face arrays: Jacobi u' = u + r / D, or the explicit heat step
-    // u' = u + dt r with r = q - A u (the diffusivity in the faces).
+    // u' = u + (dt / c_i) r with r = q - A u (the diffusivity in the faces).
     if (flux_) {
       const op::FluxLevel<T> level =
           op::fine_flux_level<T>(multigrid::fine_level(c), *medium, d.sub);
@@ -101,6 +101,13 @@ class JacobiIteration final : public LoopIteration<T> {
         args_.flux.diagonal = diagonal_.data();
       }
       args_.flux.neighbour = op::neighbour_couplings(multigrid::fine_level(c), 1.0);
+      if (sched.heat && medium->capacity_varies()) {
+        // c u_t = q - A u: each node's step is dt / c_i (kernels/flux_operator.hpp).
+        const std::vector<T> scale = op::inverse_capacity<T>(*medium, L, d.sub);
+        step_scale_ = backend.allocate(L.size);
+        backend.upload(step_scale_, scale.data(), L.size);
+        args_.flux.step_scale = step_scale_.data();
+      }
       args_.flux.relax = sched.heat ? 0.0 : 1.0;
       const bool sourced =
           c.problem.equation == Equation::Poisson || c.problem.equation == Equation::Heat;
@@ -267,7 +274,8 @@ class JacobiIteration final : public LoopIteration<T> {
   bool flux_;
   SweepArgs<T> args_;
   std::array<Buffer<T>, 3> faces_;
-  Buffer<T> diagonal_;
+  Buffer<T> diagonal_;    // the Robin faces' term
+  Buffer<T> step_scale_;  // 1 / c_i (a capacity that varies)
   double f_constant_ = 0;
   /// Held values that use t: the sweep copies the held nodes of u at t, then they take their
   /// values at the step's new time (forward Euler reads every value at the old level).

@@ -28,15 +28,28 @@ double stencil_symbol(const StencilWeights& w, int dims, const double theta[3]) 
 
 double heat_stability_limit(const Case& c) {
   double k = c.problem.diffusivity;
+  // The capacity's number (1 when it varies: the medium's values then give the limit).
+  double capacity = capacity_number(c);
+  if (!c.problem.capacity.is_constant()) {
+    // A capacity field: the step is u' = u + dt C^-1 (q - A u), and C^-1 A's largest
+    // eigenvalue is at most max_i 2 D_i / c_i (Gershgorin on its rows: centre D_i / c_i, the
+    // off-diagonal sum at most D_i / c_i), D_i the sum over the node's faces of k_f / h^2 plus
+    // a Robin node's 2 h / h_a. The limit min_i c_i / D_i is the constant case's exactly where
+    // c and k are uniform and no face is Robin.
+    const auto m = op::resolved_medium(c);
+    if (m->capacity_varies())
+      return op::smallest_capacity_over_diagonal(multigrid::fine_level(c), *m);
+    capacity = m->capacity_constant;
+  }
   if (!c.problem.coefficient.is_constant() || op::has_robin_face(c)) {
-    // A field or a Robin face: the flux operator's limit 1 / max_i D_i, D_i the sum over the
+    // A field or a Robin face: the flux operator's limit c / max_i D_i, D_i the sum over the
     // node's faces of k_f / h^2 plus a Robin node's 2 h / h_a (Gershgorin: the largest
     // eigenvalue of A is at most 2 max D_i, as a row's couplings sum to at most its faces'
     // part of D_i, and that bound is reached by the constant case's highest mode). A field
     // equal at every node runs as that number.
     const auto m = op::resolved_medium(c);
     if (m->varies() || m->robin())
-      return 1.0 / op::largest_flux_diagonal(multigrid::fine_level(c), *m);
+      return capacity / op::largest_flux_diagonal(multigrid::fine_level(c), *m);
     k = m->constant;
   }
   // The Jacobi weights of -lap u = f are u' = sum w u_nb + s f, so L u = (sum w u_nb - u) / s:
@@ -52,21 +65,48 @@ double heat_stability_limit(const Case& c) {
     const double lambda = (stencil_symbol(neighbours, dims, theta) - 1.0) / e.source_scale;
     max_abs = std::max(max_abs, std::fabs(lambda));
   }
-  return 2.0 / (k * max_abs);
+  return 2.0 * capacity / (k * max_abs);
 }
 
 std::string describe_diffusivity(const Case& c) {
-  if (op::has_robin_face(c))
-    return "robin faces: the limit is 1 / the largest sum of k_f / h^2 over a node's faces "
-           "plus its robin term 2 h / h_a";
-  if (c.problem.coefficient.is_constant()) return fmt::format("k = {:g}", c.problem.diffusivity);
+  std::string text;
+  const bool unit = c.problem.capacity.is_constant() && c.problem.capacity.constant == 1.0;
+  if (op::has_robin_face(c) && !c.problem.capacity.is_constant() &&
+      op::resolved_medium(c)->capacity_varies()) {
+    text = "robin faces";  // the capacity's text below states the limit
+  } else if (op::has_robin_face(c)) {
+    text = fmt::format(
+        "robin faces: the limit is {} / the largest sum of k_f / h^2 over a node's faces plus "
+        "its robin term 2 h / h_a",
+        unit ? "1" : "c");
+    if (unit) return text;
+  } else if (c.problem.coefficient.is_constant()) {
+    text = fmt::format("k = {:g}", c.problem.diffusivity);
+  } else {
+    const auto m = op::resolved_medium(c);
+    if (!m->varies()) {
+      text = fmt::format("k = {:g}, problem.diffusivity equal at every node", m->constant);
+    } else {
+      text = fmt::format(
+          "k from the problem.diffusivity field, {:g} to {:g}: the limit is {} / the "
+          "largest sum of k_f / h^2 over a node's faces",
+          m->beta_min, m->beta_max, unit ? "1" : "c");
+    }
+  }
+  if (c.problem.equation != Equation::Heat) return text;
+  if (c.problem.capacity.is_constant()) {
+    if (c.problem.capacity.constant != 1.0)
+      text += fmt::format(", c = {:g}", c.problem.capacity.constant);
+    return text;
+  }
   const auto m = op::resolved_medium(c);
-  if (!m->varies())
-    return fmt::format("k = {:g}, problem.diffusivity equal at every node", m->constant);
-  return fmt::format(
-      "k from the problem.diffusivity field, {:g} to {:g}: the limit is 1 / the "
-      "largest sum of k_f / h^2 over a node's faces",
-      m->beta_min, m->beta_max);
+  if (!m->capacity_varies())
+    return text + fmt::format(", c = {:g}, problem.capacity equal at every node",
+                              m->capacity_constant);
+  return text + fmt::format(
+                    ", c from the problem.capacity field, {:g} to {:g}: the limit is the "
+                    "smallest c_i / (sum of k_f / h^2 over node i's faces{})",
+                    m->capacity_min, m->capacity_max, m->robin() ? " plus its robin term" : "");
 }
 
 std::string describe_stencil(const Case& c) {

@@ -25,7 +25,8 @@ void FluxHierarchy<T>::factor_coarsest() {
     dirichlet = dirichlet || g.faces[f] == BoundaryType::Dirichlet;
   // A Robin face with h > 0 fixes the level as a Dirichlet face does.
   for (T r : host_robin_) dirichlet = dirichlet || r > T(0);
-  const bool pin = !dirichlet && alpha_ == 0;  // constants are the null space: fix one node
+  // Constants are the null space of A alone: fix one node (a capacity makes C + scale A regular).
+  const bool pin = !dirichlet && alpha_ == 0 && host_capacity_.empty();
   bool pinned = false;
   for (index_t k = b.lo[2]; k < b.hi[2]; ++k)
     for (index_t j = b.lo[1]; j < b.hi[1]; ++j)
@@ -82,6 +83,7 @@ void FluxHierarchy<T>::factor_coarsest() {
     position(at, pos);
     double diag = alpha_;
     if (!host_robin_.empty()) diag += scale_ * static_cast<double>(host_robin_[at]);
+    if (!host_capacity_.empty()) diag += static_cast<double>(host_capacity_[at]);
     for (int a = 0; a < g.dims; ++a) {
       const double c = scale_ / (g.spacing[a] * g.spacing[a]);
       for (int side = 0; side < 2; ++side) {

@@ -35,8 +35,13 @@ FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
       backend.upload(faces[a], host[l].face[a].data(), L.size);
     }
     face_.push_back(std::move(faces));
+    capacity_.emplace_back();
     robin_.emplace_back();
     diagonal_.emplace_back();
+    if (!host[l].capacity.empty()) {
+      capacity_[l] = backend.allocate(L.size);
+      backend.upload(capacity_[l], host[l].capacity.data(), L.size);
+    }
     if (!host[l].diagonal.empty()) {
       robin_[l] = backend.allocate(L.size);
       backend.upload(robin_[l], host[l].diagonal.data(), L.size);
@@ -54,6 +59,7 @@ FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
     }
   }
   for (int a = 0; a < 3; ++a) host_face_[a] = host.back().face[a];
+  host_capacity_ = host.back().capacity;
   host_robin_ = host.back().diagonal;
   plan_.resize(levels_.size());
   for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
@@ -179,7 +185,8 @@ void FluxHierarchy<T>::set_shift(double alpha, double scale) {
   scale_ = scale;
   fine_neighbour_ = op::neighbour_couplings(levels_[0], scale_);
   for (std::size_t l = 0; l < levels_.size(); ++l)
-    if (robin_[l].size()) scale_diagonal(flux_, backend_, robin_[l], diagonal_[l], scale_, layout_[l]);
+    if (robin_[l].size())
+      scale_diagonal(flux_, backend_, robin_[l], diagonal_[l], scale_, layout_[l], &capacity_[l]);
   if (galerkin_) build_galerkin();
   factor_coarsest();
 }
@@ -193,9 +200,9 @@ FluxOperator<T> FluxHierarchy<T>::level_operator(int level, double keep, double 
   // 19 and 27 points: the fine level's own stencil; the coarse levels below it are Galerkin
   // (R A P of that stencil) or 7-point averaged faces.
   if (level == 0) op.neighbour = fine_neighbour_;
-  // Robin faces: the fine and averaged levels' diagonal term; R A P carries it on Galerkin ones.
-  if (diagonal_[level].size() && (level == 0 || !galerkin_))
-    op.diagonal = diagonal_[level].data();
+  // The capacity and the Robin faces: the fine and averaged levels' diagonal; R A P carries it
+  // on Galerkin ones (build_galerkin probes the fine operator).
+  if (level == 0 || !galerkin_) op.diagonal = level_diagonal(static_cast<std::size_t>(level));
   if (level > 0 && galerkin_) {
     op.stencil = stencil_[level].data();
     op.stencil_stride = layout_[level].size;

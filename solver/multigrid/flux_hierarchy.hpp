@@ -50,7 +50,9 @@ struct FineFlux {
   index_t held = 0;                             // held nodes
   std::array<double, 3> neighbour{0, 0, 0};     // op::neighbour_couplings
   double alpha = 0, scale = 1;
-  /// Robin faces: scale times op::FluxLevel::diagonal on the backend, else null.
+  /// The operator's diagonal term on the backend (FluxOperator::diagonal), else null: heat's
+  /// capacity where it varies (op::FluxLevel::capacity; the operator is then C + scale A, alpha
+  /// 0) plus scale times the Robin faces' op::FluxLevel::diagonal.
   const T* diagonal = nullptr;
 
   FluxOperator<T> op(double keep, double step, double relax) const {
@@ -63,12 +65,17 @@ struct FineFlux {
   const T* held_marker() const { return held > 0 ? face[0] : nullptr; }
 };
 
-/// out = scale * robin over the owned nodes of L (FluxOperator::diagonal at the operator's
-/// scale; scale 1 copies the bits).
+/// out = base + scale * robin over the owned nodes of L (FluxOperator::diagonal at the
+/// operator's scale; base: heat's capacity where it varies, or null for 0, so that without a
+/// capacity scale 1 copies the bits).
 template <typename T>
 void scale_diagonal(FluxOperations<T>& flux, Backend<T>& backend, const Buffer<T>& robin,
-                    Buffer<T>& out, double scale, const Layout& L) {
-  backend.zero(out);
+                    Buffer<T>& out, double scale, const Layout& L,
+                    const Buffer<T>* base = nullptr) {
+  if (base && base->size())
+    backend.copy(out, *base);
+  else
+    backend.zero(out);
   LinearCombinationArgs<T> c;
   c.y = out.data();
   c.x = robin.data();
@@ -95,26 +102,31 @@ class FineFaces {
       fine_.face[a] = face_[a].data();
     }
     layout_ = host.layout;
+    if (!host.capacity.empty()) {
+      capacity_ = backend.allocate(host.layout.size);
+      backend.upload(capacity_, host.capacity.data(), host.layout.size);
+    }
     if (!host.diagonal.empty()) {
       robin_ = backend.allocate(host.layout.size);
       backend.upload(robin_, host.diagonal.data(), host.layout.size);
       diagonal_ = backend.allocate(host.layout.size);
-      fine_.diagonal = scaled_diagonal(1.0);
     }
+    fine_.diagonal = scaled_diagonal(1.0);
   }
   const FineFlux<T>& fine() const { return fine_; }
-  /// The Robin faces' diagonal term at `scale` (FineFlux::diagonal), or null without one.
+  /// The diagonal term at `scale` (FineFlux::diagonal): the capacity plus scale times the Robin
+  /// faces' term, either alone, or null without both.
   const T* scaled_diagonal(double scale) {
-    if (robin_.size() == 0) return nullptr;
+    if (robin_.size() == 0) return capacity_.size() ? capacity_.data() : nullptr;
     scale_diagonal(require_flux_operations(backend_), backend_, robin_, diagonal_, scale,
-                   layout_);
+                   layout_, &capacity_);
     return diagonal_.data();
   }
 
  private:
   Backend<T>& backend_;
   std::array<Buffer<T>, 3> face_;
-  Buffer<T> robin_, diagonal_;
+  Buffer<T> capacity_, robin_, diagonal_;
   Layout layout_;
   FineFlux<T> fine_;
 };
@@ -135,7 +147,8 @@ template <typename T>
 class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
  public:
   /// `host`: the face arrays of every level (op::flux_levels), uploaded here. The operator is
-  /// alpha I + scale (-div(beta grad)): (0, 1) for Poisson, (1, theta dt) for implicit heat.
+  /// alpha I + scale (-div(beta grad)): (0, 1) for Poisson, (1, theta dt) for implicit heat;
+  /// with a capacity that varies (op::FluxLevel::capacity) C + scale (-div(beta grad)), alpha 0.
   FluxHierarchy(std::vector<LevelGeometry> levels, const std::vector<op::FluxLevel<T>>& host,
              const MultigridSpec& spec, Backend<T>& backend, double alpha, double scale);
   ~FluxHierarchy();
@@ -170,7 +183,7 @@ class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
     f.neighbour = fine_neighbour_;
     f.alpha = alpha_;
     f.scale = scale_;
-    f.diagonal = diagonal_[0].size() ? diagonal_[0].data() : nullptr;
+    f.diagonal = level_diagonal(0);
     return f;
   }
 
@@ -209,11 +222,17 @@ class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
   std::vector<double> omega_;
   std::vector<index_t> held_;
   std::vector<std::array<Buffer<T>, 3>> face_;
-  /// Robin faces: per level op::FluxLevel::diagonal (robin_) and scale_ times it (diagonal_,
-  /// FluxOperator::diagonal of the fine and averaged levels; a Galerkin level's stencil holds
-  /// it already); empty buffers without one.
-  std::vector<Buffer<T>> robin_, diagonal_;
-  std::vector<T> host_robin_;  // the coarsest level's robin_ (host), for its factorisation
+  /// Per level: heat's capacity where it varies (op::FluxLevel::capacity, capacity_), the Robin
+  /// faces' op::FluxLevel::diagonal (robin_), and with Robin faces capacity_ + scale_ * robin_
+  /// (diagonal_); empty buffers where absent. level_diagonal gives FluxOperator::diagonal of the
+  /// fine and averaged levels (a Galerkin level's stencil holds R (C + scale robin) P already).
+  /// host_capacity_, host_robin_: the coarsest level's, for its factorisation.
+  std::vector<Buffer<T>> capacity_, robin_, diagonal_;
+  std::vector<T> host_capacity_, host_robin_;
+  const T* level_diagonal(std::size_t l) const {
+    if (diagonal_[l].size()) return diagonal_[l].data();
+    return capacity_[l].size() ? capacity_[l].data() : nullptr;
+  }
   std::vector<HaloFillArgs<T>> rules_;
   std::vector<Buffer<T>> x_, next_, rhs_;  // level 0: next_ only (x and rhs are the caller's)
   /// The transfers from level l to l + 1 by axes (flux_transfer.hpp), where every axis halves

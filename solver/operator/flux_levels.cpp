@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "problem/weights.hpp"
 
@@ -43,6 +44,7 @@ struct HostLevel {
   std::array<std::vector<double>, 3> face;
   std::vector<double> beta;  // node values (for a non-nested next level)
   std::vector<std::uint8_t> held;
+  std::vector<double> capacity;  // node values where heat's capacity varies, else empty
 };
 
 index_t dense(const LevelGeometry& g, index_t i, index_t j, index_t k) {
@@ -55,6 +57,7 @@ HostLevel fine_host(const LevelGeometry& g, const Medium& m) {
   h.beta.resize(static_cast<std::size_t>(cells));
   for (index_t c = 0; c < cells; ++c) h.beta[c] = m.beta_at(c);
   h.held = m.held;
+  h.capacity = m.capacity;
   return h;
 }
 
@@ -112,6 +115,7 @@ HostLevel coarse_host(const LevelGeometry& fine, const HostLevel& f, const Level
   const index_t cells = g.cells();
   h.beta.resize(static_cast<std::size_t>(cells));
   if (!f.held.empty()) h.held.assign(static_cast<std::size_t>(cells), 0);
+  if (!f.capacity.empty()) h.capacity.assign(static_cast<std::size_t>(cells), 0.0);
   for (index_t k = 0; k < g.n[2]; ++k)
     for (index_t j = 0; j < g.n[1]; ++j)
       for (index_t i = 0; i < g.n[0]; ++i) {
@@ -122,6 +126,7 @@ HostLevel coarse_host(const LevelGeometry& fine, const HostLevel& f, const Level
         const index_t src = dense(fine, p[0], p[1], p[2]);
         h.beta[dense(g, i, j, k)] = f.beta[src];
         if (!h.held.empty()) h.held[dense(g, i, j, k)] = f.held[src];
+        if (!h.capacity.empty()) h.capacity[dense(g, i, j, k)] = f.capacity[src];
       }
   bool nested = true;
   for (int a = 0; a < g.dims; ++a) nested = nested && (halves(g, a) || kept(g, a));
@@ -232,6 +237,13 @@ FluxLevel<T> to_layout(const LevelGeometry& g, const HostLevel& h) {
             ++out.held_count;
           }
   }
+  if (!h.capacity.empty()) {
+    out.capacity.assign(static_cast<std::size_t>(L.size), T(0));
+    for (index_t k = 0; k < g.n[2]; ++k)
+      for (index_t j = 0; j < g.n[1]; ++j)
+        for (index_t i = 0; i < g.n[0]; ++i)
+          out.capacity[L.at(i, j, k)] = static_cast<T>(h.capacity[dense(g, i, j, k)]);
+  }
   return out;
 }
 
@@ -302,6 +314,25 @@ FluxLevel<T> fine_flux_level(const LevelGeometry& g, const Medium& m, const Subd
           }
   }
   add_robin(g, m, sub.n, sub.offset, out);
+  if (!h.capacity.empty()) {  // this rank's part of the capacity
+    out.capacity.assign(static_cast<std::size_t>(L.size), T(0));
+    for (index_t k = 0; k < sub.n[2]; ++k)
+      for (index_t j = 0; j < sub.n[1]; ++j)
+        for (index_t i = 0; i < sub.n[0]; ++i)
+          out.capacity[L.at(i, j, k)] = static_cast<T>(
+              h.capacity[dense(g, i + sub.offset[0], j + sub.offset[1], k + sub.offset[2])]);
+  }
+  return out;
+}
+
+template <typename T>
+std::vector<T> inverse_capacity(const Medium& m, const Layout& L, const Subdomain& sub) {
+  std::vector<T> out(static_cast<std::size_t>(L.size), T(0));
+  for (index_t k = 0; k < sub.n[2]; ++k)
+    for (index_t j = 0; j < sub.n[1]; ++j)
+      for (index_t i = 0; i < sub.n[0]; ++i)
+        out[L.at(i, j, k)] = static_cast<T>(
+            1.0 / m.capacity_at(m.index(i + sub.offset[0], j + sub.offset[1], k + sub.offset[2])));
   return out;
 }
 
@@ -313,10 +344,13 @@ std::array<double, 3> neighbour_couplings(const LevelGeometry& g, double scale) 
           scale * e.weights.corner / e.source_scale};
 }
 
-double largest_flux_diagonal(const LevelGeometry& g, const Medium& m) {
+namespace {
+/// Calls visit(node, (i, j, k), D) for every node of the fine grid that is not held, D the sum
+/// over its faces of beta_f / h_a^2 plus its Robin term (robin_diagonal).
+template <typename Visit>
+void for_flux_diagonals(const LevelGeometry& g, const Medium& m, Visit&& visit) {
   HostLevel h = fine_host(g, m);
   fine_faces(g, m, h);
-  double largest = 0;
   for (index_t k = 0; k < g.n[2]; ++k)
     for (index_t j = 0; j < g.n[1]; ++j)
       for (index_t i = 0; i < g.n[0]; ++i) {
@@ -330,11 +364,35 @@ double largest_flux_diagonal(const LevelGeometry& g, const Medium& m) {
                  (g.spacing[a] * g.spacing[a]);
         }
         sum += robin_diagonal(g, m, at);
-        largest = std::max(largest, sum);
+        visit(dense(g, i, j, k), at, sum);
       }
+}
+}  // namespace
+
+double largest_flux_diagonal(const LevelGeometry& g, const Medium& m) {
+  double largest = 0;
+  for_flux_diagonals(g, m,
+                     [&](index_t, const index_t*, double d) { largest = std::max(largest, d); });
   return largest;
 }
 
+double smallest_capacity_over_diagonal(const LevelGeometry& g, const Medium& m) {
+  double smallest = std::numeric_limits<double>::infinity();
+  for_flux_diagonals(g, m, [&](index_t node, const index_t* at, double d) {
+    // A node on a Dirichlet face is never stepped.
+    for (int a = 0; a < g.dims; ++a)
+      if ((at[a] == 0 && g.faces[2 * a] == BoundaryType::Dirichlet) ||
+          (at[a] == g.n[a] - 1 && g.faces[2 * a + 1] == BoundaryType::Dirichlet))
+        return;
+    smallest = std::min(smallest, m.capacity_at(node) / d);
+  });
+  return smallest;
+}
+
+template std::vector<float> inverse_capacity<float>(const Medium&, const Layout&,
+                                                   const Subdomain&);
+template std::vector<double> inverse_capacity<double>(const Medium&, const Layout&,
+                                                     const Subdomain&);
 template FluxLevel<float> fine_flux_level<float>(const LevelGeometry&, const Medium&,
                                                  const Subdomain&);
 template FluxLevel<double> fine_flux_level<double>(const LevelGeometry&, const Medium&,

@@ -37,6 +37,11 @@ struct FluxLevel {
   /// (0 elsewhere and on Dirichlet faces), the operator's diagonal term at scale 1
   /// (FluxOperator::diagonal); empty without a Robin face.
   std::vector<T> diagonal;
+  /// Heat's capacity at the level's nodes (`layout`, 0 in the halo) where it varies: the
+  /// implicit step's diagonal C of C + theta dt A; coarse levels take the value of the fine node
+  /// under them, as the coefficient's node values. Empty otherwise. With Robin faces as well the
+  /// operator's diagonal (FluxOperator::diagonal) is capacity + scale * diagonal.
+  std::vector<T> capacity;
 };
 
 /// The Robin term of FluxLevel::diagonal at node `at` (indices of the whole level `g`).
@@ -55,6 +60,11 @@ template <typename T>
 FluxLevel<T> fine_flux_level(const multigrid::LevelGeometry& fine, const Medium& m,
                              const Subdomain& sub);
 
+/// 1 / c_i (heat's capacity) at the nodes `sub` owns, in its layout `L` (0 elsewhere): the
+/// explicit step's factor per node (FluxOperator::step_scale).
+template <typename T>
+std::vector<T> inverse_capacity(const Medium& m, const Layout& L, const Subdomain& sub);
+
 /// The neighbour-class couplings (FluxOperator::neighbour) of the operator
 /// scale (-div(beta grad)) on grid `g`: the 19- or 27-point Laplacian's weight of each face,
 /// edge and corner neighbour, beta read from the faces; zeros for 5 and 7 points (the face
@@ -62,7 +72,13 @@ FluxLevel<T> fine_flux_level(const multigrid::LevelGeometry& fine, const Medium&
 std::array<double, 3> neighbour_couplings(const multigrid::LevelGeometry& g, double scale);
 
 /// The largest sum over a node's faces of beta_f / h_a^2 plus its Robin term 2 h / h_a on the
-/// fine grid (held nodes out): the explicit heat step's stability limit is 1 / that.
+/// fine grid (held nodes out): the explicit heat step's stability limit is c / that, c the
+/// capacity's number.
 double largest_flux_diagonal(const multigrid::LevelGeometry& fine, const Medium& m);
+
+/// The smallest c_i / D_i over the fine grid's nodes that a step updates (held nodes and those
+/// on Dirichlet faces out), D_i the sum over node i's faces of beta_f / h_a^2 plus its Robin
+/// term 2 h / h_a, and c_i its capacity: the explicit heat step's stability limit with a capacity that varies.
+double smallest_capacity_over_diagonal(const multigrid::LevelGeometry& fine, const Medium& m);
 
 }  // namespace fdsolve::op

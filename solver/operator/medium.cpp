@@ -96,6 +96,53 @@ void resolve_coefficient(const Case& c, Medium& m) {
   m.beta = std::move(beta);
 }
 
+/// The capacity as the coefficient is read (the same checks) and sampled: at the nodes, or under
+/// sampling: cells per cell (each checked, naming the cell) and a node's the mean of its cells
+/// (node_means_of_cells, what sampled_node_values gives).
+void resolve_capacity(const Case& c, Medium& m) {
+  const std::string key = "problem.capacity";
+  const Value& v = c.problem.capacity;
+  if (c.problem.equation != Equation::Heat) return;
+  if (v.is_constant()) {
+    m.capacity_constant = m.capacity_min = m.capacity_max = v.constant;
+    return;
+  }
+  const auto bad = [&](double value, const std::string& where) {
+    throw InputError(c.where(key) +
+                     fmt::format("{}: {} {} {}; a capacity must be finite and > 0", key,
+                                 v.is_file() ? "holds" : "evaluates to", value, where));
+  };
+  std::vector<double> cap;
+  if (c.problem.sampling == Sampling::Cells) {
+    const CellGrid g = CellGrid::of(c);
+    const std::vector<double> cells = cell_values(c, v, key);
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      if (!std::isfinite(cells[i]) || !(cells[i] > 0)) {
+        const auto q = static_cast<index_t>(i);
+        bad(cells[i], at_cell(c, {q % g.cells[0], q / g.cells[0] % g.cells[1],
+                                  q / (g.cells[0] * g.cells[1])}));
+      }
+    cap = node_means_of_cells(g, cells);
+  } else {
+    cap = evaluate(c, v, key);
+    for (std::size_t i = 0; i < cap.size(); ++i)
+      if (!std::isfinite(cap[i]) || !(cap[i] > 0))
+        bad(cap[i], at_node(c, node_of(m, static_cast<index_t>(i))));
+  }
+  double lo = cap[0], hi = cap[0];
+  for (double b : cap) {
+    lo = b < lo ? b : lo;
+    hi = b > hi ? b : hi;
+  }
+  m.capacity_min = lo;
+  m.capacity_max = hi;
+  if (lo == hi) {
+    m.capacity_constant = cap[0];
+    return;
+  }
+  m.capacity = std::move(cap);
+}
+
 /// A region that holds no node: a mistake in a formula (too small to reach a node, off the
 /// grid), so an input error; a mask file only warns: it is data made elsewhere, which can be
 /// empty on purpose (a part absent from this variant of a model) and cannot be edited here.
@@ -199,14 +246,17 @@ bool has_robin_face(const Case& c) {
 }
 
 bool may_need_flux(const Case& c) {
-  return !c.problem.coefficient.is_constant() || !c.problem.fixed.empty() || has_robin_face(c);
+  return !c.problem.coefficient.is_constant() || !c.problem.fixed.empty() ||
+         !c.problem.capacity.is_constant() || has_robin_face(c);
 }
+
 
 Medium resolve_medium(const Case& c) {
   Medium m;
   m.dims = c.grid.dims;
   for (int a = 0; a < c.grid.dims; ++a) m.n[a] = c.grid.points[a];
   resolve_coefficient(c, m);
+  resolve_capacity(c, m);
   resolve_fixed(c, m);
   for (int face = 0; face < 2 * c.grid.dims; ++face) {
     m.robin_face[face] = c.boundary[face].type == BoundaryType::Robin;
@@ -228,8 +278,17 @@ std::shared_ptr<const Medium> resolved_medium(const Case& c) {
   return kept;
 }
 
-Case with_constant_coefficient(const Case& c, const Medium& m) {
+Case with_constant_capacity(const Case& c, const Medium& m) {
   Case k = c;
+  if (!c.problem.capacity.is_constant() && !m.capacity_varies()) {
+    k.problem.capacity = Value{};
+    k.problem.capacity.constant = m.capacity_constant;
+  }
+  return k;
+}
+
+Case with_constant_coefficient(const Case& c, const Medium& m) {
+  Case k = with_constant_capacity(c, m);
   if (c.problem.coefficient.is_constant()) return k;
   k.problem.coefficient = Value{};
   k.problem.coefficient.constant = c.problem.equation == Equation::Heat ? 1.0 : m.constant;

@@ -1,6 +1,6 @@
-// The medium of a case: its coefficient (beta of -div(beta grad u) = f, or k of heat) at every
-// node and the nodes held by problem.fixed, evaluated once and checked (finite, > 0) before
-// anything runs.
+// The medium of a case: its coefficient (beta of -div(beta grad u) = f, or k of heat) and heat's
+// capacity (c of c u_t = div(k grad u) + q) at every node and the nodes held by problem.fixed,
+// evaluated once and checked (finite, > 0) before anything runs.
 #pragma once
 
 #include <array>
@@ -41,6 +41,12 @@ struct Medium {
   /// (flux_levels: FluxLevel::diagonal), so a case with one runs the flux operator.
   std::array<bool, 6> robin_face{};
   std::array<double, 6> robin_h{};
+  /// Heat's capacity at every node (dense, as beta) when it varies; empty when it is one number,
+  /// `capacity_constant` (1 for the other equations), with its range. Under sampling: cells a
+  /// node's capacity is the mean of its cells (sampled_node_values).
+  std::vector<double> capacity;
+  double capacity_constant = 1.0;
+  double capacity_min = 1.0, capacity_max = 1.0;
 
   static std::uint8_t held_mark(std::size_t region) {
     return static_cast<std::uint8_t>(region < 254 ? region + 1 : 255);
@@ -56,11 +62,16 @@ struct Medium {
       if (r) return true;
     return false;
   }
-  /// Whether the case needs the variable-coefficient operator (a coefficient that varies, held
-  /// nodes, or a Robin face); otherwise the constant stencils run with `constant`.
-  bool needs_flux() const { return varies() || holds() || robin(); }
+  bool capacity_varies() const { return !capacity.empty(); }
+  /// Whether the case needs the variable-coefficient operator (a coefficient or a capacity that
+  /// varies, held nodes, or a Robin face); otherwise the constant stencils run with `constant`
+  /// (and the capacity's number).
+  bool needs_flux() const { return varies() || holds() || robin() || capacity_varies(); }
   index_t index(index_t i, index_t j, index_t k) const { return (k * n[1] + j) * n[0] + i; }
   double beta_at(index_t node) const { return varies() ? beta[node] : constant; }
+  double capacity_at(index_t node) const {
+    return capacity_varies() ? capacity[node] : capacity_constant;
+  }
   bool by_cells() const { return !cell_beta.empty(); }
   /// The fine grid's coefficient of the face between node (i, j, k) and its +a neighbour
   /// (node[a] up to n_a - 2, or n_a - 1 on a periodic axis, whose face wraps): the harmonic mean
@@ -72,10 +83,11 @@ struct Medium {
 /// problem.coefficient.
 std::string coefficient_key(const Case& c);
 
-/// Evaluates the coefficient and the fixed regions of `c` on the whole grid. Throws InputError
-/// naming the key and the node where the coefficient is not finite or not > 0, where a held
-/// value is not finite, or when the regions hold every node a sweep would update; warns for a
-/// region that holds no node. A coefficient equal at every node becomes `constant`.
+/// Evaluates the coefficient, the capacity and the fixed regions of `c` on the whole grid. Throws
+/// InputError naming the key and the node where the coefficient or the capacity is not finite or
+/// not > 0, where a held value is not finite, or when the regions hold every node a sweep would
+/// update; warns for a region that holds no node. A coefficient equal at every node becomes
+/// `constant`, a capacity equal at every node `capacity_constant`.
 Medium resolve_medium(const Case& c);
 /// resolve_medium evaluated once per case: the validation before a run, the solver, the
 /// stability limit, the method's description and the snapshot fields share one result (a
@@ -86,12 +98,17 @@ std::shared_ptr<const Medium> resolved_medium(const Case& c);
 /// Whether the case has a face of type robin.
 bool has_robin_face(const Case& c);
 
-/// Whether the case can need the variable-coefficient operator at all (a coefficient given as
-/// an expression or data, fixed regions, or a Robin face), without evaluating anything.
+/// Whether the case can need the variable-coefficient operator at all (a coefficient or a
+/// capacity given as an expression or data, fixed regions, or a Robin face), without evaluating
+/// anything.
 bool may_need_flux(const Case& c);
 
-/// `c` with the coefficient of a medium that needs no flux operator written as a number, so
-/// that a uniform field runs exactly as that number does.
+/// `c` with a capacity equal at every node of `m` written as its number (what the constant
+/// scaling by c takes, on the flux form too).
+Case with_constant_capacity(const Case& c, const Medium& m);
+
+/// `c` with the coefficient and the capacity of a medium that needs no flux operator written as
+/// numbers, so that a uniform field runs exactly as that number does.
 Case with_constant_coefficient(const Case& c, const Medium& m);
 
 }  // namespace fdsolve::op

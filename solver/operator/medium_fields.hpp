@@ -1,5 +1,6 @@
-// The medium as output fields (output.fields `coefficient` and `fixed`): a rank's own nodes of
-// the coefficient and of the held-node mask, dense in C order, for snapshots.
+// The medium as output fields (output.fields `coefficient`, `fixed` and `capacity`): a rank's own
+// nodes of the coefficient, of the held-node mask and of heat's capacity, dense in C order, for
+// snapshots.
 #pragma once
 
 #include <vector>
@@ -26,6 +27,12 @@ std::vector<T> owned_values(const Medium& m, const Subdomain& sub, Value value) 
 template <typename T>
 std::vector<T> coefficient_field(const Medium& m, const Subdomain& sub) {
   return owned_values<T>(m, sub, [&](index_t node) { return m.beta_at(node); });
+}
+
+/// Heat's capacity c at the nodes `sub` owns.
+template <typename T>
+std::vector<T> capacity_field(const Medium& m, const Subdomain& sub) {
+  return owned_values<T>(m, sub, [&](index_t node) { return m.capacity_at(node); });
 }
 
 /// 1 where a node is held by problem.fixed, else 0, at the nodes `sub` owns.

@@ -212,7 +212,7 @@ double cell_face(const CellGrid& g, const std::vector<double>& cells, int a,
 bool medium_can_be_sampled(const Case& c) {
   index_t cells = 1;
   for (int a = 0; a < c.grid.dims; ++a) cells *= c.grid.points[a];
-  bool files = c.problem.coefficient.is_file();
+  bool files = c.problem.coefficient.is_file() || c.problem.capacity.is_file();
   for (const FixedRegion& r : c.problem.fixed)
     files = files || r.where.is_file() || r.value.is_file();
   return !files && cells > kSampleEveryNode;
@@ -243,6 +243,27 @@ std::array<double, 2> check_medium_sampled(const Case& c) {
                          fmt::format("{}: evaluates to {} {}; a coefficient must be finite and > 0",
                                      key, b, by_cells ? at_cell(c, n) : at_node(c, n)));
       range = {std::min(range[0], b), std::max(range[1], b)};
+    }
+  }
+  if (c.problem.equation == Equation::Heat && !c.problem.capacity.is_constant()) {
+    // The capacity at the same samples (cells: the cell above each sample node, as the
+    // coefficient's), with resolve_medium's message.
+    const auto e = compiled(c.problem.capacity);
+    const bool by_cells = c.problem.sampling == Sampling::Cells;
+    const CellGrid g = CellGrid::of(c);
+    for (const auto& node : nodes) {
+      std::array<index_t, 3> n = node;
+      if (by_cells)
+        for (int a = 0; a < c.grid.dims; ++a) n[a] = std::min(n[a], g.cells[a] - 1);
+      const double v =
+          by_cells ? (*e)(cell_centre(c, 0, n[0]), cell_centre(c, 1, n[1]),
+                          c.grid.dims == 3 ? cell_centre(c, 2, n[2]) : 0.0, 0.0)
+                   : at(c, c.problem.capacity, e.get(), n);
+      if (!std::isfinite(v) || !(v > 0))
+        throw InputError(c.where("problem.capacity") +
+                         fmt::format("problem.capacity: evaluates to {} {}; a capacity must be "
+                                     "finite and > 0",
+                                     v, by_cells ? at_cell(c, n) : at_node(c, n)));
     }
   }
   for (std::size_t r = 0; r < c.problem.fixed.size(); ++r) {

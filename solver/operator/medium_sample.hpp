@@ -54,12 +54,12 @@ double cell_face(const CellGrid& g, const std::vector<double>& cells, int a,
 /// "cell (i, j) = (3, 4), centre (x, y) = (0.35, 0.45)" for error messages.
 std::string at_cell(const Case& c, const std::array<index_t, 3>& cell);
 
-/// Whether `check` may sample the medium of `c`: its coefficient and held regions are numbers
-/// or expressions (no data file) and the grid has more than kSampleEveryNode nodes.
+/// Whether `check` may sample the medium of `c`: its coefficient, capacity and held regions are
+/// numbers or expressions (no data file) and the grid has more than kSampleEveryNode nodes.
 bool medium_can_be_sampled(const Case& c);
 
-/// The coefficient (finite and > 0) and the held regions (`where` finite; `value` finite where
-/// `where` holds) at the sample nodes of the grid, with resolve_medium's messages. What it
+/// The coefficient and the capacity (finite and > 0) and the held regions (`where` finite;
+/// `value` finite where `where` holds) at the sample nodes of the grid, with resolve_medium's messages. What it
 /// cannot see at samples (a region holding every node, or none) is left to the run. Returns
 /// the smallest and largest coefficient seen at the samples.
 std::array<double, 2> check_medium_sampled(const Case& c);

@@ -20,6 +20,8 @@ std::size_t required_memory(const Case& c, const Subdomain& sub) {
   for (const FixedRegion& region : c.problem.fixed) fields += region.value.uses_time ? 2 : 0;
   // Robin faces: the operator's diagonal term (op::FluxLevel::diagonal).
   if (has_robin_faces(c)) fields += 1;
+  // A heat capacity that varies: the explicit step's 1 / c per node (FluxOperator::step_scale).
+  if (c.problem.equation == Equation::Heat && !c.problem.capacity.is_constant()) ++fields;
   std::size_t faces = 0;
   for (int face = 0; face < 2 * c.grid.dims; ++face) {
     const BoundaryCondition& bc = c.boundary[face];

@@ -68,17 +68,26 @@ EquationWeights equation_weights(const Case& c) {
   return e;
 }
 
+double capacity_number(const Case& c) {
+  const Value& v = c.problem.capacity;
+  return c.problem.equation == Equation::Heat && v.is_constant() ? v.constant : 1.0;
+}
+
 EquationWeights heat_step_weights(const Case& c, double dt) {
   const EquationWeights jacobi = equation_weights(c);
-  const double scale = dt * c.problem.diffusivity / jacobi.source_scale;
+  // c u_t = k lap u + q with c a number is u_t = (k / c) lap u + q / c: the step of dt / c.
+  // (c = 1 divides exactly: the weights are those without a capacity, bit for bit.)
+  const double capacity = capacity_number(c);
+  const double step = dt / capacity;
+  const double scale = step * c.problem.diffusivity / jacobi.source_scale;
   EquationWeights e;
   e.weights.points = jacobi.weights.points;
   e.weights.center = 1.0 - scale;
   for (int a = 0; a < 3; ++a) e.weights.face[a] = scale * jacobi.weights.face[a];
   e.weights.edge = scale * jacobi.weights.edge;
   e.weights.corner = scale * jacobi.weights.corner;
-  e.source_scale = dt;
-  if (c.problem.source.is_constant()) e.weights.source = dt * c.problem.source.constant;
+  e.source_scale = step;
+  if (c.problem.source.is_constant()) e.weights.source = step * c.problem.source.constant;
   return e;
 }
 

@@ -111,7 +111,7 @@ const std::vector<BadInput> kBadInputs = {
      grid2 + "output: {fields: []}\n",
      {},
      "case.yaml:2:18: output.fields: expected at least one field (u, update, source, coefficient, "
-     "fixed, flux)"},
+     "fixed, flux, capacity)"},
     {"output precision neither same nor float",
      grid2 + "output: {precision: double}\n",
      {},
@@ -132,7 +132,7 @@ const std::vector<BadInput> kBadInputs = {
      grid2 + "output: {fields: [u, preasure]}\n",
      {},
      "case.yaml:2:22: output.fields[1]: unknown value 'preasure' (expected u, update, source, "
-     "coefficient, fixed, flux)"},
+     "coefficient, fixed, flux, capacity)"},
     {"7-point stencil on a 2D grid",
      grid2 + "stencil: 7\n",
      {},
@@ -346,14 +346,14 @@ const std::vector<BadInput> kBadInputs = {
      grid2 + "boundary: {x_min: {value: {file: b.h5, dataset: /b}}}\n",
      {},
      "case.yaml:2:27: boundary.x_min.value: only initial, problem.source, "
-     "problem.coefficient, problem.diffusivity and problem.fixed can be read from a file; give "
-     "a number or an expression"},
+     "problem.coefficient, problem.diffusivity, problem.capacity and problem.fixed can be read "
+     "from a file; give a number or an expression"},
     {"boundary gradient from a file",
      grid2 + heat + "boundary: {x_min: {type: neumann, gradient: {file: b.h5, dataset: /b}}}\n",
      {},
      "case.yaml:3:45: boundary.x_min.gradient: only initial, problem.source, "
-     "problem.coefficient, problem.diffusivity and problem.fixed can be read from a file; give "
-     "a number or an expression"},
+     "problem.coefficient, problem.diffusivity, problem.capacity and problem.fixed can be read "
+     "from a file; give a number or an expression"},
     {"other keys beside file and dataset",
      grid2 + "initial: {file: u.h5, dataset: /u, scale: 2}\n",
      {},

@@ -136,6 +136,22 @@ TEST_CASE("input: to_yaml round trip of heat cases writes time and leaves Jacobi
   }
 }
 
+TEST_CASE("input: to_yaml round trip of heat's capacity: a number, an expression") {
+  const std::string number = check_round_trip(
+      "grid: {points: [9, 5]}\nproblem: {equation: heat, capacity: 2.5, diffusivity: 3}\n");
+  CHECK(number.find("capacity: 2.5") != std::string::npos);
+  const std::string field = check_round_trip(
+      "grid: {points: [9, 5]}\nproblem: {equation: heat, capacity: \"1 + x*y\"}\n");
+  CHECK(field.find("capacity: \"1 + x*y\"") != std::string::npos);
+  // capacity: 1 is the default: its case's text is that of a case without the key.
+  const fdsolve::Case one = fdsolve::parse_case(
+      "grid: {points: [9, 5]}\nproblem: {equation: heat, capacity: 1}\n", "case.yaml", {});
+  const fdsolve::Case none = fdsolve::parse_case(
+      "grid: {points: [9, 5]}\nproblem: {equation: heat}\n", "case.yaml", {});
+  CHECK(fdsolve::to_yaml(one) == fdsolve::to_yaml(none));
+  CHECK(fdsolve::to_yaml(one).find("capacity") == std::string::npos);
+}
+
 TEST_CASE("input: to_yaml round trip of periodic and neumann faces") {
   const std::string yaml = check_round_trip(
       "grid: {points: [6, 5, 4]}\n"

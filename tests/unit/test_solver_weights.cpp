@@ -95,3 +95,51 @@ TEST_CASE("heat: the stability limit of each stencil matches the hand-derived vo
   CHECK(limit("grid: {points: [21, 11], extent: [1, 1]}\n") ==
         doctest::Approx(1 / (2 * k * (1 / (hx * hx) + 1 / (hy * hy)))).epsilon(1e-12));
 }
+
+TEST_CASE("heat: a capacity that is a number steps by dt / c, and its limit is c times k's") {
+  // c u_t = k lap u + q with c = 4, k = 2, q = 3 on h = 0.05 (5 points): the step of dt / 4.
+  const double h = 0.05, k = 2.0, c = 4.0, dt = 1e-4;
+  const Case with = make_case(
+      "grid: {points: [21, 21], extent: [1, 1]}\n"
+      "problem: {equation: heat, diffusivity: 2, capacity: 4, source: 3}\n");
+  const auto e = heat_step_weights(with, dt);
+  const double r = dt / c * k / (h * h);  // each neighbour's weight
+  CHECK(e.weights.face[0] == doctest::Approx(r).epsilon(1e-14));
+  CHECK(e.weights.face[1] == doctest::Approx(r).epsilon(1e-14));
+  CHECK(e.weights.center == doctest::Approx(1 - 4 * r).epsilon(1e-14));
+  CHECK(e.source_scale == doctest::Approx(dt / c).epsilon(1e-15));
+  CHECK(e.weights.source == doctest::Approx(3 * dt / c).epsilon(1e-14));
+  CHECK(heat_stability_limit(with) == doctest::Approx(c * h * h / (4 * k)).epsilon(1e-12));
+  // capacity: 1 is the case without the key, bit for bit.
+  const Case one = make_case(
+      "grid: {points: [21, 21], extent: [1, 1]}\n"
+      "problem: {equation: heat, diffusivity: 2, capacity: 1, source: 3}\n");
+  const Case none = make_case(
+      "grid: {points: [21, 21], extent: [1, 1]}\n"
+      "problem: {equation: heat, diffusivity: 2, source: 3}\n");
+  const auto a = heat_step_weights(one, dt), b = heat_step_weights(none, dt);
+  CHECK(a.weights.center == b.weights.center);
+  CHECK(a.weights.face[0] == b.weights.face[0]);
+  CHECK(a.weights.source == b.weights.source);
+  CHECK(a.source_scale == b.source_scale);
+  CHECK(heat_stability_limit(one) == heat_stability_limit(none));
+}
+
+TEST_CASE("heat: with a capacity that varies the limit is the smallest c_i / D_i") {
+  // 5 x 3 nodes, h = 1/4 on x and 1/2 on y, k = 1, every face Neumann (each node's diagonal
+  // D = 2 k / hx^2 + 2 k / hy^2 = 32 + 8 = 40, the mirrors included), c = 1 + x: the smallest
+  // c / D at x = 0, 1 / 40. With c = 3 - x the smallest is at x = 1: 2 / 40.
+  const std::string grid =
+      "grid: {points: [5, 3], extent: [1, 1]}\nboundary: {default: {type: neumann}}\n";
+  CHECK(heat_stability_limit(make_case(grid + "problem: {equation: heat, capacity: \"1 + x\"}\n")) ==
+        doctest::Approx(1.0 / 40).epsilon(1e-14));
+  CHECK(heat_stability_limit(make_case(grid + "problem: {equation: heat, capacity: \"3 - x\"}\n")) ==
+        doctest::Approx(2.0 / 40).epsilon(1e-14));
+  // A Dirichlet face holds its nodes: x_min's nodes (c = 1) drop out, the next column (x = 1/4,
+  // c = 1.25) has the full diagonal 40.
+  CHECK(heat_stability_limit(make_case(
+            "grid: {points: [5, 3], extent: [1, 1]}\n"
+            "boundary: {default: {type: neumann}, x_min: {type: dirichlet}}\n"
+            "problem: {equation: heat, capacity: \"1 + x\"}\n")) ==
+        doctest::Approx(1.25 / 40).epsilon(1e-14));
+}
