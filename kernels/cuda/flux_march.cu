@@ -37,9 +37,9 @@ __device__ __forceinline__ int run_length(index_t start, index_t end) {
 
 /// Marches one column: `at` the node at `first`, `stride` the step along the marching axis
 /// (pitch in 2D, plane in 3D), `across` the other axis's stride in 3D (pitch), `count` nodes.
-/// `PerNode`: the operator has per-node arrays besides the faces (FluxOperator::diagonal); a
-/// separate instantiation, because their load and the registers it holds cost the 3D float sweep
-/// a fifth of its bandwidth where no node reads them (bench row flux-7pt).
+/// `PerNode`: the operator has per-node arrays besides the faces (FluxOperator::diagonal,
+/// step_scale); a separate instantiation, because their loads and the registers they hold cost
+/// the 3D float sweep a fifth of its bandwidth where no node reads them (bench row flux-7pt).
 template <typename T, int Dims, bool PerNode>
 __device__ __forceinline__ void march_column(const T* __restrict__ in, T* __restrict__ out,
                                              const T* __restrict__ src, T f_const,
@@ -55,9 +55,11 @@ __device__ __forceinline__ void march_column(const T* __restrict__ in, T* __rest
     const T east_raw = p.fx[at];
     FluxStencilValues<T> v;
     v.u = centre;
-    v.step_scale = flux_step_scale(p, at);
     v.f = src ? src[at] : f_const;
-    if constexpr (PerNode) v.d = flux_extra_diagonal(p, at);
+    if constexpr (PerNode) {
+      v.step_scale = flux_step_scale(p, at);
+      v.d = flux_extra_diagonal(p, at);
+    }
     v.bw = flux_magnitude(p.fx[at - 1]);
     v.be = flux_magnitude(east_raw);
     v.uw = in[at - 1];
@@ -133,7 +135,7 @@ void launch_flux_march(const SweepArgs<T>& args, cudaStream_t stream) {
   if (args.layout.dims == 2) {
     const dim3 grid(static_cast<unsigned>(ceil_div(b.extent(0), kBX2)),
                     static_cast<unsigned>(std::min(ceil_div(b.extent(1), kMarchRun), kMaxGridYZ)));
-    if (p.dg)
+    if (p.dg || p.ss)
       flux_march2d<T, true><<<grid, kBX2, 0, stream>>>(args.in, args.out, args.source_field, f, p,
                                                        r, args.layout.origin);
     else
@@ -143,7 +145,7 @@ void launch_flux_march(const SweepArgs<T>& args, cudaStream_t stream) {
     const dim3 grid(static_cast<unsigned>(ceil_div(b.extent(0), kBX3)),
                     static_cast<unsigned>(std::min(ceil_div(b.extent(1), kBY3), kMaxGridYZ)),
                     static_cast<unsigned>(std::min(ceil_div(b.extent(2), kMarchRun), kMaxGridYZ)));
-    if (p.dg)
+    if (p.dg || p.ss)
       flux_march3d<T, true><<<grid, dim3(kBX3, kBY3), 0, stream>>>(
           args.in, args.out, args.source_field, f, p, r, args.layout.origin);
     else
