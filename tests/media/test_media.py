@@ -14,6 +14,7 @@ names the bug): it prints XFAIL while the bug is there and fails (XPASS) once it
 that the mark is removed with the fix."""
 
 import argparse
+import csv
 import itertools
 import json
 import math
@@ -1003,6 +1004,47 @@ def group_examples():
         assert errors[1] < 0.7 * errors[0], f"no convergence toward 2 pi eps / ln 4: {errors}"
     check("examples: capacitor's -flux_fixed_0 is 2 pi eps / ln(b/a) to the staircase error",
           capacitor_body)
+
+    def heat_fin_body():
+        directory = run_example("heat_fin", "heat_fin.yaml", [])
+        with open(os.path.join(directory, "out", "probes.csv")) as f:
+            rows = list(csv.DictReader(f))
+        assert float(rows[0]["time"]) == 0.0 and float(rows[-1]["time"]) == 120.0
+        # The fin is thin (Biot number h t / k ~ 2e-4), so its steady profile is the 1D fin's:
+        # -(k t theta')' + 2 h theta = 0 with k 401 (copper, x < 0.01) then 237 (aluminium),
+        # theta(0) = 60, -k theta'(L) = h theta(L); solved here by finite differences on 20001
+        # nodes. By t = 120 the run is steady to 1e-4 K.
+        n, length, t, h = 20001, 0.05, 0.004, 25.0
+        x = np.linspace(0.0, length, n)
+        dx = x[1] - x[0]
+        k = np.where(x < 0.01, 401.0, 237.0)
+        kf = 2.0 * k[:-1] * k[1:] / (k[:-1] + k[1:])
+        main = np.zeros(n)
+        lower = np.zeros(n - 1)
+        upper = np.zeros(n - 1)
+        rhs = np.zeros(n)
+        main[0] = 1.0
+        rhs[0] = 60.0
+        for i in range(1, n - 1):
+            main[i] = t * (kf[i - 1] + kf[i]) / dx ** 2 + 2.0 * h
+            lower[i - 1] = -t * kf[i - 1] / dx ** 2
+            upper[i] = -t * kf[i] / dx ** 2
+        # The tip's half cell: its conduction, its two faces' and its end's convection.
+        main[-1] = t * kf[-1] / dx + h * dx + h * t
+        lower[-1] = -t * kf[-1] / dx
+        from scipy.sparse import diags
+        from scipy.sparse.linalg import spsolve
+        theta = spsolve(diags([lower, main, upper], [-1, 0, 1], format="csc"), rhs)
+        for name, at in (("base", 0.01), ("middle", 0.03), ("tip", 0.05)):
+            expected = 20.0 + np.interp(at, x, theta)
+            got = float(rows[-1][name])
+            assert abs(got - expected) < 0.01, f"{name}: {got} against the 1D fin's {expected}"
+        # Warming: every probe rises at each output time.
+        for name in ("base", "middle", "tip"):
+            values = [float(r[name]) for r in rows if float(r["time"]) % 10 == 0]
+            assert all(b >= a for a, b in zip(values, values[1:])), name
+    check("examples: heat_fin as shipped reaches the 1D composite fin's steady profile (0.01 K)",
+          heat_fin_body)
 
 
 def python_limit_faces(k, h, faces):
