@@ -223,49 +223,35 @@ std::array<double, 2> check_medium_sampled(const Case& c) {
                 {c.grid.points[0], c.grid.points[1], c.grid.dims == 3 ? c.grid.points[2] : 1}};
   const auto nodes = sample_nodes(all);
   const std::string key = coefficient_key(c);
-  std::array<double, 2> range{c.problem.coefficient.constant, c.problem.coefficient.constant};
-  if (!c.problem.coefficient.is_constant()) {
-    const auto e = compiled(c.problem.coefficient);
-    range = {std::numeric_limits<double>::infinity(), 0.0};
-    const bool by_cells = c.problem.sampling == Sampling::Cells;
-    const CellGrid g = CellGrid::of(c);
+  // A field sampled at the nodes, or with cells at the cell above each sample node (the last
+  // cell below the last node): its range, and resolve_medium's message where a value is not
+  // finite or not > 0.
+  const bool by_cells = c.problem.sampling == Sampling::Cells;
+  const CellGrid g = CellGrid::of(c);
+  const auto sampled_range = [&](const Value& v, const std::string& name, const char* noun) {
+    const auto e = compiled(v);
+    std::array<double, 2> r{std::numeric_limits<double>::infinity(), 0.0};
     for (const auto& node : nodes) {
-      // Cells: the cell above each sample node (the last cell below the last node).
       std::array<index_t, 3> n = node;
       if (by_cells)
         for (int a = 0; a < c.grid.dims; ++a) n[a] = std::min(n[a], g.cells[a] - 1);
       const double b =
           by_cells ? (*e)(cell_centre(c, 0, n[0]), cell_centre(c, 1, n[1]),
                           c.grid.dims == 3 ? cell_centre(c, 2, n[2]) : 0.0, 0.0)
-                   : at(c, c.problem.coefficient, e.get(), n);
+                   : at(c, v, e.get(), n);
       if (!std::isfinite(b) || !(b > 0))
-        throw InputError(c.where(key) +
-                         fmt::format("{}: evaluates to {} {}; a coefficient must be finite and > 0",
-                                     key, b, by_cells ? at_cell(c, n) : at_node(c, n)));
-      range = {std::min(range[0], b), std::max(range[1], b)};
+        throw InputError(c.where(name) +
+                         fmt::format("{}: evaluates to {} {}; a {} must be finite and > 0", name,
+                                     b, by_cells ? at_cell(c, n) : at_node(c, n), noun));
+      r = {std::min(r[0], b), std::max(r[1], b)};
     }
-  }
-  if (c.problem.equation == Equation::Heat && !c.problem.capacity.is_constant()) {
-    // The capacity at the same samples (cells: the cell above each sample node, as the
-    // coefficient's), with resolve_medium's message.
-    const auto e = compiled(c.problem.capacity);
-    const bool by_cells = c.problem.sampling == Sampling::Cells;
-    const CellGrid g = CellGrid::of(c);
-    for (const auto& node : nodes) {
-      std::array<index_t, 3> n = node;
-      if (by_cells)
-        for (int a = 0; a < c.grid.dims; ++a) n[a] = std::min(n[a], g.cells[a] - 1);
-      const double v =
-          by_cells ? (*e)(cell_centre(c, 0, n[0]), cell_centre(c, 1, n[1]),
-                          c.grid.dims == 3 ? cell_centre(c, 2, n[2]) : 0.0, 0.0)
-                   : at(c, c.problem.capacity, e.get(), n);
-      if (!std::isfinite(v) || !(v > 0))
-        throw InputError(c.where("problem.capacity") +
-                         fmt::format("problem.capacity: evaluates to {} {}; a capacity must be "
-                                     "finite and > 0",
-                                     v, by_cells ? at_cell(c, n) : at_node(c, n)));
-    }
-  }
+    return r;
+  };
+  std::array<double, 2> range{c.problem.coefficient.constant, c.problem.coefficient.constant};
+  if (!c.problem.coefficient.is_constant())
+    range = sampled_range(c.problem.coefficient, key, "coefficient");
+  if (c.problem.equation == Equation::Heat && !c.problem.capacity.is_constant())
+    sampled_range(c.problem.capacity, "problem.capacity", "capacity");
   for (std::size_t r = 0; r < c.problem.fixed.size(); ++r) {
     const FixedRegion& region = c.problem.fixed[r];
     const std::string name = fmt::format("problem.fixed[{}]", r);
