@@ -57,19 +57,17 @@ class FieldWriter {
         copy_on_all_threads_(!backend.host_memory()),
         staging_(backend, L.size),
         queue_(output_queue_capacity(c, state_bytes(c, L), collective_)) {
-    bool medium_fields = false;
+    // The medium's fields never change: formed once (those asked for), written with each
+    // snapshot.
     for (const auto& name : c.output.fields) {
       if (name == "source")
         source_ = gather(owned_dense(source_values<T>(c, L, d.sub, 1.0, 0.0), L));
-      medium_fields =
-          medium_fields || name == "coefficient" || name == "fixed" || name == "capacity";
+      if (name == "coefficient")
+        coefficient_ = gather(op::coefficient_field<T>(*op::resolved_medium(c), d.sub));
+      if (name == "fixed") fixed_ = gather(op::fixed_field<T>(*op::resolved_medium(c), d.sub));
+      if (name == "capacity")
+        capacity_ = gather(op::capacity_field<T>(*op::resolved_medium(c), d.sub));
       if (name == "flux") flux_medium_ = op::resolved_medium(c);
-    }
-    if (medium_fields) {  // fields that never change: evaluated once, written with each snapshot
-      const auto m = op::resolved_medium(c);
-      coefficient_ = gather(op::coefficient_field<T>(*m, d.sub));
-      fixed_ = gather(op::fixed_field<T>(*m, d.sub));
-      capacity_ = gather(op::capacity_field<T>(*m, d.sub));
     }
   }
 

@@ -103,7 +103,7 @@ class JacobiIteration final : public LoopIteration<T> {
       args_.flux.neighbour = op::neighbour_couplings(multigrid::fine_level(c), 1.0);
       if (sched.heat && medium->capacity_varies()) {
         // c u_t = q - A u: each node's step is dt / c_i (kernels/flux_operator.hpp).
-        const std::vector<T> scale = op::inverse_capacity<T>(*medium, L, d.sub);
+        const auto scale = op::inverse_capacity<T>(*medium, L, d.sub);
         step_scale_ = backend.allocate(L.size);
         backend.upload(step_scale_, scale.data(), L.size);
         args_.flux.step_scale = step_scale_.data();

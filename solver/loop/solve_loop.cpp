@@ -97,8 +97,8 @@ SolveLoop<T>::SolveLoop(const Case& c, Backend<T>& backend, output::RunOutput& o
       out_.replace_last_history(last);
     }
   }
-  // A sub-solve (final_state) writes nothing, and its coarser case's medium would displace the
-  // run's own from resolved_medium's one-case cache. The balance is one of a check's
+  // A sub-solve (final_state) writes nothing (and needs no second medium kept beside the
+  // run's own in resolved_medium's cache). The balance is one of a check's
   // diagnostics: solve.diagnostics: false, which asks for lean checks, skips it too (on a
   // device each measurement downloads u).
   if (!measures_balance(c) || options.final_state || !c.solve.diagnostics) return;

@@ -12,6 +12,8 @@
 #include "backend.hpp"
 #include "loop/checkpoint.hpp"
 #include "loop/loop_support.hpp"
+#include "operator/held_values.hpp"
+#include "operator/medium.hpp"
 #include "problem/field_programs.hpp"
 #include "problem/problem_setup.hpp"
 #include "run_output.hpp"
@@ -46,6 +48,8 @@ StartState<T> start_state(const Case& c, Backend<T>& backend, const Layout& L,
     return s;
   }
   std::vector<T> initial = initial_field<T>(c, L, sub);
+  // The held values from the medium the run resolved already (no second evaluation).
+  if (!c.problem.fixed.empty()) op::write_held_values(*op::resolved_medium(c), sub, L, initial);
   backend.upload(s.next, initial.data(), L.size);
   if (resume) {
     if (resume->u.size() != static_cast<std::size_t>(L.owned_cells()))
@@ -61,7 +65,10 @@ StartState<T> start_state(const Case& c, Backend<T>& backend, const Layout& L,
           "bit-identical to an uninterrupted run",
           resume->state.backend, resume->state.kernel, backend.name(), kernel);
   }
-  backend.upload(s.cur, initial.data(), L.size);
+  if (resume)
+    backend.upload(s.cur, initial.data(), L.size);
+  else
+    backend.copy(s.cur, s.next);
   return s;
 }
 
@@ -80,7 +87,8 @@ Buffer<T> data_field(const Case& c, Backend<T>& backend, const Layout& L, const 
   zero.initial = Value{};
   Buffer<T> out = backend.allocate(L.size);
   if (!load_initial_on_backend(zero, backend, L, sub, out)) {
-    const std::vector<T> initial = initial_field<T>(zero, L, sub);
+    std::vector<T> initial = initial_field<T>(zero, L, sub);
+    if (!c.problem.fixed.empty()) op::write_held_values(*op::resolved_medium(c), sub, L, initial);
     backend.upload(out, initial.data(), L.size);
   }
   return out;

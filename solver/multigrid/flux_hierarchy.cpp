@@ -58,9 +58,10 @@ FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
       backend.zero(*b);
     }
   }
-  for (int a = 0; a < 3; ++a) host_face_[a] = host.back().face[a];
-  host_capacity_ = host.back().capacity;
-  host_robin_ = host.back().diagonal;
+  for (int a = 0; a < 3; ++a)
+    host_face_[a].assign(host.back().face[a].begin(), host.back().face[a].end());
+  host_capacity_.assign(host.back().capacity.begin(), host.back().capacity.end());
+  host_robin_.assign(host.back().diagonal.begin(), host.back().diagonal.end());
   plan_.resize(levels_.size());
   for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
     const LevelGeometry& fine = levels_[l];

@@ -1,10 +1,12 @@
-// See flux_levels.hpp.
+// See flux_levels.hpp. The dense faces come from level_faces.cpp; here they take the sweeps'
+// layout in T. Every loop over a level's nodes runs on all threads.
 #include "flux_levels.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "level_faces.hpp"
 #include "problem/weights.hpp"
 
 namespace fdsolve::op {
@@ -12,238 +14,96 @@ namespace {
 
 using multigrid::LevelGeometry;
 
-double harmonic(double a, double b) { return 2.0 * a * b / (a + b); }
-
-/// A node index beyond an axis folded back by its face rule: mirrored across a Neumann face,
-/// wrapped on a periodic axis, clamped at a Dirichlet face (whose ghost nothing reads).
-index_t fold_node(const LevelGeometry& g, int axis, index_t i) {
-  const index_t n = g.n[axis];
-  if (g.periodic[axis]) return ((i % n) + n) % n;
-  if (i < 0) return g.faces[2 * axis] == BoundaryType::Neumann ? std::min(-i, n - 1) : 0;
-  if (i >= n)
-    return g.faces[2 * axis + 1] == BoundaryType::Neumann ? std::max(2 * (n - 1) - i, index_t(0))
-                                                           : n - 1;
-  return i;
-}
-
-/// The same for a face index (the face between nodes i and i + 1), valid for -1..n-1.
-index_t fold_face(const LevelGeometry& g, int axis, index_t i) {
-  const index_t n = g.n[axis];
-  if (g.periodic[axis]) return ((i % n) + n) % n;
-  if (i < 0) return g.faces[2 * axis] == BoundaryType::Neumann ? std::min(-1 - i, n - 2) : 0;
-  if (i > n - 2)
-    return g.faces[2 * axis + 1] == BoundaryType::Neumann ? std::max(2 * n - 3 - i, index_t(0))
-                                                           : n - 2;
-  return i;
-}
-
-/// Face coefficients of one level in double: face[a] dense over (node index along the other
-/// axes) x (face index 0..n_a-1 along a, the face between i and i + 1; the last one is the
-/// wrap of a periodic axis and otherwise unused), plus node values and held flags.
-struct HostLevel {
-  std::array<std::vector<double>, 3> face;
-  std::vector<double> beta;  // node values (for a non-nested next level)
-  std::vector<std::uint8_t> held;
-  std::vector<double> capacity;  // node values where heat's capacity varies, else empty
-};
-
-index_t dense(const LevelGeometry& g, index_t i, index_t j, index_t k) {
-  return (k * g.n[1] + j) * g.n[0] + i;
-}
-
-HostLevel fine_host(const LevelGeometry& g, const Medium& m) {
-  HostLevel h;
-  const index_t cells = g.cells();
-  h.beta.resize(static_cast<std::size_t>(cells));
-  for (index_t c = 0; c < cells; ++c) h.beta[c] = m.beta_at(c);
-  h.held = m.held;
-  h.capacity = m.capacity;
-  return h;
-}
-
-/// Faces as harmonic means of node values.
-void faces_from_nodes(const LevelGeometry& g, HostLevel& h) {
-  for (int a = 0; a < g.dims; ++a) {
-    h.face[a].assign(static_cast<std::size_t>(g.cells()), 0.0);
-    for (index_t k = 0; k < g.n[2]; ++k)
-      for (index_t j = 0; j < g.n[1]; ++j)
-        for (index_t i = 0; i < g.n[0]; ++i) {
-          index_t nb[3] = {i, j, k};
-          nb[a] = fold_node(g, a, nb[a] + 1);
-          h.face[a][dense(g, i, j, k)] =
-              harmonic(h.beta[dense(g, i, j, k)], h.beta[dense(g, nb[0], nb[1], nb[2])]);
-        }
-  }
-}
-
-/// The fine level's faces: harmonic means of node values, or with problem.sampling: cells of the
-/// cells beside each face. A face index beyond the nodes folds as the face rule says (Neumann:
-/// the mirror's face), as faces_from_nodes' folded neighbour does.
-void fine_faces(const LevelGeometry& g, const Medium& m, HostLevel& h) {
-  if (!m.by_cells()) {
-    faces_from_nodes(g, h);
-    return;
-  }
-  for (int a = 0; a < g.dims; ++a) {
-    h.face[a].assign(static_cast<std::size_t>(g.cells()), 0.0);
+/// Calls row(j, k) for the rows of a box from `lo` (which may be -1 along one axis: the folded
+/// face below the first node) to `hi`, on all threads.
+template <typename Row>
+void for_rows_from(const index_t lo[3], const std::array<index_t, 3>& hi, Row&& row) {
 #pragma omp parallel for collapse(2) schedule(static)
-    for (index_t k = 0; k < g.n[2]; ++k)
-      for (index_t j = 0; j < g.n[1]; ++j)
-        for (index_t i = 0; i < g.n[0]; ++i) {
-          std::array<index_t, 3> node{i, j, k};
-          node[a] = fold_face(g, a, node[a]);
-          h.face[a][dense(g, i, j, k)] = m.face_beta(a, node);
-        }
-  }
+  for (index_t k = lo[2]; k < hi[2]; ++k)
+    for (index_t j = lo[1]; j < hi[1]; ++j) row(j, k);
 }
 
-bool halves(const LevelGeometry& coarse, int a) {
-  return 2 * coarse.ratio.num[a] == coarse.ratio.den[a];
-}
-bool kept(const LevelGeometry& coarse, int a) {
-  return coarse.ratio.num[a] == coarse.ratio.den[a];
-}
-
-/// The fine node nearest coarse node I along axis a.
-index_t fine_position(const LevelGeometry& coarse, int a, index_t I) {
-  const index_t num = coarse.ratio.num[a], den = coarse.ratio.den[a];
-  return (2 * I * den + num) / (2 * num);
-}
-
-HostLevel coarse_host(const LevelGeometry& fine, const HostLevel& f, const LevelGeometry& g) {
-  HostLevel h;
-  const index_t cells = g.cells();
-  h.beta.resize(static_cast<std::size_t>(cells));
-  if (!f.held.empty()) h.held.assign(static_cast<std::size_t>(cells), 0);
-  if (!f.capacity.empty()) h.capacity.assign(static_cast<std::size_t>(cells), 0.0);
-  for (index_t k = 0; k < g.n[2]; ++k)
-    for (index_t j = 0; j < g.n[1]; ++j)
-      for (index_t i = 0; i < g.n[0]; ++i) {
-        const index_t at[3] = {i, j, k};
-        index_t p[3] = {0, 0, 0};
-        for (int a = 0; a < g.dims; ++a)
-          p[a] = std::min(fine_position(g, a, at[a]), fine.n[a] - 1);
-        const index_t src = dense(fine, p[0], p[1], p[2]);
-        h.beta[dense(g, i, j, k)] = f.beta[src];
-        if (!h.held.empty()) h.held[dense(g, i, j, k)] = f.held[src];
-        if (!h.capacity.empty()) h.capacity[dense(g, i, j, k)] = f.capacity[src];
-      }
-  bool nested = true;
-  for (int a = 0; a < g.dims; ++a) nested = nested && (halves(g, a) || kept(g, a));
-  if (!nested) {
-    faces_from_nodes(g, h);
-    return h;
-  }
-  // Averaged faces: series along the face's axis, parallel across the others.
-  for (int a = 0; a < g.dims; ++a) {
-    h.face[a].assign(static_cast<std::size_t>(cells), 0.0);
-    const auto fine_face = [&](index_t fi, index_t fj, index_t fk) {
-      index_t q[3] = {fi, fj, fk};
-      for (int b = 0; b < g.dims; ++b)
-        q[b] = b == a ? fold_face(fine, b, q[b]) : fold_node(fine, b, q[b]);
-      return f.face[a][dense(fine, q[0], q[1], q[2])];
-    };
-    for (index_t k = 0; k < g.n[2]; ++k)
-      for (index_t j = 0; j < g.n[1]; ++j)
-        for (index_t i = 0; i < g.n[0]; ++i) {
-          const index_t at[3] = {i, j, k};
-          double sum = 0;
-          // The two axes across the face: offsets -1..1 (weights 1/4, 1/2, 1/4) where they
-          // halve, 0 where they are kept or absent.
-          const int t1 = a == 0 ? 1 : 0, t2 = a == 2 ? 1 : 2;
-          const int r1 = t1 < g.dims && halves(g, t1) ? 1 : 0;
-          const int r2 = t2 < g.dims && halves(g, t2) ? 1 : 0;
-          for (int o2 = -r2; o2 <= r2; ++o2)
-            for (int o1 = -r1; o1 <= r1; ++o1) {
-              index_t q[3] = {0, 0, 0};
-              double w = 1.0;
-              for (int b = 0; b < g.dims; ++b) {
-                if (b == a) continue;
-                const int o = b == t1 ? o1 : o2;
-                if (halves(g, b)) {
-                  q[b] = 2 * at[b] + o;
-                  w *= o == 0 ? 0.5 : 0.25;
-                } else {
-                  q[b] = at[b];
-                }
-              }
-              double series;
-              if (halves(g, a)) {
-                index_t q1[3] = {q[0], q[1], q[2]};
-                q[a] = 2 * at[a];
-                q1[a] = 2 * at[a] + 1;
-                series = harmonic(fine_face(q[0], q[1], q[2]), fine_face(q1[0], q1[1], q1[2]));
-              } else {
-                q[a] = at[a];
-                series = fine_face(q[0], q[1], q[2]);
-              }
-              sum += w * series;
-            }
-          h.face[a][dense(g, i, j, k)] = sum;
-        }
-  }
-  return h;
-}
-
-/// FluxLevel::diagonal of the nodes `sub` owns of level g (the whole level: offset 0).
+/// FluxLevel::diagonal of the nodes `n` of level g from `offset` (the whole level: offset 0).
 template <typename T>
 void add_robin(const LevelGeometry& g, const Medium& m, const std::array<index_t, 3>& n,
                const std::array<index_t, 3>& offset, FluxLevel<T>& out) {
   if (!m.robin()) return;
   const Layout& L = out.layout;
-  out.diagonal.assign(static_cast<std::size_t>(L.size), T(0));
+  out.diagonal = filled(L.size, T(0));
+  for_rows(n, [&](index_t j, index_t k) {
+    for (index_t i = 0; i < n[0]; ++i) {
+      const index_t at[3] = {i + offset[0], j + offset[1], k + offset[2]};
+      out.diagonal[L.at(i, j, k)] = static_cast<T>(robin_diagonal(g, m, at));
+    }
+  });
+}
+
+/// The held marker (a negative +x face) and count of the nodes `n` from `offset` of a level
+/// whose dense held flags are `held` (null: none held) over the level grid `g`.
+template <typename T>
+void mark_held(const LevelGeometry& g, const std::uint8_t* held, const std::array<index_t, 3>& n,
+               const std::array<index_t, 3>& offset, FluxLevel<T>& out) {
+  if (!held) return;
+  const Layout& L = out.layout;
+  index_t count = 0;
+#pragma omp parallel for collapse(2) schedule(static) reduction(+ : count)
   for (index_t k = 0; k < n[2]; ++k)
     for (index_t j = 0; j < n[1]; ++j)
-      for (index_t i = 0; i < n[0]; ++i) {
-        const index_t at[3] = {i + offset[0], j + offset[1], k + offset[2]};
-        out.diagonal[L.at(i, j, k)] = static_cast<T>(robin_diagonal(g, m, at));
+      for (index_t i = 0; i < n[0]; ++i)
+        if (held[dense_index(g, i + offset[0], j + offset[1], k + offset[2])]) {
+          T& f = out.face[0][L.at(i, j, k)];
+          f = -f;
+          ++count;
+        }
+  out.held_count = count;
+}
+
+/// The capacity of the nodes `n` from `offset` in the level's layout (0 in the halo).
+template <typename T>
+void copy_capacity(const LevelGeometry& g, const double* capacity, const std::array<index_t, 3>& n,
+                   const std::array<index_t, 3>& offset, FluxLevel<T>& out) {
+  if (!capacity) return;
+  const Layout& L = out.layout;
+  out.capacity = filled(L.size, T(0));
+  for_rows(n, [&](index_t j, index_t k) {
+    for (index_t i = 0; i < n[0]; ++i)
+      out.capacity[L.at(i, j, k)] =
+          static_cast<T>(capacity[dense_index(g, i + offset[0], j + offset[1], k + offset[2])]);
+  });
+}
+
+/// The faces of the nodes `n` from `offset` of level g (dense in `h`) in the layout of `out`:
+/// along axis a from face -1 (below the first node, folded by the face rule) to n_a - 1; 1 in
+/// the rest of the halo. `fold_last`: the last face of a non-periodic axis (which no sweep
+/// reads) folds too, as every face of a rank's part does; otherwise it keeps its dense value.
+template <typename T>
+void layout_faces(const LevelGeometry& g, const HostLevel& h, const std::array<index_t, 3>& n,
+                  const std::array<index_t, 3>& offset, bool fold_last, FluxLevel<T>& out) {
+  const Layout& L = out.layout;
+  for (int a = 0; a < g.dims; ++a) {
+    HostArray<T>& face = out.face[a];
+    face = filled(L.size, T(1));
+    index_t lo[3] = {0, 0, 0};
+    lo[a] = -1;
+    for_rows_from(lo, n, [&](index_t j, index_t k) {
+      for (index_t i = lo[0]; i < n[0]; ++i) {
+        index_t global[3] = {i + offset[0], j + offset[1], k + offset[2]};
+        if (global[a] < 0 || fold_last) global[a] = fold_face(g, a, global[a]);
+        face[L.at(i, j, k)] =
+            static_cast<T>(h.face[a][dense_index(g, global[0], global[1], global[2])]);
       }
+    });
+  }
+  if (g.dims == 2) out.face[2] = out.face[1];  // unread in 2D; keeps the pointers valid
 }
 
 template <typename T>
 FluxLevel<T> to_layout(const LevelGeometry& g, const HostLevel& h) {
   FluxLevel<T> out;
   out.layout = g.layout(sizeof(T));
-  const Layout& L = out.layout;
-  for (int a = 0; a < g.dims; ++a) {
-    std::vector<T>& face = out.face[a];
-    face.assign(static_cast<std::size_t>(L.size), T(1));
-    // Owned faces 0..n_a-1, then face -1 (what node 0 reads as its lower face) by the fold.
-    for (index_t k = 0; k < g.n[2]; ++k)
-      for (index_t j = 0; j < g.n[1]; ++j)
-        for (index_t i = 0; i < g.n[0]; ++i)
-          face[L.at(i, j, k)] = static_cast<T>(h.face[a][dense(g, i, j, k)]);
-    for (index_t k = 0; k < g.n[2]; ++k)
-      for (index_t j = 0; j < g.n[1]; ++j)
-        for (index_t i = 0; i < g.n[0]; ++i) {
-          index_t at[3] = {i, j, k};
-          if (at[a] != 0) continue;
-          index_t src[3] = {i, j, k};
-          src[a] = fold_face(g, a, -1);
-          at[a] = -1;
-          face[L.at(at[0], at[1], at[2])] =
-              static_cast<T>(h.face[a][dense(g, src[0], src[1], src[2])]);
-        }
-  }
-  if (g.dims == 2) out.face[2] = out.face[1];  // unread in 2D; keeps the pointers valid
-  if (!h.held.empty()) {
-    out.held = h.held;
-    for (index_t k = 0; k < g.n[2]; ++k)
-      for (index_t j = 0; j < g.n[1]; ++j)
-        for (index_t i = 0; i < g.n[0]; ++i)
-          if (h.held[dense(g, i, j, k)]) {
-            T& f = out.face[0][L.at(i, j, k)];
-            f = -f;
-            ++out.held_count;
-          }
-  }
-  if (!h.capacity.empty()) {
-    out.capacity.assign(static_cast<std::size_t>(L.size), T(0));
-    for (index_t k = 0; k < g.n[2]; ++k)
-      for (index_t j = 0; j < g.n[1]; ++j)
-        for (index_t i = 0; i < g.n[0]; ++i)
-          out.capacity[L.at(i, j, k)] = static_cast<T>(h.capacity[dense(g, i, j, k)]);
-  }
+  layout_faces(g, h, g.n, {0, 0, 0}, false, out);
+  mark_held(g, h.held, g.n, {0, 0, 0}, out);
+  copy_capacity(g, h.capacity, g.n, {0, 0, 0}, out);
   return out;
 }
 
@@ -267,12 +127,11 @@ double robin_diagonal(const LevelGeometry& g, const Medium& m, const index_t at[
 template <typename T>
 std::vector<FluxLevel<T>> flux_levels(const std::vector<LevelGeometry>& levels, const Medium& m) {
   std::vector<FluxLevel<T>> out;
-  HostLevel h = fine_host(levels[0], m);
-  fine_faces(levels[0], m, h);
+  HostLevel h = fine_level_faces(levels[0], m);
   out.push_back(to_layout<T>(levels[0], h));
   add_robin(levels[0], m, levels[0].n, {0, 0, 0}, out.back());
   for (std::size_t l = 1; l < levels.size(); ++l) {
-    h = coarse_host(levels[l - 1], h, levels[l]);
+    h = coarse_level_faces(levels[l - 1], h, levels[l]);
     out.push_back(to_layout<T>(levels[l], h));
     add_robin(levels[l], m, levels[l].n, {0, 0, 0}, out.back());
   }
@@ -281,58 +140,24 @@ std::vector<FluxLevel<T>> flux_levels(const std::vector<LevelGeometry>& levels, 
 
 template <typename T>
 FluxLevel<T> fine_flux_level(const LevelGeometry& g, const Medium& m, const Subdomain& sub) {
-  HostLevel h = fine_host(g, m);
-  fine_faces(g, m, h);
+  const HostLevel h = fine_level_faces(g, m);
   FluxLevel<T> out;
   out.layout = Layout::make(g.dims, sub.n, static_cast<index_t>(128 / sizeof(T)));
-  const Layout& L = out.layout;
-  for (int a = 0; a < g.dims; ++a) {
-    out.face[a].assign(static_cast<std::size_t>(L.size), T(1));
-    // Along axis a the faces run from -1 (below the first owned node) to n - 1.
-    index_t lo[3] = {0, 0, 0};
-    lo[a] = -1;
-    for (index_t k = lo[2]; k < sub.n[2]; ++k)
-      for (index_t j = lo[1]; j < sub.n[1]; ++j)
-        for (index_t i = lo[0]; i < sub.n[0]; ++i) {
-          index_t global[3] = {i + sub.offset[0], j + sub.offset[1], k + sub.offset[2]};
-          global[a] = fold_face(g, a, global[a]);
-          out.face[a][L.at(i, j, k)] =
-              static_cast<T>(h.face[a][dense(g, global[0], global[1], global[2])]);
-        }
-  }
-  if (g.dims == 2) out.face[2] = out.face[1];
-  if (!h.held.empty()) {
-    out.held.assign(static_cast<std::size_t>(sub.n[0] * sub.n[1] * sub.n[2]), 0);
-    for (index_t k = 0; k < sub.n[2]; ++k)
-      for (index_t j = 0; j < sub.n[1]; ++j)
-        for (index_t i = 0; i < sub.n[0]; ++i)
-          if (h.held[dense(g, i + sub.offset[0], j + sub.offset[1], k + sub.offset[2])]) {
-            out.held[(k * sub.n[1] + j) * sub.n[0] + i] = 1;
-            T& f = out.face[0][L.at(i, j, k)];
-            f = -f;
-            ++out.held_count;
-          }
-  }
+  layout_faces(g, h, sub.n, sub.offset, true, out);
+  mark_held(g, h.held, sub.n, sub.offset, out);
   add_robin(g, m, sub.n, sub.offset, out);
-  if (!h.capacity.empty()) {  // this rank's part of the capacity
-    out.capacity.assign(static_cast<std::size_t>(L.size), T(0));
-    for (index_t k = 0; k < sub.n[2]; ++k)
-      for (index_t j = 0; j < sub.n[1]; ++j)
-        for (index_t i = 0; i < sub.n[0]; ++i)
-          out.capacity[L.at(i, j, k)] = static_cast<T>(
-              h.capacity[dense(g, i + sub.offset[0], j + sub.offset[1], k + sub.offset[2])]);
-  }
+  copy_capacity(g, h.capacity, sub.n, sub.offset, out);  // this rank's part of the capacity
   return out;
 }
 
 template <typename T>
-std::vector<T> inverse_capacity(const Medium& m, const Layout& L, const Subdomain& sub) {
-  std::vector<T> out(static_cast<std::size_t>(L.size), T(0));
-  for (index_t k = 0; k < sub.n[2]; ++k)
-    for (index_t j = 0; j < sub.n[1]; ++j)
-      for (index_t i = 0; i < sub.n[0]; ++i)
-        out[L.at(i, j, k)] = static_cast<T>(
-            1.0 / m.capacity_at(m.index(i + sub.offset[0], j + sub.offset[1], k + sub.offset[2])));
+HostArray<T> inverse_capacity(const Medium& m, const Layout& L, const Subdomain& sub) {
+  HostArray<T> out = filled(L.size, T(0));
+  for_rows(sub.n, [&](index_t j, index_t k) {
+    for (index_t i = 0; i < sub.n[0]; ++i)
+      out[L.at(i, j, k)] = static_cast<T>(
+          1.0 / m.capacity_at(m.index(i + sub.offset[0], j + sub.offset[1], k + sub.offset[2])));
+  });
   return out;
 }
 
@@ -345,54 +170,65 @@ std::array<double, 3> neighbour_couplings(const LevelGeometry& g, double scale) 
 }
 
 namespace {
-/// Calls visit(node, (i, j, k), D) for every node of the fine grid that is not held, D the sum
-/// over its faces of beta_f / h_a^2 plus its Robin term (robin_diagonal).
-template <typename Visit>
-void for_flux_diagonals(const LevelGeometry& g, const Medium& m, Visit&& visit) {
-  HostLevel h = fine_host(g, m);
-  fine_faces(g, m, h);
-  for (index_t k = 0; k < g.n[2]; ++k)
-    for (index_t j = 0; j < g.n[1]; ++j)
-      for (index_t i = 0; i < g.n[0]; ++i) {
-        if (!h.held.empty() && h.held[dense(g, i, j, k)]) continue;
-        double sum = 0;
-        const index_t at[3] = {i, j, k};
-        for (int a = 0; a < g.dims; ++a) {
-          index_t lo[3] = {i, j, k};
-          lo[a] = fold_face(g, a, at[a] - 1);
-          sum += (h.face[a][dense(g, i, j, k)] + h.face[a][dense(g, lo[0], lo[1], lo[2])]) /
-                 (g.spacing[a] * g.spacing[a]);
+/// combine(...(combine(init, value(node_0, at_0, D_0)), ...) over every node of the fine grid
+/// that is not held, D the sum over its faces of beta_f / h_a^2 plus its Robin term
+/// (robin_diagonal), on all threads: `combine` must be commutative and associative exactly
+/// (min, max), so the result does not depend on the threads' order.
+template <typename Value, typename Combine>
+double reduce_flux_diagonals(const LevelGeometry& g, const Medium& m, double init, Value&& value,
+                             Combine&& combine) {
+  const HostLevel h = fine_level_faces(g, m);
+  double result = init;
+#pragma omp parallel
+  {
+    double mine = init;
+#pragma omp for collapse(2) schedule(static)
+    for (index_t k = 0; k < g.n[2]; ++k)
+      for (index_t j = 0; j < g.n[1]; ++j)
+        for (index_t i = 0; i < g.n[0]; ++i) {
+          const index_t node = dense_index(g, i, j, k);
+          if (h.held && h.held[node]) continue;
+          double sum = 0;
+          const index_t at[3] = {i, j, k};
+          for (int a = 0; a < g.dims; ++a) {
+            index_t lo[3] = {i, j, k};
+            lo[a] = fold_face(g, a, at[a] - 1);
+            sum += (h.face[a][node] + h.face[a][dense_index(g, lo[0], lo[1], lo[2])]) /
+                   (g.spacing[a] * g.spacing[a]);
+          }
+          sum += robin_diagonal(g, m, at);
+          mine = combine(mine, value(node, at, sum));
         }
-        sum += robin_diagonal(g, m, at);
-        visit(dense(g, i, j, k), at, sum);
-      }
+#pragma omp critical(fdsolve_flux_diagonals)
+    result = combine(result, mine);
+  }
+  return result;
 }
 }  // namespace
 
 double largest_flux_diagonal(const LevelGeometry& g, const Medium& m) {
-  double largest = 0;
-  for_flux_diagonals(g, m,
-                     [&](index_t, const index_t*, double d) { largest = std::max(largest, d); });
-  return largest;
+  return reduce_flux_diagonals(
+      g, m, 0.0, [](index_t, const index_t*, double d) { return d; },
+      [](double x, double y) { return std::max(x, y); });
 }
 
 double smallest_capacity_over_diagonal(const LevelGeometry& g, const Medium& m) {
-  double smallest = std::numeric_limits<double>::infinity();
-  for_flux_diagonals(g, m, [&](index_t node, const index_t* at, double d) {
-    // A node on a Dirichlet face is never stepped.
-    for (int a = 0; a < g.dims; ++a)
-      if ((at[a] == 0 && g.faces[2 * a] == BoundaryType::Dirichlet) ||
-          (at[a] == g.n[a] - 1 && g.faces[2 * a + 1] == BoundaryType::Dirichlet))
-        return;
-    smallest = std::min(smallest, m.capacity_at(node) / d);
-  });
-  return smallest;
+  const double none = std::numeric_limits<double>::infinity();
+  return reduce_flux_diagonals(
+      g, m, none,
+      [&](index_t node, const index_t* at, double d) {
+        // A node on a Dirichlet face is never stepped.
+        for (int a = 0; a < g.dims; ++a)
+          if ((at[a] == 0 && g.faces[2 * a] == BoundaryType::Dirichlet) ||
+              (at[a] == g.n[a] - 1 && g.faces[2 * a + 1] == BoundaryType::Dirichlet))
+            return none;
+        return m.capacity_at(node) / d;
+      },
+      [](double x, double y) { return std::min(x, y); });
 }
 
-template std::vector<float> inverse_capacity<float>(const Medium&, const Layout&,
-                                                   const Subdomain&);
-template std::vector<double> inverse_capacity<double>(const Medium&, const Layout&,
-                                                     const Subdomain&);
+template HostArray<float> inverse_capacity<float>(const Medium&, const Layout&, const Subdomain&);
+template HostArray<double> inverse_capacity<double>(const Medium&, const Layout&, const Subdomain&);
 template FluxLevel<float> fine_flux_level<float>(const LevelGeometry&, const Medium&,
                                                  const Subdomain&);
 template FluxLevel<double> fine_flux_level<double>(const LevelGeometry&, const Medium&,

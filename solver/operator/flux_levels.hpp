@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "host_array.hpp"
 #include "medium.hpp"
 #include "multigrid/hierarchy.hpp"
 #include "parallel/subdomain.hpp"
@@ -30,18 +31,17 @@ namespace fdsolve::op {
 template <typename T>
 struct FluxLevel {
   Layout layout;                        // the level's field layout for T
-  std::array<std::vector<T>, 3> face;   // per axis, `layout`; held nodes: negative +x face
-  std::vector<std::uint8_t> held;       // dense owned nodes, 1 = held (empty: none)
-  index_t held_count = 0;
+  std::array<HostArray<T>, 3> face;     // per axis, `layout`; held nodes: negative +x face
+  index_t held_count = 0;               // held nodes the level owns
   /// Robin faces: per node of `layout`, the sum over the Robin faces it lies on of 2 h / h_a
   /// (0 elsewhere and on Dirichlet faces), the operator's diagonal term at scale 1
   /// (FluxOperator::diagonal); empty without a Robin face.
-  std::vector<T> diagonal;
+  HostArray<T> diagonal;
   /// Heat's capacity at the level's nodes (`layout`, 0 in the halo) where it varies: the
   /// implicit step's diagonal C of C + theta dt A; coarse levels take the value of the fine node
   /// under them, as the coefficient's node values. Empty otherwise. With Robin faces as well the
   /// operator's diagonal (FluxOperator::diagonal) is capacity + scale * diagonal.
-  std::vector<T> capacity;
+  HostArray<T> capacity;
 };
 
 /// The Robin term of FluxLevel::diagonal at node `at` (indices of the whole level `g`).
@@ -63,7 +63,7 @@ FluxLevel<T> fine_flux_level(const multigrid::LevelGeometry& fine, const Medium&
 /// 1 / c_i (heat's capacity) at the nodes `sub` owns, in its layout `L` (0 elsewhere): the
 /// explicit step's factor per node (FluxOperator::step_scale).
 template <typename T>
-std::vector<T> inverse_capacity(const Medium& m, const Layout& L, const Subdomain& sub);
+HostArray<T> inverse_capacity(const Medium& m, const Layout& L, const Subdomain& sub);
 
 /// The neighbour-class couplings (FluxOperator::neighbour) of the operator
 /// scale (-div(beta grad)) on grid `g`: the 19- or 27-point Laplacian's weight of each face,

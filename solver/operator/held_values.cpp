@@ -13,6 +13,21 @@
 namespace fdsolve::op {
 
 template <typename T>
+void write_held_values(const Medium& m, const Subdomain& sub, const Layout& L,
+                       std::vector<T>& field) {
+  if (!m.holds()) return;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (index_t k = 0; k < L.n[2]; ++k)
+    for (index_t j = 0; j < L.n[1]; ++j)
+      for (index_t i = 0; i < L.n[0]; ++i) {
+        const auto node = static_cast<std::size_t>(m.index(sub.to_global(0, i), sub.to_global(1, j),
+                                                           L.dims == 3 ? sub.to_global(2, k) : 0));
+        if (m.held[node])
+          field[static_cast<std::size_t>(L.at(i, j, k))] = static_cast<T>(m.held_value[node]);
+      }
+}
+
+template <typename T>
 HeldValues<T>::HeldValues(const Case& c, const Medium& m, Backend<T>& backend, const Layout& L,
                           const Subdomain& sub)
     : c_(c), backend_(backend), L_(L), sub_(sub) {
@@ -85,6 +100,10 @@ void HeldValues<T>::write(Buffer<T>& field) {
   }
 }
 
+template void write_held_values<float>(const Medium&, const Subdomain&, const Layout&,
+                                       std::vector<float>&);
+template void write_held_values<double>(const Medium&, const Subdomain&, const Layout&,
+                                        std::vector<double>&);
 template class HeldValues<float>;
 template class HeldValues<double>;
 

@@ -42,6 +42,27 @@ std::vector<double> evaluate(const Case& c, const Value& v, const std::string& k
   }
 }
 
+/// A coefficient's or capacity's values scanned on all threads: the first (smallest index) that
+/// is not finite and > 0 (or the size, when none), and the range.
+struct ValueScan {
+  std::size_t first_bad;
+  double lo, hi;
+};
+
+ValueScan scan_positive(const std::vector<double>& v) {
+  std::size_t bad = v.size();
+  double lo = v[0], hi = v[0];
+  const auto n = static_cast<std::ptrdiff_t>(v.size());
+#pragma omp parallel for schedule(static) reduction(min : bad, lo) reduction(max : hi)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const double b = v[static_cast<std::size_t>(i)];
+    if (!std::isfinite(b) || !(b > 0)) bad = std::min(bad, static_cast<std::size_t>(i));
+    lo = b < lo ? b : lo;
+    hi = b > hi ? b : hi;
+  }
+  return {bad, lo, hi};
+}
+
 /// Whether node (i, j, k) lies on a Dirichlet face (which holds it already, and wins).
 bool on_dirichlet_face(const Case& c, const std::array<index_t, 3>& node) {
   for (int a = 0; a < c.grid.dims; ++a) {
@@ -63,24 +84,19 @@ void resolve_coefficient(const Case& c, Medium& m) {
   const bool by_cells = c.problem.sampling == Sampling::Cells;
   const CellGrid g = CellGrid::of(c);
   std::vector<double> beta = by_cells ? cell_values(c, v, key) : evaluate(c, v, key);
-  for (std::size_t i = 0; i < beta.size(); ++i)
-    if (!std::isfinite(beta[i]) || !(beta[i] > 0)) {
-      const auto q = static_cast<index_t>(i);
-      throw InputError(
-          c.where(key) +
-          fmt::format("{}: {} {} {}; a coefficient must be finite and > 0", key,
-                      v.is_file() ? "holds" : "evaluates to", beta[i],
-                      by_cells ? at_cell(c, {q % g.cells[0], q / g.cells[0] % g.cells[1],
-                                             q / (g.cells[0] * g.cells[1])})
-                               : at_node(c, node_of(m, q))));
-    }
-  // The range in the same pass as the uniformity test (branch-free, so it vectorises): the
-  // rounding floor's |A| reads it, and a walk of a large grid later would cost the solve.
-  double lo = beta[0], hi = beta[0];
-  for (double b : beta) {
-    lo = b < lo ? b : lo;
-    hi = b > hi ? b : hi;
+  // The range in the same pass as the check: the rounding floor's |A| reads it, and a walk of
+  // a large grid later would cost the solve.
+  const ValueScan scan = scan_positive(beta);
+  if (scan.first_bad < beta.size()) {
+    const auto q = static_cast<index_t>(scan.first_bad);
+    throw InputError(c.where(key) +
+                     fmt::format("{}: {} {} {}; a coefficient must be finite and > 0", key,
+                                 v.is_file() ? "holds" : "evaluates to", beta[scan.first_bad],
+                                 by_cells ? at_cell(c, {q % g.cells[0], q / g.cells[0] % g.cells[1],
+                                                        q / (g.cells[0] * g.cells[1])})
+                                          : at_node(c, node_of(m, q))));
   }
+  const double lo = scan.lo, hi = scan.hi;
   m.beta_min = lo;
   m.beta_max = hi;
   if (lo == hi) {
@@ -116,24 +132,20 @@ void resolve_capacity(const Case& c, Medium& m) {
   if (c.problem.sampling == Sampling::Cells) {
     const CellGrid g = CellGrid::of(c);
     const std::vector<double> cells = cell_values(c, v, key);
-    for (std::size_t i = 0; i < cells.size(); ++i)
-      if (!std::isfinite(cells[i]) || !(cells[i] > 0)) {
-        const auto q = static_cast<index_t>(i);
-        bad(cells[i], at_cell(c, {q % g.cells[0], q / g.cells[0] % g.cells[1],
-                                  q / (g.cells[0] * g.cells[1])}));
-      }
+    const std::size_t q = scan_positive(cells).first_bad;
+    if (q < cells.size()) {
+      const auto i = static_cast<index_t>(q);
+      bad(cells[q],
+          at_cell(c, {i % g.cells[0], i / g.cells[0] % g.cells[1], i / (g.cells[0] * g.cells[1])}));
+    }
     cap = node_means_of_cells(g, cells);
   } else {
     cap = evaluate(c, v, key);
-    for (std::size_t i = 0; i < cap.size(); ++i)
-      if (!std::isfinite(cap[i]) || !(cap[i] > 0))
-        bad(cap[i], at_node(c, node_of(m, static_cast<index_t>(i))));
   }
-  double lo = cap[0], hi = cap[0];
-  for (double b : cap) {
-    lo = b < lo ? b : lo;
-    hi = b > hi ? b : hi;
-  }
+  const ValueScan scan = scan_positive(cap);
+  if (scan.first_bad < cap.size())
+    bad(cap[scan.first_bad], at_node(c, node_of(m, static_cast<index_t>(scan.first_bad))));
+  const double lo = scan.lo, hi = scan.hi;
   m.capacity_min = lo;
   m.capacity_max = hi;
   if (lo == hi) {
@@ -211,9 +223,13 @@ void resolve_fixed(const Case& c, Medium& m) {
     if (mine == 0) empty_region(c, key, region, marked, on_faces);
     m.held_count += mine;
   }
+  // Whether any node a sweep updates is left: a free node off the Dirichlet faces.
   index_t free = 0;
-  for (index_t i = 0; i < cells; ++i)
-    free += !m.held[i] && !on_dirichlet_face(c, node_of(m, i));
+  const Box inner = update_box(c);
+#pragma omp parallel for collapse(2) schedule(static) reduction(+ : free)
+  for (index_t k = inner.lo[2]; k < inner.hi[2]; ++k)
+    for (index_t j = inner.lo[1]; j < inner.hi[1]; ++j)
+      for (index_t i = inner.lo[0]; i < inner.hi[0]; ++i) free += !m.held[m.index(i, j, k)];
   if (free == 0)
     throw InputError(c.where("problem.fixed") +
                      "problem.fixed: the regions hold every node a sweep would update: nothing "
@@ -266,16 +282,17 @@ Medium resolve_medium(const Case& c) {
 }
 
 std::shared_ptr<const Medium> resolved_medium(const Case& c) {
+  // Two entries: a run's own case and the coarser case of a sub-solve (solve.tolerance:
+  // discretization) do not displace each other.
   static std::mutex mutex;
-  static std::string kept_key;
-  static std::shared_ptr<const Medium> kept;
+  static std::array<std::pair<std::string, std::shared_ptr<const Medium>>, 2> kept;
   std::string key = to_yaml(c);
   std::lock_guard lock(mutex);
-  if (!kept || key != kept_key) {
-    kept = std::make_shared<const Medium>(resolve_medium(c));
-    kept_key = std::move(key);
-  }
-  return kept;
+  for (const auto& [k, m] : kept)
+    if (m && k == key) return m;
+  kept[1] = std::move(kept[0]);
+  kept[0] = {std::move(key), std::make_shared<const Medium>(resolve_medium(c))};
+  return kept[0].second;
 }
 
 Case with_constant_capacity(const Case& c, const Medium& m) {

@@ -91,8 +91,8 @@ std::string coefficient_key(const Case& c);
 Medium resolve_medium(const Case& c);
 /// resolve_medium evaluated once per case: the validation before a run, the solver, the
 /// stability limit, the method's description and the snapshot fields share one result (a
-/// coefficient formula on a large grid takes seconds to evaluate on the host). The latest
-/// case's medium is kept, keyed by the case's resolved YAML.
+/// coefficient formula on a large grid takes seconds to evaluate on the host). The media of the
+/// two latest cases are kept, keyed by the case's resolved YAML.
 std::shared_ptr<const Medium> resolved_medium(const Case& c);
 
 /// Whether the case has a face of type robin.

@@ -13,13 +13,13 @@ namespace fdsolve::op {
 /// value(node) over the nodes `sub` owns, node the index of the whole grid.
 template <typename T, typename Value>
 std::vector<T> owned_values(const Medium& m, const Subdomain& sub, Value value) {
-  std::vector<T> out;
-  out.reserve(static_cast<std::size_t>(sub.n[0] * sub.n[1] * sub.n[2]));
+  std::vector<T> out(static_cast<std::size_t>(sub.n[0] * sub.n[1] * sub.n[2]));
+#pragma omp parallel for collapse(2) schedule(static)
   for (index_t k = 0; k < sub.n[2]; ++k)
     for (index_t j = 0; j < sub.n[1]; ++j)
       for (index_t i = 0; i < sub.n[0]; ++i)
-        out.push_back(static_cast<T>(
-            value(m.index(sub.offset[0] + i, sub.offset[1] + j, sub.offset[2] + k))));
+        out[static_cast<std::size_t>((k * sub.n[1] + j) * sub.n[0] + i)] =
+            static_cast<T>(value(m.index(sub.offset[0] + i, sub.offset[1] + j, sub.offset[2] + k)));
   return out;
 }
 

@@ -86,40 +86,6 @@ void fill(const Case& c, const Subdomain& sub, const Value& value, double scale,
       field.data());
 }
 
-/// Writes the values of problem.fixed's regions onto the nodes they hold (the first region
-/// that holds a node gives its value; Dirichlet face nodes keep the face's value).
-template <typename T>
-void apply_fixed(const Case& c, const Subdomain& sub, const Layout& L, std::vector<T>& field) {
-  const Box owned = L.owned_box();
-  const index_t nx = owned.extent(0), ny = owned.extent(1);
-  std::vector<std::uint8_t> held(static_cast<std::size_t>(owned.cells()), 0);
-  const auto dense = [&](index_t i, index_t j, index_t k) { return (k * ny + j) * nx + i; };
-  const auto on_dirichlet = [&](index_t i, index_t j, index_t k) {
-    const index_t at[3] = {i, j, k};
-    for (int a = 0; a < c.grid.dims; ++a) {
-      if (at[a] == 0 && sub.physical(2 * a) && c.boundary[2 * a].type == BoundaryType::Dirichlet)
-        return true;
-      if (at[a] == L.n[a] - 1 && sub.physical(2 * a + 1) &&
-          c.boundary[2 * a + 1].type == BoundaryType::Dirichlet)
-        return true;
-    }
-    return false;
-  };
-  std::vector<double> where(held.size()), value(held.size());
-  for (const FixedRegion& region : c.problem.fixed) {
-    fill(c, sub, region.where, 1.0, owned, 0.0, dense, where.data());
-    fill(c, sub, region.value, 1.0, owned, 0.0, dense, value.data());
-    for (index_t k = 0; k < L.n[2]; ++k)
-      for (index_t j = 0; j < L.n[1]; ++j)
-        for (index_t i = 0; i < L.n[0]; ++i) {
-          const index_t at = dense(i, j, k);
-          if (held[at] || where[at] == 0.0 || on_dirichlet(i, j, k)) continue;
-          held[at] = 1;
-          field[L.at(i, j, k)] = static_cast<T>(value[at]);
-        }
-  }
-}
-
 }  // namespace
 
 double node_coordinate(const Case& c, int axis, index_t i) {
@@ -189,7 +155,6 @@ std::vector<T> initial_field(const Case& c, const Layout& L, const Subdomain& su
   for (int face = 0; face < 2 * c.grid.dims; ++face)
     if (c.boundary[face].type == BoundaryType::Dirichlet && sub.physical(face))
       fill(c, sub, c.boundary[face].value, 1.0, face_box(L, face), L, field);
-  if (!c.problem.fixed.empty()) apply_fixed(c, sub, L, field);
   return field;
 }
 

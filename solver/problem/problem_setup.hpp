@@ -31,7 +31,8 @@ Box face_box(const Layout& layout, int face);
 
 /// The initial field in `layout`: `initial` everywhere, then each face's Dirichlet value in
 /// face order (x_min, x_max, y_min, ...) so that shared edges and corners take the later
-/// face's value, then the held values of problem.fixed off the Dirichlet faces.
+/// face's value. The held values of problem.fixed are the resolved medium's
+/// (op::write_held_values).
 template <typename T>
 std::vector<T> initial_field(const Case& c, const Layout& layout);
 /// The same on the nodes `sub` owns (`layout` from field_layout(c, size, sub)): values at the

@@ -1,0 +1,56 @@
+// Host arrays of a whole grid for the set-up: a vector whose elements start uninitialised, so
+// that the threads that fill it touch its pages first (the kernel clears them on all threads
+// instead of in one memset), and the row loop that fills such grids on all threads.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <new>
+#include <utility>
+#include <vector>
+
+#include "layout.hpp"
+
+namespace fdsolve::op {
+
+template <typename T>
+struct UninitAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = UninitAllocator<U>;
+  };
+  UninitAllocator() = default;
+  template <typename U>
+  UninitAllocator(const UninitAllocator<U>&) noexcept {}
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    if constexpr (sizeof...(Args) == 0)
+      ::new (static_cast<void*>(p)) U;  // default-initialised: no write for arithmetic types
+    else
+      ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+template <typename T>
+using HostArray = std::vector<T, UninitAllocator<T>>;
+
+/// Calls row(j, k) for every row (j, k) of an n[0] x n[1] x n[2] grid, on all threads (static
+/// schedule: each thread takes the same rows in every such loop, so the pages it first touched
+/// stay its own).
+template <typename Row>
+void for_rows(const std::array<index_t, 3>& n, Row&& row) {
+#pragma omp parallel for collapse(2) schedule(static)
+  for (index_t k = 0; k < n[2]; ++k)
+    for (index_t j = 0; j < n[1]; ++j) row(j, k);
+}
+
+/// `size` copies of `value`, first touched on all threads.
+template <typename T>
+HostArray<T> filled(index_t size, T value) {
+  HostArray<T> a(static_cast<std::size_t>(size));
+#pragma omp parallel for schedule(static)
+  for (index_t q = 0; q < size; ++q) a[static_cast<std::size_t>(q)] = value;
+  return a;
+}
+
+}  // namespace fdsolve::op
