@@ -190,6 +190,15 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     }
     backend = make_backend<T>(cuda, comm.node_rank());  // one GPU per rank of a node
     RunClock::get().mark("backend ready");
+    // The medium's formulas run where the fields live: on a GPU, compiled, on the device (a
+    // float run evaluates them on the host, in double, as the medium is kept).
+    if constexpr (std::is_same_v<T, double>) {
+      if (!backend->host_memory() && op::may_need_flux(c)) {
+        (void)op::resolved_medium(
+            c, [&](const Value& v) { return node_values_on_backend(c, *backend, v); });
+        RunClock::get().mark("medium evaluated");
+      }
+    }
     choose_kernel(c, *backend);  // an unknown tuning.kernel is bad input: fail before writing
     choose_blocked_kernel(c, *backend);  // the same for tuning.blocked_kernel
     // Multigrid's split is aligned for its levels (an error when the grid is too small).

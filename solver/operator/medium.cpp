@@ -7,6 +7,7 @@
 #include <cmath>
 #include <mutex>
 
+#include "backend.hpp"
 #include "case_reader.hpp"
 #include "problem/finite_inputs.hpp"
 #include "problem/problem_setup.hpp"
@@ -28,15 +29,22 @@ std::string at_node(const Case& c, const std::array<index_t, 3>& node) {
                      node[1], node[2], x(0), x(1), x(2));
 }
 
-std::vector<double> evaluate(const Case& c, const Value& v, const std::string& key) {
+/// A value as messages print it: NaN without a sign (host and device set it differently).
+std::string number_text(double v) { return std::isnan(v) ? "nan" : fmt::format("{}", v); }
+
+std::vector<double> evaluate(const Case& c, const Value& v, const std::string& key,
+                             const NodeEvaluator& on_backend) {
   const Box all{{0, 0, 0}, {c.grid.points[0], c.grid.points[1], c.grid.dims == 3 ? c.grid.points[2] : 1}};
   try {
+    if (on_backend && v.is_expression()) return on_backend(v);
     return box_values<double>(c, v, all, 0.0);
   } catch (const InputError&) {
     throw;
+  } catch (const BackendError&) {
+    throw;  // the device failed: not the input's fault
   } catch (const NonFiniteValue& e) {
     throw InputError(c.where(key) + fmt::format("{}: evaluates to {} {}; it must be finite", key,
-                                                e.value, at_node(c, e.node)));
+                                                number_text(e.value), at_node(c, e.node)));
   } catch (const std::exception& e) {
     throw InputError(c.where(key) + key + ": " + e.what());
   }
@@ -73,7 +81,7 @@ bool on_dirichlet_face(const Case& c, const std::array<index_t, 3>& node) {
   return false;
 }
 
-void resolve_coefficient(const Case& c, Medium& m) {
+void resolve_coefficient(const Case& c, Medium& m, const NodeEvaluator& on_backend) {
   const std::string key = coefficient_key(c);
   const Value& v = c.problem.coefficient;
   if (v.is_constant()) {
@@ -83,7 +91,7 @@ void resolve_coefficient(const Case& c, Medium& m) {
   }
   const bool by_cells = c.problem.sampling == Sampling::Cells;
   const CellGrid g = CellGrid::of(c);
-  std::vector<double> beta = by_cells ? cell_values(c, v, key) : evaluate(c, v, key);
+  std::vector<double> beta = by_cells ? cell_values(c, v, key) : evaluate(c, v, key, on_backend);
   // The range in the same pass as the check: the rounding floor's |A| reads it, and a walk of
   // a large grid later would cost the solve.
   const ValueScan scan = scan_positive(beta);
@@ -91,7 +99,8 @@ void resolve_coefficient(const Case& c, Medium& m) {
     const auto q = static_cast<index_t>(scan.first_bad);
     throw InputError(c.where(key) +
                      fmt::format("{}: {} {} {}; a coefficient must be finite and > 0", key,
-                                 v.is_file() ? "holds" : "evaluates to", beta[scan.first_bad],
+                                 v.is_file() ? "holds" : "evaluates to",
+                                 number_text(beta[scan.first_bad]),
                                  by_cells ? at_cell(c, {q % g.cells[0], q / g.cells[0] % g.cells[1],
                                                         q / (g.cells[0] * g.cells[1])})
                                           : at_node(c, node_of(m, q))));
@@ -115,7 +124,7 @@ void resolve_coefficient(const Case& c, Medium& m) {
 /// The capacity as the coefficient is read (the same checks) and sampled: at the nodes, or under
 /// sampling: cells per cell (each checked, naming the cell) and a node's the mean of its cells
 /// (node_means_of_cells, what sampled_node_values gives).
-void resolve_capacity(const Case& c, Medium& m) {
+void resolve_capacity(const Case& c, Medium& m, const NodeEvaluator& on_backend) {
   const std::string key = "problem.capacity";
   const Value& v = c.problem.capacity;
   if (c.problem.equation != Equation::Heat) return;
@@ -123,7 +132,7 @@ void resolve_capacity(const Case& c, Medium& m) {
     m.capacity_constant = m.capacity_min = m.capacity_max = v.constant;
     return;
   }
-  const auto bad = [&](double value, const std::string& where) {
+  const auto bad = [&](const std::string& value, const std::string& where) {
     throw InputError(c.where(key) +
                      fmt::format("{}: {} {} {}; a capacity must be finite and > 0", key,
                                  v.is_file() ? "holds" : "evaluates to", value, where));
@@ -135,16 +144,17 @@ void resolve_capacity(const Case& c, Medium& m) {
     const std::size_t q = scan_positive(cells).first_bad;
     if (q < cells.size()) {
       const auto i = static_cast<index_t>(q);
-      bad(cells[q],
+      bad(number_text(cells[q]),
           at_cell(c, {i % g.cells[0], i / g.cells[0] % g.cells[1], i / (g.cells[0] * g.cells[1])}));
     }
     cap = node_means_of_cells(g, cells);
   } else {
-    cap = evaluate(c, v, key);
+    cap = evaluate(c, v, key, on_backend);
   }
   const ValueScan scan = scan_positive(cap);
   if (scan.first_bad < cap.size())
-    bad(cap[scan.first_bad], at_node(c, node_of(m, static_cast<index_t>(scan.first_bad))));
+    bad(number_text(cap[scan.first_bad]),
+        at_node(c, node_of(m, static_cast<index_t>(scan.first_bad))));
   const double lo = scan.lo, hi = scan.hi;
   m.capacity_min = lo;
   m.capacity_max = hi;
@@ -190,7 +200,7 @@ void empty_region(const Case& c, const std::string& key, const FixedRegion& regi
                    "; widen the region or remove it");
 }
 
-void resolve_fixed(const Case& c, Medium& m) {
+void resolve_fixed(const Case& c, Medium& m, const NodeEvaluator& on_backend) {
   if (c.problem.fixed.empty()) return;
   const index_t cells = m.n[0] * m.n[1] * m.n[2];
   m.held.assign(static_cast<std::size_t>(cells), 0);
@@ -198,8 +208,8 @@ void resolve_fixed(const Case& c, Medium& m) {
   for (std::size_t r = 0; r < c.problem.fixed.size(); ++r) {
     const FixedRegion& region = c.problem.fixed[r];
     const std::string key = fmt::format("problem.fixed[{}]", r);
-    const std::vector<double> where = evaluate(c, region.where, key + ".where");
-    const std::vector<double> value = evaluate(c, region.value, key + ".value");
+    const std::vector<double> where = evaluate(c, region.where, key + ".where", on_backend);
+    const std::vector<double> value = evaluate(c, region.value, key + ".value", on_backend);
     index_t mine = 0, marked = 0, on_faces = 0;
     for (index_t i = 0; i < cells; ++i) {
       if (where[i] == 0.0) continue;
@@ -207,15 +217,17 @@ void resolve_fixed(const Case& c, Medium& m) {
       if (m.held[i]) continue;
       const auto node = node_of(m, i);
       if (!std::isfinite(where[i]))
-        throw InputError(c.where(key + ".where") +
-                         fmt::format("{}.where: is {} {}", key, where[i], at_node(c, node)));
+        throw InputError(c.where(key + ".where") + fmt::format("{}.where: is {} {}", key,
+                                                               number_text(where[i]),
+                                                               at_node(c, node)));
       if (on_dirichlet_face(c, node)) {
         ++on_faces;
         continue;
       }
       if (!std::isfinite(value[i]))
-        throw InputError(c.where(key + ".value") +
-                         fmt::format("{}.value: is {} {}", key, value[i], at_node(c, node)));
+        throw InputError(c.where(key + ".value") + fmt::format("{}.value: is {} {}", key,
+                                                               number_text(value[i]),
+                                                               at_node(c, node)));
       m.held[i] = Medium::held_mark(r);
       m.held_value[i] = value[i];
       ++mine;
@@ -266,14 +278,13 @@ bool may_need_flux(const Case& c) {
          !c.problem.capacity.is_constant() || has_robin_face(c);
 }
 
-
-Medium resolve_medium(const Case& c) {
+Medium resolve_medium(const Case& c, const NodeEvaluator& evaluate) {
   Medium m;
   m.dims = c.grid.dims;
   for (int a = 0; a < c.grid.dims; ++a) m.n[a] = c.grid.points[a];
-  resolve_coefficient(c, m);
-  resolve_capacity(c, m);
-  resolve_fixed(c, m);
+  resolve_coefficient(c, m, evaluate);
+  resolve_capacity(c, m, evaluate);
+  resolve_fixed(c, m, evaluate);
   for (int face = 0; face < 2 * c.grid.dims; ++face) {
     m.robin_face[face] = c.boundary[face].type == BoundaryType::Robin;
     m.robin_h[face] = m.robin_face[face] ? c.boundary[face].h : 0.0;
@@ -281,7 +292,9 @@ Medium resolve_medium(const Case& c) {
   return m;
 }
 
-std::shared_ptr<const Medium> resolved_medium(const Case& c) {
+std::shared_ptr<const Medium> resolved_medium(const Case& c) { return resolved_medium(c, {}); }
+
+std::shared_ptr<const Medium> resolved_medium(const Case& c, const NodeEvaluator& evaluate) {
   // Two entries: a run's own case and the coarser case of a sub-solve (solve.tolerance:
   // discretization) do not displace each other.
   static std::mutex mutex;
@@ -291,7 +304,7 @@ std::shared_ptr<const Medium> resolved_medium(const Case& c) {
   for (const auto& [k, m] : kept)
     if (m && k == key) return m;
   kept[1] = std::move(kept[0]);
-  kept[0] = {std::move(key), std::make_shared<const Medium>(resolve_medium(c))};
+  kept[0] = {std::move(key), std::make_shared<const Medium>(resolve_medium(c, evaluate))};
   return kept[0].second;
 }
 

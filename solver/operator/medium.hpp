@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -88,12 +89,21 @@ std::string coefficient_key(const Case& c);
 /// not > 0, where a held value is not finite, or when the regions hold every node a sweep would
 /// update; warns for a region that holds no node. A coefficient equal at every node becomes
 /// `constant`, a capacity equal at every node `capacity_constant`.
-Medium resolve_medium(const Case& c);
+/// Evaluates an expression (not a number, not a data file) at every node of the whole grid at
+/// t = 0: dense values in C order, x fastest. Throws NonFiniteValue at the first node (C order)
+/// where the value is not finite. A backend's evaluator runs the compiled formula where the
+/// fields live (field_programs.hpp: node_values_on_backend); empty: on the host, all threads.
+using NodeEvaluator = std::function<std::vector<double>(const Value&)>;
+
+Medium resolve_medium(const Case& c, const NodeEvaluator& evaluate = {});
 /// resolve_medium evaluated once per case: the validation before a run, the solver, the
 /// stability limit, the method's description and the snapshot fields share one result (a
 /// coefficient formula on a large grid takes seconds to evaluate on the host). The media of the
 /// two latest cases are kept, keyed by the case's resolved YAML.
 std::shared_ptr<const Medium> resolved_medium(const Case& c);
+/// The same, a case not kept yet being resolved with `evaluate`: a run calls this first, with
+/// its backend's evaluator, and every later resolved_medium(c) finds the result.
+std::shared_ptr<const Medium> resolved_medium(const Case& c, const NodeEvaluator& evaluate);
 
 /// Whether the case has a face of type robin.
 bool has_robin_face(const Case& c);

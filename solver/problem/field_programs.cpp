@@ -155,6 +155,24 @@ void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, cons
                                      bad.node[2] + sub.offset[2]});
 }
 
+std::vector<double> node_values_on_backend(const Case& c, Backend<double>& backend,
+                                           const Value& value) {
+  const Subdomain whole = Subdomain::whole(c);
+  // A layout without halo or padding: the buffer is the dense array itself.
+  Layout dense;
+  dense.dims = c.grid.dims;
+  dense.n = whole.n;
+  dense.pitch = dense.n[0];
+  dense.plane = dense.n[0] * dense.n[1];
+  dense.origin = 0;
+  dense.size = dense.plane * dense.n[2];
+  std::vector<double> values(static_cast<std::size_t>(dense.size));
+  Buffer<double> out = backend.allocate(dense.size);
+  evaluate_value(c, backend, value, dense, dense.owned_box(), whole, 1.0, 0.0, out);
+  backend.download(values.data(), out, dense.size);
+  return values;
+}
+
 std::vector<FieldProgram> case_formula_programs(const Case& c) {
   std::vector<FieldProgram> programs;
   for (const CheckedInput& input : checked_inputs(c))

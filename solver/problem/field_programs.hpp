@@ -36,6 +36,13 @@ template <typename T>
 void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, const Layout& L,
                     const Box& box, const Subdomain& sub, double scale, double t, Buffer<T>& out);
 
+/// `value` (an expression) at every node of the whole grid at t = 0, evaluated on the backend
+/// (on CUDA: compiled, on the device) and copied to the host: dense, C order (the medium's
+/// op::NodeEvaluator). Throws NonFiniteValue at the first node where it is not finite. Double
+/// backends only: the medium is kept in double.
+std::vector<double> node_values_on_backend(const Case& c, Backend<double>& backend,
+                                           const Value& value);
+
 /// check_finite_inputs (every node) with the expressions evaluated on the backend (on CUDA:
 /// compiled and run on the device, slab by slab into a scratch buffer; only the first
 /// non-finite node comes back); numbers and data files are checked on the host (check_finite,
