@@ -18,20 +18,21 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "backend.hpp"
 #include "checkpoint.hpp"
 #include "loop_support.hpp"
-#include "output_queue.hpp"
-#include "run_clock.hpp"
 #include "operator/flux_field.hpp"
 #include "operator/medium_fields.hpp"
+#include "output_queue.hpp"
 #include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
 #include "parallel/field_gather.hpp"
 #include "problem/problem_setup.hpp"
+#include "run_clock.hpp"
 #include "run_output.hpp"
 #include "staging_pool.hpp"
 #include "write_queue.hpp"
@@ -357,8 +358,18 @@ class FieldWriter {
     if (!collective_ && comm_.several()) dense = parallel::gather_field(comm_, d_, dense);
     return dense;
   }
-  std::vector<T> gather(const std::vector<T>& mine) {
-    return collective_ ? mine : parallel::gather_field(comm_, d_, mine);
+  /// The whole grid's field on rank 0 from every rank's dense nodes `mine` (each rank its own
+  /// with parallel HDF5; on one rank `mine` itself, moved, not copied).
+  template <typename Dense>
+  Dense gather(Dense mine) {
+    if (collective_ || !comm_.several()) return mine;
+    if constexpr (std::is_same_v<Dense, std::vector<T>>) {
+      return parallel::gather_field(comm_, d_, mine);
+    } else {
+      const std::vector<T> whole =
+          parallel::gather_field(comm_, d_, std::vector<T>(mine.begin(), mine.end()));
+      return Dense(whole.begin(), whole.end());
+    }
   }
 
   const Case& c_;
@@ -373,9 +384,9 @@ class FieldWriter {
   /// sweeps, which use every core, on its own thread.
   bool copy_on_all_threads_ = false;
   std::vector<T> source_;       // dense source, when the case writes it
-  std::vector<T> coefficient_;  // dense coefficient and held-node mask, likewise
-  std::vector<T> fixed_;
-  std::vector<T> capacity_;  // dense capacity (heat), likewise
+  op::HostArray<T> coefficient_;  // dense coefficient and held-node mask, likewise
+  op::HostArray<T> fixed_;
+  op::HostArray<T> capacity_;                    // dense capacity (heat), likewise
   std::vector<T> gathered_u_, gathered_update_;  // the loop thread's dense fields, reused
   std::vector<T> dense_u_, dense_update_;        // the writer thread's, likewise
   /// output.fields flux: the medium its faces come from (null when not written), and the field

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "host_array.hpp"
 #include "medium.hpp"
 #include "parallel/subdomain.hpp"
 
@@ -12,8 +13,9 @@ namespace fdsolve::op {
 
 /// value(node) over the nodes `sub` owns, node the index of the whole grid.
 template <typename T, typename Value>
-std::vector<T> owned_values(const Medium& m, const Subdomain& sub, Value value) {
-  std::vector<T> out(static_cast<std::size_t>(sub.n[0] * sub.n[1] * sub.n[2]));
+HostArray<T> owned_values(const Medium& m, const Subdomain& sub, Value value) {
+  HostArray<T> out(
+      static_cast<std::size_t>(sub.n[0] * sub.n[1] * sub.n[2]));  // first touched below
 #pragma omp parallel for collapse(2) schedule(static)
   for (index_t k = 0; k < sub.n[2]; ++k)
     for (index_t j = 0; j < sub.n[1]; ++j)
@@ -25,19 +27,19 @@ std::vector<T> owned_values(const Medium& m, const Subdomain& sub, Value value) 
 
 /// The coefficient (beta, or heat's k) at the nodes `sub` owns.
 template <typename T>
-std::vector<T> coefficient_field(const Medium& m, const Subdomain& sub) {
+HostArray<T> coefficient_field(const Medium& m, const Subdomain& sub) {
   return owned_values<T>(m, sub, [&](index_t node) { return m.beta_at(node); });
 }
 
 /// Heat's capacity c at the nodes `sub` owns.
 template <typename T>
-std::vector<T> capacity_field(const Medium& m, const Subdomain& sub) {
+HostArray<T> capacity_field(const Medium& m, const Subdomain& sub) {
   return owned_values<T>(m, sub, [&](index_t node) { return m.capacity_at(node); });
 }
 
 /// 1 where a node is held by problem.fixed, else 0, at the nodes `sub` owns.
 template <typename T>
-std::vector<T> fixed_field(const Medium& m, const Subdomain& sub) {
+HostArray<T> fixed_field(const Medium& m, const Subdomain& sub) {
   return owned_values<T>(m, sub,
                          [&](index_t node) { return m.holds() && m.held[node] ? 1.0 : 0.0; });
 }
