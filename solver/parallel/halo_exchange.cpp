@@ -48,10 +48,7 @@ void lap(std::chrono::steady_clock::time_point& from, double& total) {
 int tag_downward(int axis) { return 2 * axis; }
 int tag_upward(int axis) { return 2 * axis + 1; }
 
-}  // namespace
-
-namespace {
-// Each exchange path's words and its transport (summary.json's parallel.transport).
+// Each exchange path's words; exchange_transport maps them to summary.json's transport.
 constexpr const char* kHostMemory = "host memory";
 constexpr const char* kNccl = "device memory through NCCL";
 constexpr const char* kCudaAware = "device memory (CUDA-aware MPI)";

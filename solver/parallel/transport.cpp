@@ -75,8 +75,9 @@ bool connect_transport(Backend<T>& backend, const Comm& comm, const std::string&
     why_not = "fdsolve was built without NCCL";
   else if (keys.size() < static_cast<std::size_t>(comm.size()))
     why_not = "ranks share a GPU (NCCL needs a GPU of its own per rank)";
-  const std::string fallback =
-      backend.host_memory() ? "host memory" : "staged through host memory for MPI";
+  const std::string fallback = backend.host_memory() ? "host memory"
+                               : mpi_cuda_aware()    ? "MPI from device memory"
+                                                     : "staged through host memory for MPI";
   if (!why_not.empty()) {
     if (wants_nccl && !wants_mpi)
       agree(comm, [&] { throw InputError("FDSOLVE_TRANSPORT=nccl: " + why_not); });
