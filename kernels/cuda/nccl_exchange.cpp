@@ -16,16 +16,16 @@ namespace {
 
 [[noreturn]] void throw_nccl_error(ncclResult_t result, const char* call, const char* file,
                                    int line) {
-  throw BackendError(std::string("NCCL error ") + std::to_string(static_cast<int>(result)) +
-                     " (" + ncclGetErrorString(result) + ") in " + call + " at " + file + ":" +
+  throw BackendError(std::string("NCCL error ") + std::to_string(static_cast<int>(result)) + " (" +
+                     ncclGetErrorString(result) + ") in " + call + " at " + file + ":" +
                      std::to_string(line));
 }
 
-#define FDSOLVE_NCCL_CHECK(call)                                                \
-  do {                                                                          \
-    const ncclResult_t fdsolve_nccl_result_ = (call);                           \
-    if (fdsolve_nccl_result_ != ncclSuccess)                                    \
-      throw_nccl_error(fdsolve_nccl_result_, #call, __FILE__, __LINE__);        \
+#define FDSOLVE_NCCL_CHECK(call)                                         \
+  do {                                                                   \
+    const ncclResult_t fdsolve_nccl_result_ = (call);                    \
+    if (fdsolve_nccl_result_ != ncclSuccess)                             \
+      throw_nccl_error(fdsolve_nccl_result_, #call, __FILE__, __LINE__); \
   } while (0)
 
 template <typename T>

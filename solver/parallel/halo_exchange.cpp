@@ -161,8 +161,8 @@ void HaloExchange<T>::device_axes(Buffer<T>& field, int first, int last) {
     for (Face* f : {&lo, &hi}) {
       if (f->neighbour < 0) continue;
       backend_->transfers().pack_box(field, layout_, f->send, f->send_buffer);
-      sends.push_back({f->send_buffer.data(), static_cast<std::size_t>(f->send.cells()),
-                       f->neighbour});
+      sends.push_back(
+          {f->send_buffer.data(), static_cast<std::size_t>(f->send.cells()), f->neighbour});
     }
     // Messages between two ranks match in the order they are listed. A rank's low face goes
     // to its low neighbour's high halo: listing the receives high before low matches the
@@ -170,8 +170,8 @@ void HaloExchange<T>::device_axes(Buffer<T>& field, int first, int last) {
     // periodic axis), as MPI's tags keep them apart.
     for (Face* f : {&hi, &lo}) {
       if (f->neighbour < 0) continue;
-      receives.push_back({f->recv_buffer.data(), static_cast<std::size_t>(f->recv.cells()),
-                          f->neighbour});
+      receives.push_back(
+          {f->recv_buffer.data(), static_cast<std::size_t>(f->recv.cells()), f->neighbour});
     }
   }
   device_->exchange(sends, receives);
