@@ -198,6 +198,8 @@ class Backend {
   virtual MixedPrecision<T>* mixed_precision() { return nullptr; }
   /// Multigrid's coarsest levels in one call; without it the cycle stays level by level.
   virtual BottomLevelsCall<T>* bottom_levels_call() { return nullptr; }
+  /// Halo messages between the ranks' devices without the host (CUDA with NCCL built in).
+  virtual DeviceExchange<T>* device_exchange() { return nullptr; }
   /// Enqueues setting every element of `field` (halo included) to zero.
   virtual void zero(Buffer<T>& field) = 0;
   /// Enqueues copying all of `src` into `dst` (same size).

@@ -1,10 +1,14 @@
 // The optional capabilities of a backend, each an object the backend has or lacks
-// (Backend::flux_operations, Backend::mixed_precision, Backend::bottom_levels_call), so that a
+// (Backend::flux_operations, Backend::mixed_precision, Backend::bottom_levels_call,
+// Backend::device_exchange), so that a
 // solver asks for what it needs once, when it is built, and a backend without it is found
 // then, with a message naming the capability, not by a method that throws mid-run.
 #pragma once
 
+#include <cstddef>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "bottom_levels.hpp"
 #include "exact_sum.hpp"
@@ -65,6 +69,41 @@ class BottomLevelsCall {
  public:
   virtual ~BottomLevelsCall() = default;
   virtual void bottom_levels(const BottomLevelsArgs<T>& args) = 0;
+};
+
+/// One message of a device exchange: `count` values at `data` (backend memory) to or from the
+/// rank `peer` of the exchange's ranks.
+template <typename T>
+struct DeviceMessage {
+  T* data = nullptr;
+  std::size_t count = 0;
+  int peer = -1;
+};
+
+/// Point-to-point messages between the backends of several ranks straight from device memory
+/// (CUDA: NCCL), enqueued on the transfer queue's stream: no host wait, no host copy. The
+/// ranks are the solver's (it obtains the unique id from rank 0 and hands it to every rank;
+/// the kernels know no MPI). The communicator ends with the backend.
+template <typename T>
+class DeviceExchange {
+ public:
+  virtual ~DeviceExchange() = default;
+  /// The library and its version, e.g. "NCCL 2.28.9".
+  virtual std::string library() const = 0;
+  /// The device's identity (its UUID): ranks on one device cannot exchange this way.
+  virtual std::string device_key() const = 0;
+  /// A new unique id (rank 0 makes it, every rank connects with it).
+  virtual std::vector<char> unique_id() = 0;
+  /// Joins the communicator of `ranks` ranks as `rank`: collective, every rank calls it with
+  /// rank 0's unique id.
+  virtual void connect(const std::vector<char>& id, int rank, int ranks) = 0;
+  virtual bool connected() const = 0;
+  /// Enqueues every send and receive as one group on the transfer queue, after what it holds
+  /// and before what is enqueued on it later. Messages to one peer are matched in the order
+  /// they are listed: a receive list must name a peer's messages in the order that peer's
+  /// send list does.
+  virtual void exchange(const std::vector<DeviceMessage<T>>& sends,
+                        const std::vector<DeviceMessage<T>>& receives) = 0;
 };
 
 }  // namespace fdsolve

@@ -99,7 +99,8 @@ struct ParallelSummary {
   int ranks = 1;
   std::array<int, 3> rank_grid{1, 1, 1};
   bool overlap = false;  // the interior swept while the halo travelled
-  std::string exchange;  // the exchange path (host memory, CUDA-aware, staged)
+  std::string exchange;  // the exchange path (host memory, NCCL, CUDA-aware, staged)
+  std::string transport;  // its transport: nccl, mpi staged through host, host memory, ...
   LoopTimes rank0;       // measured on rank 0
   LoopTimes max;         // each figure's largest over the ranks
   /// Multigrid: per level (0 the finest) its node counts and its seconds on rank 0 and the

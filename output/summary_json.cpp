@@ -119,6 +119,7 @@ void write_parallel(JsonWriter& json, const ParallelSummary& p, int dims) {
   json.end_array();
   json.value("overlap", p.overlap);
   json.value("exchange", p.exchange);
+  json.value("transport", p.transport);
   // Host seconds of the solve loop: rank 0's, and each figure's largest over the ranks.
   write_times(json, "seconds_rank0", p.rank0);
   write_times(json, "seconds_max", p.max);

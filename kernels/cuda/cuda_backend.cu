@@ -25,6 +25,9 @@
 #include "transfer.cuh"
 #include "stream_transfers.cuh"
 #include "variants.cuh"
+#if FDSOLVE_HAVE_NCCL
+#include "nccl_exchange.hpp"
+#endif
 
 namespace fdsolve {
 
@@ -50,6 +53,9 @@ class CudaBackend final : public Backend<T>,
     FDSOLVE_CUDA_CHECK(cudaGetDeviceProperties(&props_, device));
     FDSOLVE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     transfers_ = std::make_unique<StreamTransfers<T>>(stream_);
+#if FDSOLVE_HAVE_NCCL
+    exchange_ = make_nccl_exchange<T>(device, props_.uuid, transfers_->stream());
+#endif
     stats_ = std::make_unique<StatsSlots>(kStatsSlots, stream_);  // one per pending sweep
     // Allocated here, not at first use: a flux sweep may be first enqueued inside record().
     flux_ = std::make_unique<FluxWorkspace>(props_.multiProcessorCount, kStatsSlots);
@@ -60,6 +66,7 @@ class CudaBackend final : public Backend<T>,
   }
   ~CudaBackend() override {
     cudaStreamSynchronize(stream_);  // a destructor must not throw
+    exchange_.reset();  // its messages are on the transfer stream: ended before it
     transfers_.reset();
     cudaStreamDestroy(stream_);
   }
@@ -231,6 +238,7 @@ class CudaBackend final : public Backend<T>,
   FluxOperations<T>* flux_operations() override { return this; }
   MixedPrecision<T>* mixed_precision() override { return this; }
   BottomLevelsCall<T>* bottom_levels_call() override { return this; }
+  DeviceExchange<T>* device_exchange() override { return exchange_.get(); }
   void bottom_levels(const BottomLevelsArgs<T>& args) override {
     launch_bottom_levels(args, stream_);
   }
@@ -363,6 +371,7 @@ class CudaBackend final : public Backend<T>,
   cudaDeviceProp props_{};
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<StreamTransfers<T>> transfers_;  // halo packing and copies beside the sweeps
+  std::unique_ptr<DeviceExchange<T>> exchange_;    // NCCL where built in, else none
   struct PendingStats {
     index_t cells;  // nodes of the box
     bool flux;      // a variable-coefficient sweep: its total is in flux_'s slot

@@ -40,6 +40,8 @@ class StreamTransfers final : public TransferQueue<T> {
         cudaMemcpyAsync(dst.data(), host, bytes(n), cudaMemcpyHostToDevice, transfer_.stream()));
   }
   void wait() override { transfer_.wait(); }
+  /// The stream this queue enqueues on (the device exchange's messages go on it too).
+  cudaStream_t stream() const { return transfer_.stream(); }
   void before_sweeps() override { transfer_.before(sweeps_); }
   Buffer<T> allocate_staging(index_t n) override {
     void* p = pinned_malloc(bytes(n), "staging (halo exchange or output)");

@@ -21,6 +21,7 @@
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
 #include "parallel/halo_exchange.hpp"
+#include "parallel/transport.hpp"
 #include "problem/field_programs.hpp"
 #include "problem/finite_inputs.hpp"
 #include "problem/memory_estimate.hpp"
@@ -244,6 +245,9 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   output::RunOutput& out = *output;
   out.set_time_sink([](double seconds) { RunClock::get().add_output(seconds); });
   warn_if_sharing_devices(cuda, comm);  // a collective: after agree, which every rank passed
+  // GPU halos device to device (NCCL) where every rank can: a collective, before the exchange
+  // path is logged, since it decides it.
+  parallel::connect_transport(*backend, comm, "halo exchange");
   // The sweeps' team: smaller than the policy's limit on a small grid (thread_policy.hpp).
   const int threads =
       backend->host_memory() ? cpu::team_size(update_box(c, d.sub).cells()) : 0;

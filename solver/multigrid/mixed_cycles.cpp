@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cycles_detail.hpp"
+#include "parallel/transport.hpp"
 
 namespace fdsolve::multigrid {
 
@@ -33,6 +34,9 @@ MixedCycles::MixedCycles(std::vector<LevelGeometry> levels, const CycleSettings&
     fb.zero(*b);  // Dirichlet nodes and the halo of g stay zero: only the box is written
   }
   const HaloFillArgs<float> rules = detail::homogeneous_rules<float>(fine, float_layout_, sub);
+  // The float cycles' exchanges take the run's transport: their backend has a communicator of
+  // its own (a collective, as `several` is the same on every rank).
+  if (several) parallel::connect_transport(fb, ranks_.comm, "float cycles' halo exchange");
   if (several)
     float_halo_ = std::make_unique<HaloExchange<float>>(float_layout_, fb, ranks_.comm,
                                                         ranks_.split->level[0]);

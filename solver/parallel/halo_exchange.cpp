@@ -1,10 +1,15 @@
 // The halo exchange between ranks (solver/parallel/halo_exchange.hpp): pack a face layer on the
-// backend's transfer queue, swap it with the neighbour by nonblocking MPI, unpack it into the
-// halo. MPI reads backend memory directly when it can (host memory, CUDA-aware MPI); otherwise
-// the faces are staged through page-locked host buffers by the transfer queue's copies.
+// backend's transfer queue, swap it with the neighbour, unpack it into the halo. The swap is
+// the backend's device exchange where connected (NCCL, enqueued on the transfer queue), else
+// nonblocking MPI: MPI reads backend memory directly when it can (host memory, CUDA-aware MPI);
+// otherwise the faces are staged through page-locked host buffers by the transfer queue's
+// copies.
 #include "halo_exchange.hpp"
 
 #include <chrono>
+#include <vector>
+
+#include "parallel/transport.hpp"
 
 namespace fdsolve {
 namespace {
@@ -43,19 +48,35 @@ void lap(std::chrono::steady_clock::time_point& from, double& total) {
 int tag_downward(int axis) { return 2 * axis; }
 int tag_upward(int axis) { return 2 * axis + 1; }
 
+// Each exchange path's words; exchange_transport maps them to summary.json's transport.
+constexpr const char* kHostMemory = "host memory";
+constexpr const char* kNccl = "device memory through NCCL";
+constexpr const char* kCudaAware = "device memory (CUDA-aware MPI)";
+constexpr const char* kStaged = "device memory staged through pinned host buffers";
 }  // namespace
 
 std::string exchange_path(bool host_memory) {
-  if (host_memory) return "host memory";
-  return parallel::mpi_cuda_aware() ? "device memory (CUDA-aware MPI)"
-                                    : "device memory staged through pinned host buffers";
+  if (host_memory) return kHostMemory;
+  if (parallel::device_transport_connected()) return kNccl;
+  return parallel::mpi_cuda_aware() ? kCudaAware : kStaged;
+}
+
+std::string exchange_transport(const std::string& path) {
+  if (path == kNccl) return "nccl";
+  if (path == kCudaAware) return "mpi from device memory";
+  if (path == kStaged) return "mpi staged through host";
+  return path;  // host memory, or none on one rank
 }
 
 template <typename T>
 HaloExchange<T>::HaloExchange(const Layout& layout, Backend<T>& backend, const parallel::Comm& comm,
                               const parallel::Decomposition& d, bool edges)
     : layout_(layout), backend_(&backend), comm_(comm), edges_(edges) {
-  direct_ = backend.host_memory() || parallel::mpi_cuda_aware();
+  if (DeviceExchange<T>* device = backend.device_exchange();
+      device && device->connected() && !backend.host_memory())
+    device_ = device;
+  // Device messages read and write backend memory, as MPI does from host memory.
+  direct_ = device_ || backend.host_memory() || parallel::mpi_cuda_aware();
   for (int face = 0; face < 2 * layout.dims; ++face) {
     if (d.neighbour[face] < 0) continue;
     Face& f = faces_[face];
@@ -132,6 +153,36 @@ void HaloExchange<T>::refill_edges(Buffer<T>& field, int axis) {
 }
 
 template <typename T>
+void HaloExchange<T>::device_axes(Buffer<T>& field, int first, int last) {
+  std::vector<DeviceMessage<T>> sends, receives;
+  for (int axis = first; axis < last; ++axis) {
+    Face& lo = faces_[2 * axis];
+    Face& hi = faces_[2 * axis + 1];
+    for (Face* f : {&lo, &hi}) {
+      if (f->neighbour < 0) continue;
+      backend_->transfers().pack_box(field, layout_, f->send, f->send_buffer);
+      sends.push_back(
+          {f->send_buffer.data(), static_cast<std::size_t>(f->send.cells()), f->neighbour});
+    }
+    // Messages between two ranks match in the order they are listed. A rank's low face goes
+    // to its low neighbour's high halo: listing the receives high before low matches the
+    // sends' low before high when both faces of an axis pair with one rank (two ranks on a
+    // periodic axis), as MPI's tags keep them apart.
+    for (Face* f : {&hi, &lo}) {
+      if (f->neighbour < 0) continue;
+      receives.push_back(
+          {f->recv_buffer.data(), static_cast<std::size_t>(f->recv.cells()), f->neighbour});
+    }
+  }
+  device_->exchange(sends, receives);
+  for (int axis = first; axis < last; ++axis)
+    for (int side = 0; side < 2; ++side) {
+      Face& f = faces_[2 * axis + side];
+      if (f.neighbour >= 0) backend_->transfers().unpack_box(field, layout_, f.recv, f.recv_buffer);
+    }
+}
+
+template <typename T>
 void HaloExchange<T>::wait_for_faces() {
   auto t0 = std::chrono::steady_clock::now();
   backend_->transfers().wait();
@@ -153,6 +204,23 @@ void HaloExchange<T>::start(Buffer<T>& field) {
   auto t0 = std::chrono::steady_clock::now();
   // The faces are packed from what the sweeps and ghost fills enqueued so far.
   backend_->transfers().after_sweeps();
+  if (device_) {
+    // The whole exchange on the transfer queue, beside the interior sweep: with edges axis by
+    // axis, each axis's physical ghosts refilled beside the halo that arrived before it (the
+    // queue keeps the order); without, every axis in one group.
+    if (edges_) {
+      for (int axis = 0; axis < layout_.dims; ++axis) {
+        refill_edges(field, axis);
+        if (has_axis(axis)) device_axes(field, axis, axis + 1);
+      }
+    } else {
+      device_axes(field, 0, layout_.dims);
+    }
+    started_ = layout_.dims;
+    sent_ = true;
+    lap(t0, times_.exchange);
+    return;
+  }
   for (int axis = 0; axis < layout_.dims; ++axis) {
     if (!has_axis(axis)) continue;
     post_axis(field, axis);
@@ -173,6 +241,13 @@ void HaloExchange<T>::start(Buffer<T>& field) {
 template <typename T>
 void HaloExchange<T>::finish(Buffer<T>& field) {
   if (!active_) return;
+  if (device_) {
+    // start() enqueued everything: the later sweeps wait for it on the device, not the host.
+    auto t0 = std::chrono::steady_clock::now();
+    backend_->transfers().before_sweeps();
+    lap(t0, times_.exchange);
+    return;
+  }
   if (!sent_) wait_for_faces();
   auto t0 = std::chrono::steady_clock::now();
   if (!sent_)
@@ -202,6 +277,12 @@ void HaloExchange<T>::exchange_axis(Buffer<T>& field, int axis) {
   if (!has_axis(axis)) return;
   auto t0 = std::chrono::steady_clock::now();
   backend_->transfers().after_sweeps();
+  if (device_) {
+    device_axes(field, axis, axis + 1);
+    backend_->transfers().before_sweeps();
+    lap(t0, times_.exchange);
+    return;
+  }
   post_axis(field, axis);
   backend_->transfers().wait();
   send_axis(axis);
@@ -214,7 +295,9 @@ void HaloExchange<T>::exchange_axis(Buffer<T>& field, int axis) {
 
 template <typename T>
 std::string HaloExchange<T>::path() const {
-  return exchange_path(!backend_ || backend_->host_memory());
+  if (device_) return kNccl;
+  if (!backend_ || backend_->host_memory()) return kHostMemory;
+  return parallel::mpi_cuda_aware() ? kCudaAware : kStaged;
 }
 
 template class HaloExchange<float>;

@@ -12,6 +12,13 @@
 //   (Boundaries::before_sweep with the halo), blocking.
 // Either way every halo node a sweep reads ends up equal to the one-rank halo at the same
 // global node, so fields are bit-identical on any number of ranks.
+//
+// The faces travel one of two ways (docs/parallel.md, "Transports"). Where the backend's device
+// exchange is connected (parallel/transport.hpp: NCCL between GPUs), packing, the grouped
+// messages and unpacking are all enqueued on the transfer queue and the host never waits:
+// start() enqueues the whole exchange, finish() orders the later sweeps after it. Otherwise
+// nonblocking MPI moves them, from host memory (the CPU, a CUDA-aware MPI) or staged through
+// page-locked host buffers, and the host waits for the packing and the messages.
 #pragma once
 
 #include <array>
@@ -65,8 +72,8 @@ class HaloExchange {
   bool active() const { return active_; }
   /// Whether face `face` (x_min, x_max, ...) is filled by another rank.
   bool exchanged(int face) const { return faces_[face].neighbour >= 0; }
-  /// How the faces travel: "host memory", "device memory (CUDA-aware MPI)" or "device memory
-  /// staged through pinned host buffers".
+  /// How the faces travel: "host memory", "device memory through NCCL", "device memory
+  /// (CUDA-aware MPI)" or "device memory staged through pinned host buffers".
   std::string path() const;
   const Layout& layout() const { return layout_; }
   const ExchangeTimes& times() const { return times_; }
@@ -99,6 +106,9 @@ class HaloExchange {
   void wait_unless_staged();
   /// Enqueues `axis`'s physical ghosts beside the earlier axes' exchanged halo.
   void refill_edges(Buffer<T>& field, int axis);
+  /// The device exchange: enqueues packing the faces of axes [first, last), their messages as
+  /// one group and unpacking them, all on the transfer queue.
+  void device_axes(Buffer<T>& field, int first, int last);
 
   Layout layout_;
   Backend<T>* backend_ = nullptr;
@@ -106,6 +116,7 @@ class HaloExchange {
   std::array<Face, 6> faces_{};
   parallel::Requests pending_;
   const HaloFillArgs<T>* ghosts_ = nullptr;  // the physical faces' rules
+  DeviceExchange<T>* device_ = nullptr;        // the backend's, where connected
   bool active_ = false;
   bool edges_ = true;
   bool direct_ = true;    // MPI reads backend memory itself
@@ -115,7 +126,11 @@ class HaloExchange {
 };
 
 /// The exchange path a run over several ranks takes for a backend whose buffers are
-/// (`host_memory`) or are not host memory; the words of HaloExchange::path().
+/// (`host_memory`) or are not host memory (through NCCL once parallel::connect_transport
+/// connected the run's backend); the words of HaloExchange::path().
 std::string exchange_path(bool host_memory);
+/// The transport of an exchange path, summary.json's `parallel.transport`: "nccl",
+/// "mpi from device memory", "mpi staged through host" or "host memory".
+std::string exchange_transport(const std::string& path);
 
 }  // namespace fdsolve

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "halo_exchange.hpp"
+
 namespace fdsolve::parallel {
 namespace {
 
@@ -133,6 +135,7 @@ output::ParallelSummary parallel_summary(const Comm& comm, const Decomposition& 
   p.rank_grid = d.ranks;
   p.overlap = overlap;
   p.exchange = exchange;
+  p.transport = exchange_transport(exchange);
   const std::vector<char> all = comm.allgather(&mine, sizeof mine);
   for (int r = 0; r < comm.size(); ++r) {
     output::LoopTimes t;
