@@ -87,12 +87,7 @@ class FluxStep final : public StepOperator<T> {
   bool source_field() const override { return !no_source(c_); }
 
   void build_rhs(const T* source) override {
-    SweepArgs<T> a;
-    a.in = f_.cur.data();
-    a.out = g_.data();
-    a.source_field = source;
-    a.layout = f_.layout;
-    a.box = f_.box;
+    SweepArgs<T> a = f_.sweep_of_u(g_, source);
     if (capacity_) {
       // g = C u + s (BE) or C u + s - dt/2 A u (CN) by one flux sweep, keep K, step 1, no
       // relaxation: the operator's diagonal K - c_i (K u - (K - c) u = c u at each node) and,

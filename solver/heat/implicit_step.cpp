@@ -48,8 +48,8 @@ void ImplicitStep<T>::set_step(double dt, bool backward_euler) {
 }
 
 template <typename T>
-void ImplicitStep<T>::load_source(double t, double t_next) {
-  if (q_loaded_[1] && q_time_[1] == t) {  // the last step's end is this step's start
+void ImplicitStep<T>::load_source(double t, double t_next, bool both) {
+  if (both && q_loaded_[1] && q_time_[1] == t) {  // the last step's end is this step's start
     q_[0].swap(q_[1]);
     q_time_[0] = t;
     q_loaded_[0] = true;
@@ -57,7 +57,7 @@ void ImplicitStep<T>::load_source(double t, double t_next) {
   }
   const double times[2] = {t, t_next};
   for (int i = 0; i < 2; ++i) {
-    if (i == 0 && backward_euler_) continue;  // BE reads q(t_next) only
+    if (i == 0 && !both) continue;
     if (q_loaded_[i] && q_time_[i] == times[i]) continue;
     q_[i] = source_with_robin(c_, f_.layout, f_.sub, times[i]);
     q_time_[i] = times[i];
@@ -74,11 +74,13 @@ const T* ImplicitStep<T>::source_term(double t, double t_next) {
     return source_.data();
   std::vector<T> values(static_cast<std::size_t>(f_.layout.size));
   const double scale = rhs_scale_ * (dt_ / capacity_number(c_));
-  // A source constant in time is evaluated once, at t = 0 (CN's mean of q(0) twice is q(0)).
-  load_source(in_time ? t : 0.0, in_time ? t_next : 0.0);
+  // BE reads q(t_next) alone, and so does CN where q is constant in time (the mean of q twice
+  // is q); such a source is evaluated once, at t = 0.
+  const bool mean = !backward_euler_ && in_time;
+  load_source(in_time ? t : 0.0, in_time ? t_next : 0.0, mean);
   const std::vector<double>& q0 = q_[0];
   const std::vector<double>& q1 = q_[1];
-  if (!backward_euler_ && in_time) {
+  if (mean) {
     for (std::size_t i = 0; i < values.size(); ++i)
       values[i] = static_cast<T>(scale * 0.5 * (q0[i] + q1[i]));
   } else {

@@ -52,9 +52,9 @@ class ImplicitStep {
   /// q(t_next) (BE), q with the Robin faces' ambient term, in backend memory; null where the
   /// operator side takes no source field.
   const T* source_term(double t, double t_next);
-  /// q at t and t_next, unscaled, on the host: q_[0] and q_[1]. A step's t is the last one's
-  /// t_next, so CN evaluates q once per step.
-  void load_source(double t, double t_next);
+  /// q at t_next and, with `both`, at t, unscaled, on the host: q_[1] and q_[0]. A step's t is
+  /// the last one's t_next, so CN evaluates q once per step.
+  void load_source(double t, double t_next, bool both);
 
   const Case& c_;
   Backend<T>& backend_;

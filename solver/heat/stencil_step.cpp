@@ -68,12 +68,7 @@ class StencilStep final : public StepOperator<T> {
   bool source_field() const override { return has_source_field(c_); }
 
   void build_rhs(const T* source) override {
-    SweepArgs<T> a;
-    a.in = f_.cur.data();
-    a.out = g_.data();
-    a.source_field = source;
-    a.layout = f_.layout;
-    a.box = f_.box;
+    SweepArgs<T> a = f_.sweep_of_u(g_, source);
     a.weights = rhs_weights_;
     backend_.sweep(a, kernel_);
   }

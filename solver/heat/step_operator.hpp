@@ -46,6 +46,17 @@ struct StepFields {
   /// Fills the ghosts of x with the gradients of the last Boundaries::gradients_at and the
   /// faces from the other ranks.
   void fill_ghosts(Buffer<T>& x) const { boundaries.fill_ghosts(x, halo); }
+  /// A sweep of u into `out` with the source field `source`, over this rank's updated nodes
+  /// (the operator's weights or flux form still to set).
+  SweepArgs<T> sweep_of_u(Buffer<T>& out, const T* source) const {
+    SweepArgs<T> a;
+    a.in = cur.data();
+    a.out = out.data();
+    a.source_field = source;
+    a.layout = layout;
+    a.box = box;
+    return a;
+  }
 };
 
 template <typename T>
