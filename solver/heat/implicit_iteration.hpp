@@ -1,8 +1,8 @@
 // Implicit heat steps as iterations of the solve loop (loop/solve_loop.hpp), by the one stepper
 // (ImplicitStep) over either operator form (step_operator.hpp): per step the stepper builds the
-// right-hand side and runs its cycles to the step's tolerance; the step's row of history is its final residual and its cycles, and a
-// step diverges when its cycles make the residual grow (the schemes are stable for any dt, so
-// only the solve can blow up).
+// right-hand side and runs its cycles to the step's tolerance; the step's row of history is its
+// final residual and its cycles, and a step diverges when its cycles make the residual grow (the
+// schemes are stable for any dt, so only the solve can blow up).
 #pragma once
 
 #include <fmt/format.h>
@@ -12,6 +12,7 @@
 #include <string>
 
 #include "earlier_steps.hpp"
+#include "implicit_step.hpp"
 #include "loop/loop_support.hpp"
 #include "loop/solve_loop.hpp"
 #include "loop/stability.hpp"
@@ -22,7 +23,6 @@
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reduce.hpp"
 #include "problem/boundary_conditions.hpp"
-#include "implicit_step.hpp"
 #include "step_solve.hpp"
 
 namespace fdsolve::heat {
@@ -240,8 +240,8 @@ SolveResult solve_implicit_steps(const Case& c, Backend<T>& backend, output::Run
   loop_plan.initial_snapshot = plan.timed_output;
   loop_plan.output_steps = plan.output_steps;
   SolveLoop<T> loop(c, backend, out, options, L, d, cur, done, earlier_seconds, r, loop_plan);
-  ImplicitIteration<T> iteration(loop, c, backend, comm, stepper, earlier, cur,
-                                                    L, box, d, levels, plan, predict, last_cycles);
+  ImplicitIteration<T> iteration(loop, c, backend, comm, stepper, earlier, cur, L, box, d, levels,
+                                 plan, predict, last_cycles);
   return loop.run(iteration);
 }
 
