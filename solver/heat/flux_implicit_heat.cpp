@@ -1,5 +1,5 @@
-// The implicit heat schemes with a diffusivity field or held nodes: FluxImplicitStep in the
-// shared implicit loop.
+// The implicit heat schemes with a diffusivity field or held nodes: the stepper over the flux
+// form (flux_step.hpp) in the shared implicit loop.
 #include "flux_implicit_heat.hpp"
 
 #include <fmt/format.h>
@@ -26,10 +26,8 @@ SolveResult solve_flux_implicit_heat(const Case& c, const op::Medium& m, Backend
                                      output::RunOutput& out, const SolveOptions& options) {
   return solve_implicit_steps<T>(
       c, backend, out, options, "flux", describe_flux_implicit_heat(c),
-      [&](Boundaries<T>& boundaries, HaloExchange<T>& halo, Buffer<T>& cur, Buffer<T>& next,
-          const parallel::LevelSplit& split) {
-        return FluxImplicitStep<T>(c, m, backend, options.comm, split.level[0], boundaries,
-                                   halo, cur, next);
+      [&](const StepFields<T>& fields, const parallel::LevelSplit& split) {
+        return flux_step<T>(c, m, backend, split.level[0], fields);
       },
       false);
 }

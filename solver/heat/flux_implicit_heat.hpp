@@ -1,5 +1,5 @@
 // Implicit heat (backward Euler, Crank-Nicolson) with a diffusivity field or held nodes: the
-// variable-coefficient operator's steps (flux_step.hpp) in the implicit loop. One rank.
+// variable-coefficient operator's steps (flux_step.hpp) in the implicit loop.
 #pragma once
 
 #include <string>

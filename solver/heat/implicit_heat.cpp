@@ -1,18 +1,19 @@
-// The constant-coefficient implicit heat schemes: ImplicitStep in the shared implicit loop, and
-// what `check` and the memory estimate say about them.
+// The constant-coefficient implicit heat schemes: the stepper over the constant stencil
+// (stencil_step.hpp) in the shared implicit loop, and what `check` and the memory estimate say
+// about them.
 #include "implicit_heat.hpp"
 
 #include <fmt/format.h>
 
 #include "flux_implicit_heat.hpp"
 #include "implicit_iteration.hpp"
-#include "implicit_step.hpp"
 #include "multigrid/cycle_work.hpp"
 #include "multigrid/multigrid_solve.hpp"
 #include "loop/stability.hpp"
 #include "operator/medium.hpp"
 #include "problem/problem_setup.hpp"
 #include "problem/weights.hpp"
+#include "stencil_step.hpp"
 #include "tuning/case_kernel.hpp"
 
 namespace fdsolve::heat {
@@ -106,10 +107,9 @@ SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunO
   return solve_implicit_steps<T>(
       c, backend, out, options, backend.kernels(c.grid.dims)[kernel.index],
       describe_implicit_heat(c),
-      [&](Boundaries<T>& boundaries, HaloExchange<T>& halo, Buffer<T>& cur, Buffer<T>& next,
-          const parallel::LevelSplit& split) {
-        return ImplicitStep<T>(c, backend, kernel, levels, boundaries, cur, next,
-                               LevelRanks{options.comm, &split}, halo);
+      [&](const StepFields<T>& fields, const parallel::LevelSplit& split) {
+        return stencil_step<T>(c, backend, kernel, levels, fields,
+                               LevelRanks{options.comm, &split});
       });
 }
 

@@ -1,9 +1,8 @@
-// Implicit heat steps as iterations of the solve loop (loop/solve_loop.hpp), for the
-// constant-coefficient stepper (ImplicitStep) and the variable-coefficient one
-// (FluxImplicitStep): per step the stepper builds the right-hand side and runs its cycles to
-// the step's tolerance; the step's row of history is its final residual and its cycles, and a
-// step diverges when its cycles make the residual grow (the schemes are stable for any dt, so
-// only the solve can blow up).
+// Implicit heat steps as iterations of the solve loop (loop/solve_loop.hpp), by the one stepper
+// (ImplicitStep) over either operator form (step_operator.hpp): per step the stepper builds the
+// right-hand side and runs its cycles to the step's tolerance; the step's row of history is its
+// final residual and its cycles, and a step diverges when its cycles make the residual grow (the
+// schemes are stable for any dt, so only the solve can blow up).
 #pragma once
 
 #include <fmt/format.h>
@@ -13,6 +12,7 @@
 #include <string>
 
 #include "earlier_steps.hpp"
+#include "implicit_step.hpp"
 #include "loop/loop_support.hpp"
 #include "loop/solve_loop.hpp"
 #include "loop/stability.hpp"
@@ -24,23 +24,21 @@
 #include "parallel/reduce.hpp"
 #include "problem/boundary_conditions.hpp"
 #include "step_solve.hpp"
-#include "stepper_traits.hpp"
 
 namespace fdsolve::heat {
 
 /// "12 cycles, residual 1.2e-9 from 3.4e-3  u in [0, 1]": a step's progress detail.
 std::string step_detail(const StepSolve& s, double norm, const output::HistoryRow& row);
 
-/// One step of an implicit scheme by `Stepper` (set_step, step(t, t_next, plan) -> StepSolve,
-/// extrapolate; the rest declared in StepperTraits), with the fields of the earlier steps it
+/// One step of an implicit scheme by the stepper, with the fields of the earlier steps it
 /// extrapolates from.
-template <typename T, typename Stepper>
+template <typename T>
 class ImplicitIteration final : public LoopIteration<T> {
  public:
   /// `last_cycles`: the cycles of the step before the first (a resumed run's last row), from
   /// which the unchecked cycles of the next are predicted where `predict` is set.
   ImplicitIteration(SolveLoop<T>& loop, const Case& c, Backend<T>& backend,
-                    const parallel::Comm& comm, Stepper& stepper, EarlierSteps<T>& earlier,
+                    const parallel::Comm& comm, ImplicitStep<T>& stepper, EarlierSteps<T>& earlier,
                     Buffer<T>& cur, const Layout& L, const Box& box,
                     const parallel::Decomposition& d,
                     const std::vector<multigrid::LevelGeometry>& levels, const TimePlan& plan,
@@ -61,9 +59,8 @@ class ImplicitIteration final : public LoopIteration<T> {
         last_cycles_(last_cycles) {}
 
   Advance open() override {
-    // Over several ranks every operation of the cycles is timed per level.
-    if constexpr (timed_levels)
-      if (comm_.several()) stepper_.time_levels();
+    // Over several ranks every operation of the cycles is timed per level, where they can be.
+    if (comm_.several()) stepper_.time_levels();
     return {};
   }
 
@@ -145,17 +142,14 @@ class ImplicitIteration final : public LoopIteration<T> {
   }
 
   std::optional<output::ParallelSummary> parallel_summary(double session) override {
-    if constexpr (timed_levels)
-      if (comm_.several())
-        return multigrid::level_split_summary(comm_, d_, backend_.host_memory(), session,
-                                              stepper_.reduce_seconds(),
-                                              stepper_.cycles().level_seconds(), levels_);
+    if (!comm_.several()) return std::nullopt;
+    if (const std::vector<output::LevelSeconds>* seconds = stepper_.level_seconds())
+      return multigrid::level_split_summary(comm_, d_, backend_.host_memory(), session,
+                                            stepper_.reduce_seconds(), *seconds, levels_);
     return std::nullopt;
   }
 
  private:
-  static constexpr bool timed_levels = StepperTraits<Stepper>::timed_levels;
-
   double norm(const SweepStats& s) const {
     return c_.solve.norm == NormKind::L2 ? s.l2() : s.linf();
   }
@@ -168,7 +162,7 @@ class ImplicitIteration final : public LoopIteration<T> {
   const Case& c_;
   Backend<T>& backend_;
   const parallel::Comm& comm_;
-  Stepper& stepper_;
+  ImplicitStep<T>& stepper_;
   EarlierSteps<T>& earlier_;
   Buffer<T>& cur_;
   const Layout& L_;
@@ -183,13 +177,13 @@ class ImplicitIteration final : public LoopIteration<T> {
   std::int64_t short_steps_ = 0, surplus_ = 0, total_cycles_ = 0;
 };
 
-/// Steps the heat case `c` to time.end. `make_stepper(boundaries, halo, cur, next, split)`
-/// builds the stepper over the loop's fields; `kernel` names the sweep in summary.json;
-/// `method` the scheme in the log.
-template <typename T, typename MakeStepper>
+/// Steps the heat case `c` to time.end. `make_operator(fields, split)` builds the stepper's
+/// operator side (step_operator.hpp) over the loop's fields; `kernel` names the sweep in
+/// summary.json; `method` the scheme in the log.
+template <typename T, typename MakeOperator>
 SolveResult solve_implicit_steps(const Case& c, Backend<T>& backend, output::RunOutput& out,
                                  const SolveOptions& options, const std::string& kernel,
-                                 const std::string& method, MakeStepper make_stepper,
+                                 const std::string& method, MakeOperator make_operator,
                                  bool split_levels = true) {
   const parallel::Comm& comm = options.comm;
   const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
@@ -218,7 +212,8 @@ SolveResult solve_implicit_steps(const Case& c, Backend<T>& backend, output::Run
   Boundaries<T> boundaries(c, backend, L, sub);
   HaloExchange<T> halo(L, backend, comm, d);
   if (halo.active()) spdlog::info("halo exchange: {}", halo.path());
-  auto stepper = make_stepper(boundaries, halo, cur, next, split);
+  const StepFields<T> fields{cur, next, boundaries, halo, comm, sub, L, box};
+  ImplicitStep<T> stepper(c, backend, fields, make_operator(fields, split));
   spdlog::info("{}: {} levels", method, levels.size());
   if (plan.startup > 0)
     spdlog::info("Rannacher start: {} backward-Euler steps of dt/2 = {:g} before Crank-Nicolson",
@@ -245,8 +240,8 @@ SolveResult solve_implicit_steps(const Case& c, Backend<T>& backend, output::Run
   loop_plan.initial_snapshot = plan.timed_output;
   loop_plan.output_steps = plan.output_steps;
   SolveLoop<T> loop(c, backend, out, options, L, d, cur, done, earlier_seconds, r, loop_plan);
-  ImplicitIteration<T, decltype(stepper)> iteration(loop, c, backend, comm, stepper, earlier, cur,
-                                                    L, box, d, levels, plan, predict, last_cycles);
+  ImplicitIteration<T> iteration(loop, c, backend, comm, stepper, earlier, cur, L, box, d, levels,
+                                 plan, predict, last_cycles);
   return loop.run(iteration);
 }
 
