@@ -92,6 +92,34 @@ HaloExchange<T>::HaloExchange(const Layout& layout, Backend<T>& backend, const p
     }
     active_ = true;
   }
+  if (device_ && active_) connect_neighbours();
+}
+
+template <typename T>
+void HaloExchange<T>::connect_neighbours() {
+  // The first message to each neighbour sets up its connection (NCCL connects peers lazily,
+  // at a cost of the order of a second): sent here, in the set-up, where every rank builds its
+  // exchanges in the same order, so that the loop's first exchange does not pay it. Listed as
+  // device_axes lists a whole exchange; the buffers hold zeros and nothing reads what arrives.
+  std::vector<DeviceMessage<T>> sends, receives;
+  for (int axis = 0; axis < layout_.dims; ++axis) {
+    Face& lo = faces_[2 * axis];
+    Face& hi = faces_[2 * axis + 1];
+    for (Face* f : {&lo, &hi}) {
+      if (f->neighbour < 0) continue;
+      backend_->zero(f->send_buffer);
+      sends.push_back(
+          {f->send_buffer.data(), static_cast<std::size_t>(f->send.cells()), f->neighbour});
+    }
+    for (Face* f : {&hi, &lo}) {
+      if (f->neighbour < 0) continue;
+      receives.push_back(
+          {f->recv_buffer.data(), static_cast<std::size_t>(f->recv.cells()), f->neighbour});
+    }
+  }
+  backend_->transfers().after_sweeps();  // after the zeros
+  device_->exchange(sends, receives);
+  backend_->transfers().wait();
 }
 
 template <typename T>

@@ -108,6 +108,8 @@ class HaloExchange {
   void refill_edges(Buffer<T>& field, int axis);
   /// The device exchange: enqueues packing the faces of axes [first, last), their messages as
   /// one group and unpacking them, all on the transfer queue.
+  /// The device exchange's first message to each neighbour, in the set-up (see the .cpp).
+  void connect_neighbours();
   void device_axes(Buffer<T>& field, int first, int last);
 
   Layout layout_;

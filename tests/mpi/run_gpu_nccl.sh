@@ -82,7 +82,8 @@ for name in poisson_3d_27pt_y heat_2d_y_periodic mg_poisson_2d_x mg_poisson_3d_2
 done
 
 # Three ranks on two GPUs: two share one, so the default falls back to the staged path
-# (bit-identical all the same) and FDSOLVE_TRANSPORT=nccl refuses with exit 2.
+# (bit-identical all the same) and FDSOLVE_TRANSPORT=nccl refuses with exit 2. The case runs a
+# fixed number of sweeps (tolerance 0): exit 3, max_iterations, is its normal end.
 if [ "$gpus" -eq 2 ] && [ "$default" = nccl ]; then
   case=$cases/poisson_2d_x.yaml
   "$fdsolve" run "$case" --backend cuda --output "$work/shared-1" --quiet
@@ -90,7 +91,7 @@ if [ "$gpus" -eq 2 ] && [ "$default" = nccl ]; then
   run_ranks 3 default "$case" "$out"
   code=$?
   t=$(transport "$out" 2> /dev/null)
-  if [ "$code" -ne 0 ] || [ "$t" = nccl ] || ! grep -q "ranks share a GPU" "$out.log"; then
+  if { [ "$code" -ne 0 ] && [ "$code" -ne 3 ]; } || [ "$t" = nccl ] || ! grep -q "ranks share a GPU" "$out.log"; then
     fail "3 ranks on 2 GPUs: exit $code, transport '$t'"; cat "$out.log"
   else
     same "$work/shared-1" "$out" "3 ranks on 2 GPUs" && echo "ok: 3 ranks on 2 GPUs: $t, bit-identical to 1 rank"
