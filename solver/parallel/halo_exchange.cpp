@@ -99,27 +99,35 @@ template <typename T>
 void HaloExchange<T>::connect_neighbours() {
   // The first message to each neighbour sets up its connection (NCCL connects peers lazily,
   // at a cost of the order of a second): sent here, in the set-up, where every rank builds its
-  // exchanges in the same order, so that the loop's first exchange does not pay it. Listed as
-  // device_axes lists a whole exchange; the buffers hold zeros and nothing reads what arrives.
+  // exchanges in the same order, so that the loop's first exchange does not pay it. The
+  // buffers hold zeros and nothing reads what arrives.
+  for (Face& f : faces_)
+    if (f.neighbour >= 0) backend_->zero(f.send_buffer);
+  backend_->transfers().after_sweeps();  // after the zeros
+  device_send(0, layout_.dims);
+  backend_->transfers().wait();
+}
+
+template <typename T>
+void HaloExchange<T>::device_send(int first, int last) {
   std::vector<DeviceMessage<T>> sends, receives;
-  for (int axis = 0; axis < layout_.dims; ++axis) {
+  for (int axis = first; axis < last; ++axis) {
     Face& lo = faces_[2 * axis];
     Face& hi = faces_[2 * axis + 1];
-    for (Face* f : {&lo, &hi}) {
-      if (f->neighbour < 0) continue;
-      backend_->zero(f->send_buffer);
-      sends.push_back(
-          {f->send_buffer.data(), static_cast<std::size_t>(f->send.cells()), f->neighbour});
-    }
-    for (Face* f : {&hi, &lo}) {
-      if (f->neighbour < 0) continue;
-      receives.push_back(
-          {f->recv_buffer.data(), static_cast<std::size_t>(f->recv.cells()), f->neighbour});
-    }
+    for (Face* f : {&lo, &hi})
+      if (f->neighbour >= 0)
+        sends.push_back(
+            {f->send_buffer.data(), static_cast<std::size_t>(f->send.cells()), f->neighbour});
+    // Messages between two ranks match in the order they are listed. A rank's low face goes
+    // to its low neighbour's high halo: listing the receives high before low matches the
+    // sends' low before high when both faces of an axis pair with one rank (two ranks on a
+    // periodic axis), as MPI's tags keep them apart.
+    for (Face* f : {&hi, &lo})
+      if (f->neighbour >= 0)
+        receives.push_back(
+            {f->recv_buffer.data(), static_cast<std::size_t>(f->recv.cells()), f->neighbour});
   }
-  backend_->transfers().after_sweeps();  // after the zeros
   device_->exchange(sends, receives);
-  backend_->transfers().wait();
 }
 
 template <typename T>
@@ -182,27 +190,12 @@ void HaloExchange<T>::refill_edges(Buffer<T>& field, int axis) {
 
 template <typename T>
 void HaloExchange<T>::device_axes(Buffer<T>& field, int first, int last) {
-  std::vector<DeviceMessage<T>> sends, receives;
-  for (int axis = first; axis < last; ++axis) {
-    Face& lo = faces_[2 * axis];
-    Face& hi = faces_[2 * axis + 1];
-    for (Face* f : {&lo, &hi}) {
-      if (f->neighbour < 0) continue;
-      backend_->transfers().pack_box(field, layout_, f->send, f->send_buffer);
-      sends.push_back(
-          {f->send_buffer.data(), static_cast<std::size_t>(f->send.cells()), f->neighbour});
+  for (int axis = first; axis < last; ++axis)
+    for (int side = 0; side < 2; ++side) {
+      Face& f = faces_[2 * axis + side];
+      if (f.neighbour >= 0) backend_->transfers().pack_box(field, layout_, f.send, f.send_buffer);
     }
-    // Messages between two ranks match in the order they are listed. A rank's low face goes
-    // to its low neighbour's high halo: listing the receives high before low matches the
-    // sends' low before high when both faces of an axis pair with one rank (two ranks on a
-    // periodic axis), as MPI's tags keep them apart.
-    for (Face* f : {&hi, &lo}) {
-      if (f->neighbour < 0) continue;
-      receives.push_back(
-          {f->recv_buffer.data(), static_cast<std::size_t>(f->recv.cells()), f->neighbour});
-    }
-  }
-  device_->exchange(sends, receives);
+  device_send(first, last);
   for (int axis = first; axis < last; ++axis)
     for (int side = 0; side < 2; ++side) {
       Face& f = faces_[2 * axis + side];

@@ -110,6 +110,9 @@ class HaloExchange {
   /// one group and unpacking them, all on the transfer queue.
   /// The device exchange's first message to each neighbour, in the set-up (see the .cpp).
   void connect_neighbours();
+  /// The faces of axes first..last-1 from their send buffers into their receive buffers, as
+  /// one device exchange.
+  void device_send(int first, int last);
   void device_axes(Buffer<T>& field, int first, int last);
 
   Layout layout_;
