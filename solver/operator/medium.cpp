@@ -209,7 +209,10 @@ void resolve_fixed(const Case& c, Medium& m, const NodeEvaluator& on_backend) {
     const FixedRegion& region = c.problem.fixed[r];
     const std::string key = fmt::format("problem.fixed[{}]", r);
     const std::vector<double> where = evaluate(c, region.where, key + ".where", on_backend);
-    const std::vector<double> value = evaluate(c, region.value, key + ".value", on_backend);
+    // A number needs no grid of copies of itself.
+    const bool number = region.value.is_constant();
+    const std::vector<double> value =
+        number ? std::vector<double>{} : evaluate(c, region.value, key + ".value", on_backend);
     index_t mine = 0, marked = 0, on_faces = 0;
     for (index_t i = 0; i < cells; ++i) {
       if (where[i] == 0.0) continue;
@@ -224,12 +227,12 @@ void resolve_fixed(const Case& c, Medium& m, const NodeEvaluator& on_backend) {
         ++on_faces;
         continue;
       }
-      if (!std::isfinite(value[i]))
-        throw InputError(c.where(key + ".value") + fmt::format("{}.value: is {} {}", key,
-                                                               number_text(value[i]),
-                                                               at_node(c, node)));
+      const double v = number ? region.value.constant : value[i];
+      if (!std::isfinite(v))
+        throw InputError(c.where(key + ".value") +
+                         fmt::format("{}.value: is {} {}", key, number_text(v), at_node(c, node)));
       m.held[i] = Medium::held_mark(r);
-      m.held_value[i] = value[i];
+      m.held_value[i] = v;
       ++mine;
     }
     if (mine == 0) empty_region(c, key, region, marked, on_faces);
