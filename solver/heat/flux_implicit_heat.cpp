@@ -8,6 +8,7 @@
 #include "flux_step.hpp"
 #include "implicit_heat.hpp"
 #include "implicit_iteration.hpp"
+#include "multigrid/flux_solve.hpp"
 
 namespace fdsolve::heat {
 
