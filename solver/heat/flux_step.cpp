@@ -47,7 +47,7 @@ class FluxStep final : public StepOperator<T> {
     // K - c_i on this rank's nodes, K = 2 max c: the right-hand side's sweep keeps K u and
     // takes (K - c) u off, leaving c u, with a diagonal that is never 0 (K - c >= max c).
     rhs_keep_ = 2.0 * m.capacity_max;
-    const op::FluxLevel<T> level = op::fine_flux_level<T>(cycles_.levels()[0], m, d.sub);
+    const op::FluxLevel<T> level = op::fine_diagonal_terms<T>(cycles_.levels()[0], m, d.sub);
     std::vector<T> diagonal(level.capacity.begin(), level.capacity.end());
     for (T& v : diagonal) v = static_cast<T>(rhs_keep_ - static_cast<double>(v));
     const index_t size = f.layout.size;

@@ -14,15 +14,6 @@ namespace {
 
 using multigrid::LevelGeometry;
 
-/// Calls row(j, k) for the rows of a box from `lo` (which may be -1 along one axis: the folded
-/// face below the first node) to `hi`, on all threads.
-template <typename Row>
-void for_rows_from(const index_t lo[3], const std::array<index_t, 3>& hi, Row&& row) {
-#pragma omp parallel for collapse(2) schedule(static)
-  for (index_t k = lo[2]; k < hi[2]; ++k)
-    for (index_t j = lo[1]; j < hi[1]; ++j) row(j, k);
-}
-
 /// FluxLevel::diagonal of the nodes `n` of level g from `offset` (the whole level: offset 0).
 template <typename T>
 void add_robin(const LevelGeometry& g, const Medium& m, const std::array<index_t, 3>& n,
@@ -83,9 +74,9 @@ void layout_faces(const LevelGeometry& g, const HostLevel& h, const std::array<i
   for (int a = 0; a < g.dims; ++a) {
     HostArray<T>& face = out.face[a];
     face = filled(L.size, T(1));
-    index_t lo[3] = {0, 0, 0};
-    lo[a] = -1;
-    for_rows_from(lo, n, [&](index_t j, index_t k) {
+    std::array<index_t, 3> lo{0, 0, 0};
+    lo[a] = -1;  // the face below the first node
+    for_rows(lo, n, [&](index_t j, index_t k) {
       for (index_t i = lo[0]; i < n[0]; ++i) {
         index_t global[3] = {i + offset[0], j + offset[1], k + offset[2]};
         if (global[a] < 0 || fold_last) global[a] = fold_face(g, a, global[a]);
@@ -147,6 +138,15 @@ FluxLevel<T> fine_flux_level(const LevelGeometry& g, const Medium& m, const Subd
   mark_held(g, h.held, sub.n, sub.offset, out);
   add_robin(g, m, sub.n, sub.offset, out);
   copy_capacity(g, h.capacity, sub.n, sub.offset, out);  // this rank's part of the capacity
+  return out;
+}
+
+template <typename T>
+FluxLevel<T> fine_diagonal_terms(const LevelGeometry& g, const Medium& m, const Subdomain& sub) {
+  FluxLevel<T> out;
+  out.layout = Layout::make(g.dims, sub.n, static_cast<index_t>(128 / sizeof(T)));
+  copy_capacity(g, m.capacity.empty() ? nullptr : m.capacity.data(), sub.n, sub.offset, out);
+  add_robin(g, m, sub.n, sub.offset, out);
   return out;
 }
 
@@ -229,6 +229,10 @@ double smallest_capacity_over_diagonal(const LevelGeometry& g, const Medium& m) 
 
 template HostArray<float> inverse_capacity<float>(const Medium&, const Layout&, const Subdomain&);
 template HostArray<double> inverse_capacity<double>(const Medium&, const Layout&, const Subdomain&);
+template FluxLevel<float> fine_diagonal_terms<float>(const LevelGeometry&, const Medium&,
+                                                     const Subdomain&);
+template FluxLevel<double> fine_diagonal_terms<double>(const LevelGeometry&, const Medium&,
+                                                       const Subdomain&);
 template FluxLevel<float> fine_flux_level<float>(const LevelGeometry&, const Medium&,
                                                  const Subdomain&);
 template FluxLevel<double> fine_flux_level<double>(const LevelGeometry&, const Medium&,

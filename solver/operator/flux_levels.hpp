@@ -60,6 +60,12 @@ template <typename T>
 FluxLevel<T> fine_flux_level(const multigrid::LevelGeometry& fine, const Medium& m,
                              const Subdomain& sub);
 
+/// fine_flux_level's per-node terms alone, without its faces: the capacity (where it varies) and
+/// the Robin faces' diagonal, on the nodes `sub` owns.
+template <typename T>
+FluxLevel<T> fine_diagonal_terms(const multigrid::LevelGeometry& fine, const Medium& m,
+                                 const Subdomain& sub);
+
 /// 1 / c_i (heat's capacity) at the nodes `sub` owns, in its layout `L` (0 elsewhere): the
 /// explicit step's factor per node (FluxOperator::step_scale).
 template <typename T>

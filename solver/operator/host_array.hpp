@@ -34,14 +34,20 @@ struct UninitAllocator : std::allocator<T> {
 template <typename T>
 using HostArray = std::vector<T, UninitAllocator<T>>;
 
-/// Calls row(j, k) for every row (j, k) of an n[0] x n[1] x n[2] grid, on all threads (static
-/// schedule: each thread takes the same rows in every such loop, so the pages it first touched
-/// stay its own).
+/// Calls row(j, k) for every row (j, k) from `lo` to `hi` (exclusive) of a grid, on all threads
+/// (static schedule: each thread takes the same rows in every such loop, so the pages it first
+/// touched stay its own).
+template <typename Row>
+void for_rows(const std::array<index_t, 3>& lo, const std::array<index_t, 3>& hi, Row&& row) {
+#pragma omp parallel for collapse(2) schedule(static)
+  for (index_t k = lo[2]; k < hi[2]; ++k)
+    for (index_t j = lo[1]; j < hi[1]; ++j) row(j, k);
+}
+
+/// The same for every row of an n[0] x n[1] x n[2] grid.
 template <typename Row>
 void for_rows(const std::array<index_t, 3>& n, Row&& row) {
-#pragma omp parallel for collapse(2) schedule(static)
-  for (index_t k = 0; k < n[2]; ++k)
-    for (index_t j = 0; j < n[1]; ++j) row(j, k);
+  for_rows({0, 0, 0}, n, std::forward<Row>(row));
 }
 
 /// `size` copies of `value`, first touched on all threads.
