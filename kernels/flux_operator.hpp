@@ -189,10 +189,10 @@ struct FluxStencilValues {
   T d{};  // the per-node diagonal term (FluxOperator::diagonal), 0 without one
 };
 
-/// Dims known at compile time: no branch in a vectorised or unrolled loop.
-template <int Dims, typename T>
-FDSOLVE_HOST_DEVICE FluxResidual<T> flux_face_residual(const FluxStencilValues<T>& v,
-                                                       const FluxPlain<T>& p) {
+/// Dims known at compile time: no branch in a vectorised or unrolled loop. `P`: FluxPlain, or
+/// a kernel's own smaller parameter struct with the same scalars (alpha, cx, cy, cz).
+template <int Dims, typename T, typename P>
+FDSOLVE_HOST_DEVICE FluxResidual<T> flux_face_residual(const FluxStencilValues<T>& v, const P& p) {
   T diag = p.alpha + v.d + p.cx * (v.bw + v.be) + p.cy * (v.bs + v.bn);
   T nb = p.cx * (v.bw * v.uw + v.be * v.ue) + p.cy * (v.bs * v.us + v.bn * v.un);
   if constexpr (Dims == 3) {
@@ -258,8 +258,8 @@ FDSOLVE_HOST_DEVICE FluxResidual<T> flux_residual(const T* u, const FluxPlain<T>
 }
 
 /// The face form's update of a node that is not held, from its loaded values.
-template <int Dims, typename T>
-FDSOLVE_HOST_DEVICE T flux_face_update(const FluxStencilValues<T>& v, const FluxPlain<T>& p) {
+template <int Dims, typename T, typename P>
+FDSOLVE_HOST_DEVICE T flux_face_update(const FluxStencilValues<T>& v, const P& p) {
   const FluxResidual<T> res = flux_face_residual<Dims>(v, p);
   // step * 1 is step exactly: without a step scale the bits are those of step alone.
   return p.keep * v.u + (p.step * v.step_scale + p.relax / res.diag) * res.r;

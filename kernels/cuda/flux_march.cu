@@ -35,6 +35,31 @@ __device__ __forceinline__ int run_length(index_t start, index_t end) {
   return static_cast<int>(end - start < kMarchRun ? end - start : kMarchRun);
 }
 
+/// What the face form's march reads of FluxPlain, as the kernel's parameter. Passing the whole
+/// FluxPlain, whose per-node array pointers this instantiation never reads, costs the 3D double
+/// sweep 16 registers (56 to 72, and a spill; ptxas -v) and a tenth of its bandwidth (bench row
+/// flux-7pt 3D double).
+template <typename T>
+struct FaceMarchPlain {
+  const T* fx;
+  const T* fy;
+  const T* fz;
+  T cx, cy, cz, alpha, keep, step, relax;
+  index_t pitch, plane;
+};
+
+template <typename T>
+FaceMarchPlain<T> face_march_plain(const FluxPlain<T>& p) {
+  return {p.fx, p.fy, p.fz, p.cx, p.cy, p.cz, p.alpha, p.keep, p.step, p.relax, p.pitch, p.plane};
+}
+
+/// The per-node arrays (FluxOperator::step_scale, diagonal) of the instantiation that reads them.
+template <typename T>
+struct PerNodeArrays {
+  const T* ss;
+  const T* dg;
+};
+
 /// Marches one column: `at` the node at `first`, `stride` the step along the marching axis
 /// (pitch in 2D, plane in 3D), `across` the other axis's stride in 3D (pitch), `count` nodes.
 /// `PerNode`: the operator has per-node arrays besides the faces (FluxOperator::diagonal,
@@ -43,8 +68,9 @@ __device__ __forceinline__ int run_length(index_t start, index_t end) {
 template <typename T, int Dims, bool PerNode>
 __device__ __forceinline__ void march_column(const T* __restrict__ in, T* __restrict__ out,
                                              const T* __restrict__ src, T f_const,
-                                             const FluxPlain<T>& p, index_t at, index_t stride,
-                                             int count) {
+                                             const FaceMarchPlain<T>& p,
+                                             const PerNodeArrays<T>& node, index_t at,
+                                             index_t stride, int count) {
   // The marching axis's coefficient array and the other axes'.
   const T* __restrict__ fm = Dims == 2 ? p.fy : p.fz;
   T below = in[at - stride], centre = in[at];
@@ -57,8 +83,8 @@ __device__ __forceinline__ void march_column(const T* __restrict__ in, T* __rest
     v.u = centre;
     v.f = src ? src[at] : f_const;
     if constexpr (PerNode) {
-      v.step_scale = flux_step_scale(p, at);
-      v.d = flux_extra_diagonal(p, at);
+      v.step_scale = node.ss ? node.ss[at] : T(1);
+      v.d = node.dg ? node.dg[at] : T(0);
     }
     v.bw = flux_magnitude(p.fx[at - 1]);
     v.be = flux_magnitude(east_raw);
@@ -90,14 +116,16 @@ __device__ __forceinline__ void march_column(const T* __restrict__ in, T* __rest
 template <typename T, bool PerNode>
 __global__ void __launch_bounds__(kBX2) flux_march2d(const T* __restrict__ in, T* __restrict__ out,
                                                      const T* __restrict__ src, const T f_const,
-                                                     const FluxPlain<T> p, Range b,
+                                                     const FaceMarchPlain<T> p,
+                                                     const PerNodeArrays<T> node, Range b,
                                                      index_t origin) {
   const index_t i = b.lo[0] + static_cast<index_t>(blockIdx.x) * kBX2 + threadIdx.x;
   if (i >= b.hi[0]) return;
   const long long runs = ceil_div(b.hi[1] - b.lo[1], kMarchRun);
   for (long long r = blockIdx.y; r < runs; r += gridDim.y) {
     const index_t j0 = b.lo[1] + static_cast<index_t>(r) * kMarchRun;
-    march_column<T, 2, PerNode>(in, out, src, f_const, p, origin + b.lo[2] * p.plane + j0 * p.pitch + i,
+    march_column<T, 2, PerNode>(in, out, src, f_const, p, node,
+                                origin + b.lo[2] * p.plane + j0 * p.pitch + i,
                        p.pitch, run_length(j0, b.hi[1]));
   }
 }
@@ -106,8 +134,10 @@ template <typename T, bool PerNode>
 __global__ void __launch_bounds__(kBX3 * kBY3) flux_march3d(const T* __restrict__ in,
                                                             T* __restrict__ out,
                                                             const T* __restrict__ src,
-                                                            const T f_const, const FluxPlain<T> p,
-                                                            Range b, index_t origin) {
+                                                            const T f_const,
+                                                            const FaceMarchPlain<T> p,
+                                                            const PerNodeArrays<T> node, Range b,
+                                                            index_t origin) {
   const index_t i = b.lo[0] + static_cast<index_t>(blockIdx.x) * kBX3 + threadIdx.x;
   const long long rows = ceil_div(b.hi[1] - b.lo[1], kBY3);
   const long long runs = ceil_div(b.hi[2] - b.lo[2], kMarchRun);
@@ -117,7 +147,8 @@ __global__ void __launch_bounds__(kBX3 * kBY3) flux_march3d(const T* __restrict_
     if (j >= b.hi[1]) continue;
     for (long long r = blockIdx.z; r < runs; r += gridDim.z) {
       const index_t k0 = b.lo[2] + static_cast<index_t>(r) * kMarchRun;
-      march_column<T, 3, PerNode>(in, out, src, f_const, p, origin + k0 * p.plane + j * p.pitch + i,
+      march_column<T, 3, PerNode>(in, out, src, f_const, p, node,
+                                origin + k0 * p.plane + j * p.pitch + i,
                          p.plane, run_length(k0, b.hi[2]));
     }
   }
@@ -129,28 +160,31 @@ template <typename T>
 void launch_flux_march(const SweepArgs<T>& args, cudaStream_t stream) {
   const Box& b = args.box;
   if (b.empty()) return;
-  const FluxPlain<T> p = flux_plain(args.flux, args.layout);
+  const FluxPlain<T> plain = flux_plain(args.flux, args.layout);
+  const FaceMarchPlain<T> p = face_march_plain(plain);
+  const PerNodeArrays<T> node{plain.ss, plain.dg};
+  const bool per_node = plain.ss || plain.dg;
   const T f = T(args.weights.source);
   const Range r = range_of(b);
   if (args.layout.dims == 2) {
     const dim3 grid(static_cast<unsigned>(ceil_div(b.extent(0), kBX2)),
                     static_cast<unsigned>(std::min(ceil_div(b.extent(1), kMarchRun), kMaxGridYZ)));
-    if (p.dg || p.ss)
+    if (per_node)
       flux_march2d<T, true><<<grid, kBX2, 0, stream>>>(args.in, args.out, args.source_field, f, p,
-                                                       r, args.layout.origin);
+                                                       node, r, args.layout.origin);
     else
       flux_march2d<T, false><<<grid, kBX2, 0, stream>>>(args.in, args.out, args.source_field, f,
-                                                        p, r, args.layout.origin);
+                                                        p, node, r, args.layout.origin);
   } else {
     const dim3 grid(static_cast<unsigned>(ceil_div(b.extent(0), kBX3)),
                     static_cast<unsigned>(std::min(ceil_div(b.extent(1), kBY3), kMaxGridYZ)),
                     static_cast<unsigned>(std::min(ceil_div(b.extent(2), kMarchRun), kMaxGridYZ)));
-    if (p.dg || p.ss)
+    if (per_node)
       flux_march3d<T, true><<<grid, dim3(kBX3, kBY3), 0, stream>>>(
-          args.in, args.out, args.source_field, f, p, r, args.layout.origin);
+          args.in, args.out, args.source_field, f, p, node, r, args.layout.origin);
     else
       flux_march3d<T, false><<<grid, dim3(kBX3, kBY3), 0, stream>>>(
-          args.in, args.out, args.source_field, f, p, r, args.layout.origin);
+          args.in, args.out, args.source_field, f, p, node, r, args.layout.origin);
   }
   FDSOLVE_CUDA_CHECK_LAUNCH();
 }
