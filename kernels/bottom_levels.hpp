@@ -3,13 +3,13 @@
 // microsecond of work on a level of a few thousand nodes), so CUDA runs every step of those
 // levels as one launch of one thread block.
 //
-// The call does exactly what the cycles do level by level from its first level down
-// (solver/multigrid/stencil_hierarchy.cpp): pre-smoothing, the residual restricted to the next level,
-// the same below (twice for W cycles), the bottom solve (bottom_cg.hpp, or sweeps), then the
-// interpolated correction and post-smoothing on the way up. Each step is a pass over a level's
-// nodes by a team of workers (bottom_levels_team.hpp), with the per-node arithmetic of
-// point_update.hpp, transfer.hpp and transfer_ratio.hpp. This file holds the arguments and the
-// order of the steps.
+// The call visits the levels in the order of the cycle driver (solver/multigrid/cycle_driver.hpp),
+// both taking it from one walk, LevelWalk (level_walk.hpp): pre-smoothing, the residual
+// restricted to the next level, the same below (twice for W cycles), the bottom solve
+// (bottom_cg.hpp, or sweeps), then the interpolated correction and post-smoothing on the way up.
+// Each step is the operation StencilHierarchy's level by level (stencil_hierarchy.cpp), done as a
+// pass over a level's nodes by a team of workers (bottom_levels_team.hpp) with the same per-node
+// arithmetic (point_update.hpp, transfer.hpp, transfer_ratio.hpp). This file holds the arguments.
 #pragma once
 
 #include <stdexcept>
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bottom_cg.hpp"
+#include "level_walk.hpp"
 #include "transfer.hpp"
 
 namespace fdsolve {
@@ -128,54 +129,6 @@ BottomLevelsPlain<T> bottom_levels_plain(const BottomLevelsArgs<T>& a) {
   }
   return p;
 }
-
-/// The steps of a visit of `count` levels (0 the first, count - 1 the coarsest) in the order
-/// StencilHierarchy::visit takes them: Down(l, fresh) starts level l (zero it when fresh, pre-smooth,
-/// restrict the residual), Bottom(fresh) solves the coarsest, Up(l) corrects level l from
-/// l + 1 and post-smooths. One step at a time, so that the device runs each step's code from
-/// one place, without recursion: bit l of `again` marks a W cycle's level whose second coarse
-/// visit has begun.
-enum class LevelStep { Down, Bottom, Up };
-
-struct LevelWalk {
-  int last;
-  bool w_cycle;
-  bool fresh;  // whether the next Down or Bottom starts from zero
-  int l = 0;
-  bool up = false;
-  unsigned again = 0;
-
-  FDSOLVE_HOST_DEVICE LevelWalk(int count, bool w, bool first_fresh)
-      : last(count - 1), w_cycle(w), fresh(first_fresh) {}
-
-  /// The next step; false when the visit is complete.
-  FDSOLVE_HOST_DEVICE bool next(LevelStep& step, int& level, bool& step_fresh) {
-    if (up) {  // l has just finished
-      if (--l < 0) return false;
-      const unsigned bit = 1u << l;
-      if (!(w_cycle && l + 1 != last && !(again & bit))) {
-        again &= ~bit;
-        step = LevelStep::Up;
-        level = l;
-        step_fresh = false;
-        return true;
-      }
-      again |= bit;  // a W cycle visits l + 1 again, from its current correction
-      ++l;
-      fresh = false;
-      up = false;
-    }
-    step = l < last ? LevelStep::Down : LevelStep::Bottom;
-    level = l;
-    step_fresh = fresh;
-    fresh = true;  // every deeper visit starts from zero
-    if (l < last)
-      ++l;
-    else
-      up = true;
-    return true;
-  }
-};
 
 /// The levels whose correction ends in their `next` buffer (bit l): those that swept an odd
 /// number of times, as the level-by-level cycles swap x and next after every sweep. The caller

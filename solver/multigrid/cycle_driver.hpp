@@ -6,12 +6,14 @@
 // post-smoothing pass, whether the coarsest levels run in one device call, how the ranks share a
 // level. The driver only says in which order the levels are visited, as the algorithm reads
 // (Briggs, Henson and McCormick, "A Multigrid Tutorial", ch. 3): smooth, restrict the residual,
-// solve the coarse correction equation (once for V, twice for W), correct, smooth.
+// solve the coarse correction equation (once for V, twice for W), correct, smooth; the order
+// below a level is kernels/level_walk.hpp's, which the backend's one-call coarse levels follow.
 #pragma once
 
 #include <algorithm>
 
 #include "hierarchy.hpp"
+#include "level_walk.hpp"
 
 namespace fdsolve::multigrid {
 
@@ -65,17 +67,38 @@ inline CycleShape cycle_shape(const MultigridSpec& spec) {
   return {spec.cycle, spec.pre_smooth, spec.post_smooth};
 }
 
-/// Solves level's correction equation approximately; `fresh`: from x_level = 0.
+/// Solves level's correction equation approximately; `fresh`: from x_level = 0. The levels are
+/// visited in LevelWalk's order, the one the coarsest levels' single device call follows too:
+/// smooth, restrict the residual, visit the next level (once for V, twice for W), correct and
+/// smooth.
 inline void visit(LevelHierarchy& h, const CycleShape& shape, int level, bool fresh) {
-  if (!h.here(level)) return;
-  if (level < h.coarsest() && h.visits_below(level)) return h.visit_below(level, fresh);
-  if (fresh) h.zero(level);
-  if (level == h.coarsest()) return h.solve_coarsest();
-  h.smooth(level, shape.pre, fresh);
-  h.restrict_residual(level);
-  visit(h, shape, level + 1, true);
-  if (shape.kind == CycleKind::W && level + 1 != h.coarsest()) visit(h, shape, level + 1, false);
-  h.correct_and_smooth(level, shape.post);
+  LevelWalk walk(h.coarsest() - level + 1, shape.kind == CycleKind::W, fresh);
+  LevelStep step;
+  int below;  // the step's level, counted from `level`
+  bool zeroed;
+  while (walk.next(step, below, zeroed)) {
+    const int l = level + below;
+    if (step == LevelStep::Up) {
+      h.correct_and_smooth(l, shape.post);
+      continue;
+    }
+    if (!h.here(l)) {
+      walk.finish(below);
+      continue;
+    }
+    if (step == LevelStep::Down && h.visits_below(l)) {
+      h.visit_below(l, zeroed);
+      walk.finish(below);
+      continue;
+    }
+    if (zeroed) h.zero(l);
+    if (step == LevelStep::Bottom) {
+      h.solve_coarsest();
+      continue;
+    }
+    h.smooth(l, shape.pre, zeroed);
+    h.restrict_residual(l);
+  }
 }
 
 /// One cycle on the fine level's x, of whose pre-smoothing `pre_done` sweeps are done.
