@@ -231,15 +231,15 @@ FDSOLVE_HOST_DEVICE FluxResidual<T> neighbour_residual(const T* u, const FluxPla
   return {f - (diag * u[at] - nb), diag};
 }
 
-template <typename T>
-FDSOLVE_HOST_DEVICE FluxResidual<T> flux_residual(const T* u, const FluxPlain<T>& p, index_t at,
-                                                  T f) {
-  if (p.st) return stencil_residual(u, p, at, f);
-  if (p.classes) return neighbour_residual(u, p, at, f);
+/// The face form's residual at node `at`; `PerNode`: the operator may have a per-node diagonal;
+/// `Dims` 2 or 3 where known at compile time, else 0.
+template <bool PerNode, int Dims, typename T>
+FDSOLVE_HOST_DEVICE FluxResidual<T> face_residual_at(const T* u, const FluxPlain<T>& p,
+                                                     index_t at, T f) {
   FluxStencilValues<T> v;
   v.u = u[at];
   v.f = f;
-  v.d = flux_extra_diagonal(p, at);
+  if constexpr (PerNode) v.d = flux_extra_diagonal(p, at);
   v.bw = flux_magnitude(p.fx[at - 1]);
   v.be = flux_magnitude(p.fx[at]);
   v.uw = u[at - 1];
@@ -248,13 +248,30 @@ FDSOLVE_HOST_DEVICE FluxResidual<T> flux_residual(const T* u, const FluxPlain<T>
   v.bn = flux_magnitude(p.fy[at]);
   v.us = u[at - p.pitch];
   v.un = u[at + p.pitch];
-  if (p.dims == 3) {
+  if (Dims == 3 || (Dims == 0 && p.dims == 3)) {
     v.bd = flux_magnitude(p.fz[at - p.plane]);
     v.bu = flux_magnitude(p.fz[at]);
     v.ud = u[at - p.plane];
     v.uu = u[at + p.plane];
   }
-  return flux_face_residual(v, p);
+  if constexpr (Dims == 0)
+    return flux_face_residual(v, p);
+  else
+    return flux_face_residual<Dims>(v, p);
+}
+
+template <typename T>
+FDSOLVE_HOST_DEVICE FluxResidual<T> flux_residual(const T* u, const FluxPlain<T>& p, index_t at,
+                                                  T f) {
+  if (p.st) return stencil_residual(u, p, at, f);
+  if (p.classes) return neighbour_residual(u, p, at, f);
+  return face_residual_at<true, 0>(u, p, at, f);
+}
+
+/// Whether `p` is the face form without per-node arrays (flux_update_plain_faces applies).
+template <typename T>
+bool plain_faces(const FluxPlain<T>& p) {
+  return !p.st && !p.classes && !p.ss && !p.dg;
 }
 
 /// The face form's update of a node that is not held, from its loaded values.
@@ -296,6 +313,15 @@ template <typename T>
 FDSOLVE_HOST_DEVICE T flux_update(const T* u, const FluxPlain<T>& p, index_t at, T f) {
   if (flux_held(p, at)) return p.keep * u[at];
   return flux_apply(flux_residual(u, p, at, f), u[at], p, flux_step_scale(p, at));
+}
+
+/// flux_update where plain_faces(p): the same bits (a step scale of 1, no diagonal term) without
+/// the other forms' branches and loads, which cost a kernel that checks every node registers
+/// and bandwidth.
+template <int Dims, typename T>
+FDSOLVE_HOST_DEVICE T flux_update_plain_faces(const T* u, const FluxPlain<T>& p, index_t at, T f) {
+  if (flux_held(p, at)) return p.keep * u[at];
+  return flux_apply_as<false>(face_residual_at<false, Dims>(u, p, at, f), u[at], p);
 }
 
 /// y = a x + b y on the nodes of a box that are not held (`held_face`: the +x face array whose

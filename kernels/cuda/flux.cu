@@ -132,13 +132,14 @@ dim3 box_grid(const Box& b, int sm_count, int per_sm) {
 
 long long blocks_of(dim3 g) { return static_cast<long long>(g.x) * g.y * g.z; }
 
-/// The sweep: out = flux_update at every node of the box. With Stats, each block also stores
-/// the statistics of its nodes that are not held (norms of next - keep * u, the range of the
-/// value written or, for a residual, of u; in double, as the CPU accumulates them) at partials[linear block index]. Unchecked, 6
-/// blocks per SM: 40 registers (ptxas sm_90, CUDA 13; double spills 8 bytes) where unbounded
-/// it takes 64, half the threads and loads in flight (measured: docs/performance-history.md,
-/// "Variable-coefficient sweep and multigrid: measured").
-template <typename T, bool Stats>
+/// The sweep: out = flux_update at every node of the box (`PlainFaces` 2 or 3: the face form
+/// without per-node arrays in that many dimensions, flux_update_plain_faces). With Stats, each
+/// block also stores the statistics of its nodes that are not held (norms of next - keep * u,
+/// the range of the value written or, for a residual, of u; in double, as the CPU accumulates
+/// them) at partials[linear block index]. Unchecked, 6 blocks per SM: 40 registers where
+/// unbounded it takes 64, half the threads and loads in flight (measured:
+/// docs/performance-history.md, "Variable-coefficient sweep and multigrid: measured").
+template <typename T, bool Stats, int PlainFaces = 0>
 __global__ void __launch_bounds__(kThreads, Stats ? 4 : 6)
     flux_sweep_kernel(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ src,
                       const T f_const, const FluxPlain<T> p, const Span s,
@@ -146,7 +147,11 @@ __global__ void __launch_bounds__(kThreads, Stats ? 4 : 6)
   FluxPartial acc = flux_identity();
   for_my_nodes(s, [&](index_t c, index_t, index_t, index_t) {
     const T f = src ? src[c] : f_const;
-    const T v = flux_update(in, p, c, f);
+    T v;
+    if constexpr (PlainFaces != 0)
+      v = flux_update_plain_faces<PlainFaces>(in, p, c, f);
+    else
+      v = flux_update(in, p, c, f);
     out[c] = v;
     if constexpr (Stats) {
       if (!flux_held(p, c)) {
@@ -231,7 +236,22 @@ long long launch_sweep(const SweepArgs<T>& args, int sm_count, FluxPartial* part
   const Span s = span_of(args.layout, args.box);
   const T f = T(args.weights.source);
   dim3 grid;
-  if (partials) {
+  // The checked sweep of the face form without per-node arrays has an instantiation of its own
+  // (flux_update_plain_faces), faster in float and in 2D double (bench rows flux-5pt and
+  // flux-7pt with norms); in 3D double it spills at the 64 registers of four blocks per SM and
+  // is slower than the general one, which it therefore keeps.
+  const bool own = plain_faces(p) && !(p.dims == 3 && sizeof(T) == sizeof(double));
+  if (partials && own && p.dims == 3) {
+    constexpr auto kernel = flux_sweep_kernel<T, true, 3>;
+    grid = box_grid(args.box, sm_count, blocks_per_sm<kernel>());
+    kernel<<<grid, dim3(kBX, kBY), 0, stream>>>(args.in, args.out, args.source_field, f, p, s,
+                                                partials);
+  } else if (partials && own) {
+    constexpr auto kernel = flux_sweep_kernel<T, true, 2>;
+    grid = box_grid(args.box, sm_count, blocks_per_sm<kernel>());
+    kernel<<<grid, dim3(kBX, kBY), 0, stream>>>(args.in, args.out, args.source_field, f, p, s,
+                                                partials);
+  } else if (partials) {
     constexpr auto kernel = flux_sweep_kernel<T, true>;
     grid = box_grid(args.box, sm_count, blocks_per_sm<kernel>());
     kernel<<<grid, dim3(kBX, kBY), 0, stream>>>(args.in, args.out, args.source_field, f, p, s,
