@@ -139,29 +139,23 @@ namespace {
 template <typename T>
 class FluxSteady final : public SteadyOperator<T> {
  public:
-  FluxSteady(const Case& c, const op::Medium& m, Backend<T>& backend, output::RunOutput& out,
+  FluxSteady(const problem::Problem& p, Backend<T>& backend, output::RunOutput& out,
              const SolveOptions& options)
-      : c_(c),
-        m_(m),
-        backend_(backend),
-        out_(out),
-        options_(options),
-        d_(options.decomposition ? *options.decomposition : parallel::decompose(c, {1, 1, 1}, 0)) {}
+      : p_(p), c_(p.c), backend_(backend), out_(out), options_(options) {}
 
-  const parallel::Decomposition& part() const override { return d_; }
   std::string kernel() const override { return "flux"; }
   const char* iteration_name() const override { return "iteration"; }
   double rhs_scale() const override { return 1.0; }
 
   SolveResult solve(const SteadyFields<T>& f, SolveResult r) override {
     const parallel::Comm& comm = options_.comm;
-    FluxCyclesOnRanks<T> cycles(c_, m_, backend_, comm, d_, 0.0, 1.0,
-                                c_.solve.multigrid.float_cycles);
+    FluxCyclesOnRanks<T> cycles(c_, p_.levels, *p_.medium, backend_, comm, p_.decomposition, 0.0,
+                                1.0, c_.solve.multigrid.float_cycles);
     RunClock::get().mark("hierarchy ready");
-    const bool cg = flux_uses_cg(c_);
+    const bool cg = p_.method == problem::Method::ConjugateGradients;
     FluxIteration<T> iteration(cycles.fine(), cycles.preconditioner(), backend_,
-                               {d_.sub, f.layout, f.box, &f.halo, comm}, f.f, f.f_constant, cg,
-                               [&f](Buffer<T>& x) { f.fill_ghosts(x); });
+                               {p_.decomposition.sub, f.layout, f.box, &f.halo, comm}, f.f,
+                               f.f_constant, cg, [&f](Buffer<T>& x) { f.fill_ghosts(x); });
     MultigridSpec spec = c_.solve.multigrid;
     spec.fmg = false;  // the flux path starts from the initial field
     const auto& levels = cycles.levels();
@@ -171,33 +165,35 @@ class FluxSteady final : public SteadyOperator<T> {
                  describe_cycles(spec), levels.size(),
                  cycles.galerkin() ? "Galerkin coarse operators" : "averaged face coefficients",
                  fmt::join(levels.back().n.begin(), levels.back().n.begin() + c_.grid.dims, "x"),
-                 comm.several() ? ", the cycles on rank 0" : "", m_.held_count);
-    return solve_by_cycles(c_, backend_, out_, options_, iteration,
-                           f.fine(levels[0].box.cells(), false), r);
+                 comm.several() ? ", the cycles on rank 0" : "", p_.medium->held_count);
+    return solve_by_cycles(c_, backend_, out_, options_, iteration, f.fine(p_.updated_cells, false),
+                           r);
   }
 
  private:
+  const problem::Problem& p_;
   const Case& c_;
-  const op::Medium& m_;
   Backend<T>& backend_;
   output::RunOutput& out_;
   const SolveOptions& options_;
-  parallel::Decomposition d_;
 };
 
 }  // namespace
 
 template <typename T>
-SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>& backend,
-                                 output::RunOutput& out, const SolveOptions& options) {
-  FluxSteady<T> op(c, m, backend, out, options);
-  return solve_steady(c, backend, out, options, op);
+std::unique_ptr<SteadyOperator<T>> flux_steady(const problem::Problem& p, Backend<T>& backend,
+                                               output::RunOutput& out,
+                                               const SolveOptions& options) {
+  return std::make_unique<FluxSteady<T>>(p, backend, out, options);
 }
 
-template SolveResult solve_flux_multigrid<float>(const Case&, const op::Medium&, Backend<float>&,
-                                                 output::RunOutput&, const SolveOptions&);
-template SolveResult solve_flux_multigrid<double>(const Case&, const op::Medium&,
-                                                  Backend<double>&, output::RunOutput&,
-                                                  const SolveOptions&);
+template std::unique_ptr<SteadyOperator<float>> flux_steady<float>(const problem::Problem&,
+                                                                   Backend<float>&,
+                                                                   output::RunOutput&,
+                                                                   const SolveOptions&);
+template std::unique_ptr<SteadyOperator<double>> flux_steady<double>(const problem::Problem&,
+                                                                     Backend<double>&,
+                                                                     output::RunOutput&,
+                                                                     const SolveOptions&);
 
 }  // namespace fdsolve::multigrid

@@ -1,8 +1,8 @@
-// The steady multigrid solve's set-up, then its cycles as iterations of the solve loop
-// (cycle_iteration.hpp). Each cycle starts with a probe: the first smoothing sweep of the next
-// cycle, whose update is the scaled residual of the current state. Its norms decide
-// convergence before the state changes; a converged or stopped run discards the probe, so the
-// residual costs no extra sweep.
+// The constant stencil's side of the steady solve (steady_solve.hpp), whose cycles run as
+// iterations of the solve loop (cycle_iteration.hpp). Each cycle starts with a probe: the first
+// smoothing sweep of the next cycle, whose update is the scaled residual of the current state.
+// Its norms decide convergence before the state changes; a converged or stopped run discards the
+// probe, so the residual costs no extra sweep.
 #include "multigrid_solve.hpp"
 
 #include <spdlog/spdlog.h>
@@ -141,36 +141,34 @@ namespace {
 template <typename T>
 class StencilSteady final : public SteadyOperator<T> {
  public:
-  StencilSteady(const Case& c, Backend<T>& backend, output::RunOutput& out,
+  StencilSteady(const problem::Problem& p, Backend<T>& backend, output::RunOutput& out,
                 const SolveOptions& options)
-      : c_(c),
+      : c_(p.c),
+        p_(p),
         backend_(backend),
         out_(out),
         options_(options),
-        kernel_(choose_kernel(c, backend)),
-        levels_(build_hierarchy(fine_level(c))),
-        split_(split_over_ranks(c, levels_, options)) {
-    if (const std::string w = cycle_work_warning(c, levels_); !w.empty()) spdlog::warn("{}", w);
-    settings_.spec = c.solve.multigrid;
+        kernel_(choose_kernel(p.c, backend)) {
+    if (const std::string w = cycle_work_warning(c_, p.levels); !w.empty()) spdlog::warn("{}", w);
+    settings_.spec = c_.solve.multigrid;
     // -div(beta grad u) = f with beta one number: A = -beta lap (its residual in the case's
     // units).
-    settings_.beta = c.problem.coefficient.is_constant() ? c.problem.coefficient.constant : 1.0;
-    settings_.fuse_residual_restriction = fused_restriction_pays(backend.traits(), c.grid.dims);
+    settings_.beta = c_.problem.coefficient.is_constant() ? c_.problem.coefficient.constant : 1.0;
+    settings_.fuse_residual_restriction = fused_restriction_pays(backend.traits(), c_.grid.dims);
   }
 
-  const parallel::Decomposition& part() const override { return split_.level[0]; }
   std::string kernel() const override { return backend_.kernels(c_.grid.dims)[kernel_.index]; }
   const char* iteration_name() const override { return "cycle"; }
   double rhs_scale() const override {
-    return level_operator(levels_[0], settings_.alpha, settings_.beta).rhs_scale;
+    return level_operator(p_.levels[0], settings_.alpha, settings_.beta).rhs_scale;
   }
 
   SolveResult solve(const SteadyFields<T>& f, SolveResult r) override {
     const auto fine_halo = [&f](Buffer<T>& x) { f.fill_ghosts(x); };
     if (const std::string why = mixed_precision_obstacle(c_); why.empty()) {
       if constexpr (std::is_same_v<T, double>) {
-        MixedCycles cycles(levels_, settings_, backend_, kernel_, fine_halo, f.layout, f.box,
-                           LevelRanks{options_.comm, &split_});
+        MixedCycles cycles(p_.levels, settings_, backend_, kernel_, fine_halo, f.layout, f.box,
+                           LevelRanks{options_.comm, &p_.split});
         SolveResult result = run(cycles, ", float cycles in a double defect correction", f, r);
         result.mixed = output::MixedPrecision{cycles.fallback_cycle()};
         return result;
@@ -179,8 +177,8 @@ class StencilSteady final : public SteadyOperator<T> {
       spdlog::warn("solve.multigrid.precision: float does not apply: {}; the cycles run in {}",
                    why, c_.precision == Precision::Float ? "float" : "double");
     }
-    StencilHierarchy<T> cycles(levels_, settings_, backend_, kernel_, fine_halo,
-                               LevelRanks{options_.comm, &split_});
+    StencilHierarchy<T> cycles(p_.levels, settings_, backend_, kernel_, fine_halo,
+                               LevelRanks{options_.comm, &p_.split});
     return run(cycles, "", f, r);
   }
 
@@ -193,11 +191,12 @@ class StencilSteady final : public SteadyOperator<T> {
     if (!cycles.bottom_by_cg() && cycles.bottom_sweeps() >= 1000000000)
       throw BackendError("multigrid: the bottom solve on the coarsest grid does not converge");
     cycles.set_fine_rhs(f.f, rhs_scale() * f.f_constant);
-    spdlog::info("{}{}: {} levels, bottom solve {} on {}", describe_cycles(c_.solve.multigrid),
-                 how, levels_.size(),
-                 cycles.bottom_by_cg() ? std::string("by conjugate gradients")
-                                       : fmt::format("{} sweeps", cycles.bottom_sweeps()),
-                 fmt::join(levels_.back().n.begin(), levels_.back().n.begin() + c_.grid.dims, "x"));
+    spdlog::info(
+        "{}{}: {} levels, bottom solve {} on {}", describe_cycles(c_.solve.multigrid), how,
+        p_.levels.size(),
+        cycles.bottom_by_cg() ? std::string("by conjugate gradients")
+                              : fmt::format("{} sweeps", cycles.bottom_sweeps()),
+        fmt::join(p_.levels.back().n.begin(), p_.levels.back().n.begin() + c_.grid.dims, "x"));
 
     // solve.tolerance: discretization: the grid through every other node solved first, for
     // Richardson's estimate of the fine grid's discretization error (richardson.hpp).
@@ -221,31 +220,34 @@ class StencilSteady final : public SteadyOperator<T> {
       richardson = [&](const Buffer<T>& u) { return (*estimate)(u); };
     }
     return solve_by_cycles(c_, backend_, out_, options_, cycles,
-                           f.fine(levels_[0].box.cells(), c_.solve.multigrid.fmg), r, richardson);
+                           f.fine(p_.updated_cells, c_.solve.multigrid.fmg), r, richardson);
   }
 
   const Case& c_;
+  const problem::Problem& p_;
   Backend<T>& backend_;
   output::RunOutput& out_;
   const SolveOptions& options_;
   KernelId kernel_;
-  std::vector<LevelGeometry> levels_;
-  parallel::LevelSplit split_;
   CycleSettings settings_;
 };
 
 }  // namespace
 
 template <typename T>
-SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutput& out,
-                            const SolveOptions& options) {
-  StencilSteady<T> op(c, backend, out, options);
-  return solve_steady(c, backend, out, options, op);
+std::unique_ptr<SteadyOperator<T>> stencil_steady(const problem::Problem& p, Backend<T>& backend,
+                                                  output::RunOutput& out,
+                                                  const SolveOptions& options) {
+  return std::make_unique<StencilSteady<T>>(p, backend, out, options);
 }
 
-template SolveResult solve_multigrid<float>(const Case&, Backend<float>&, output::RunOutput&,
-                                            const SolveOptions&);
-template SolveResult solve_multigrid<double>(const Case&, Backend<double>&, output::RunOutput&,
-                                             const SolveOptions&);
+template std::unique_ptr<SteadyOperator<float>> stencil_steady<float>(const problem::Problem&,
+                                                                      Backend<float>&,
+                                                                      output::RunOutput&,
+                                                                      const SolveOptions&);
+template std::unique_ptr<SteadyOperator<double>> stencil_steady<double>(const problem::Problem&,
+                                                                        Backend<double>&,
+                                                                        output::RunOutput&,
+                                                                        const SolveOptions&);
 
 }  // namespace fdsolve::multigrid

@@ -1,13 +1,15 @@
-// What a steady solve by cycles asks of its operator: the part of the set-up that differs between
-// the constant stencil (multigrid_solve.cpp: StencilHierarchy or MixedCycles, the levels split
-// over the ranks) and the flux form (flux_solve.cpp: FluxCyclesOnRanks and FluxIteration, the
-// cycles on rank 0). The set-up over it (the start state, the boundaries, the halo exchange, the
-// right-hand side's load, the fine state the cycle iteration works on) is solve_steady's,
-// written once; a new operator form implements this interface, as heat/step_operator.hpp does
-// for the implicit steps.
+// The steady solve by multigrid cycles or conjugate gradients, one entry for either operator.
+// What it asks of its operator is SteadyOperator: the part of the set-up that differs between the
+// constant stencil (stencil_steady, multigrid_solve.cpp: StencilHierarchy or MixedCycles, the
+// levels split over the ranks) and the flux form (flux_steady, flux_solve.cpp: FluxCyclesOnRanks
+// and FluxIteration, the cycles on rank 0). The set-up over it (the start state, the boundaries,
+// the halo exchange, the right-hand side's load, the fine state the cycle iteration works on) is
+// solve_steady's, written once; a new operator form implements this interface, as
+// heat/step_operator.hpp does for the implicit steps.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "backend.hpp"
@@ -17,6 +19,7 @@
 #include "parallel/decomposition.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "problem/boundary_conditions.hpp"
+#include "problem/problem.hpp"
 #include "run_output.hpp"
 
 namespace fdsolve::multigrid {
@@ -50,9 +53,6 @@ template <typename T>
 class SteadyOperator {
  public:
   virtual ~SteadyOperator() = default;
-  /// This rank's part of the fine grid: level 0 of the levels' split (the stencil), or the run's
-  /// split of the fine grid alone (the flux form, whose coarser levels live on rank 0).
-  virtual const parallel::Decomposition& part() const = 0;
   /// The sweep kernel's name, for summary.json and checkpoints.
   virtual std::string kernel() const = 0;
   /// What the log calls one iteration ("cycle", "iteration").
@@ -64,9 +64,20 @@ class SteadyOperator {
   virtual SolveResult solve(const SteadyFields<T>& f, SolveResult r) = 0;
 };
 
-/// Solves the Laplace/Poisson case `c` by the cycles of `op` on `backend`, writing through `out`.
+/// The constant stencil's side (multigrid_solve.cpp) and the flux form's (flux_solve.cpp) of the
+/// steady problem `p`; they keep references to their arguments.
 template <typename T>
-SolveResult solve_steady(const Case& c, Backend<T>& backend, output::RunOutput& out,
-                         const SolveOptions& options, SteadyOperator<T>& op);
+std::unique_ptr<SteadyOperator<T>> stencil_steady(const problem::Problem& p, Backend<T>& backend,
+                                                  output::RunOutput& out,
+                                                  const SolveOptions& options);
+template <typename T>
+std::unique_ptr<SteadyOperator<T>> flux_steady(const problem::Problem& p, Backend<T>& backend,
+                                               output::RunOutput& out, const SolveOptions& options);
+
+/// Solves the Laplace/Poisson problem `p` (method Multigrid or ConjugateGradients) by the cycles
+/// of its operator on `backend`, writing through `out`.
+template <typename T>
+SolveResult solve_steady(const problem::Problem& p, Backend<T>& backend, output::RunOutput& out,
+                         const SolveOptions& options);
 
 }  // namespace fdsolve::multigrid
