@@ -154,10 +154,10 @@ class FluxSteady final : public SteadyOperator<T> {
     RunClock::get().mark("hierarchy ready");
     const bool cg = p_.method == problem::Method::ConjugateGradients;
     FluxIteration<T> iteration(cycles.fine(), cycles.preconditioner(), backend_,
-                               {p_.decomposition.sub, f.layout, f.box, &f.halo, comm}, f.f,
+                               {p_.decomposition.sub, p_.layout, p_.box, &f.halo, comm}, f.f,
                                f.f_constant, cg, [&f](Buffer<T>& x) { f.fill_ghosts(x); });
     MultigridSpec spec = c_.solve.multigrid;
-    spec.fmg = false;  // the flux path starts from the initial field
+    spec.fmg = false;  // the flux path starts from the initial field (f.state.fmg_start false)
     const auto& levels = cycles.levels();
     spdlog::info("{}{}{}: {} levels ({}), coarsest {} solved exactly{}; {} held nodes",
                  cg ? "conjugate gradients preconditioned by " : "",
@@ -166,8 +166,7 @@ class FluxSteady final : public SteadyOperator<T> {
                  cycles.galerkin() ? "Galerkin coarse operators" : "averaged face coefficients",
                  fmt::join(levels.back().n.begin(), levels.back().n.begin() + c_.grid.dims, "x"),
                  comm.several() ? ", the cycles on rank 0" : "", p_.medium->held_count);
-    return solve_by_cycles(c_, backend_, out_, options_, iteration, f.fine(p_.updated_cells, false),
-                           r);
+    return solve_by_cycles(c_, backend_, out_, options_, iteration, f.state, r);
   }
 
  private:

@@ -167,7 +167,7 @@ class StencilSteady final : public SteadyOperator<T> {
     const auto fine_halo = [&f](Buffer<T>& x) { f.fill_ghosts(x); };
     if (const std::string why = mixed_precision_obstacle(c_); why.empty()) {
       if constexpr (std::is_same_v<T, double>) {
-        MixedCycles cycles(p_.levels, settings_, backend_, kernel_, fine_halo, f.layout, f.box,
+        MixedCycles cycles(p_.levels, settings_, backend_, kernel_, fine_halo, p_.layout, p_.box,
                            LevelRanks{options_.comm, &p_.split});
         SolveResult result = run(cycles, ", float cycles in a double defect correction", f, r);
         result.mixed = output::MixedPrecision{cycles.fallback_cycle()};
@@ -209,7 +209,7 @@ class StencilSteady final : public SteadyOperator<T> {
                          "solve is not split over ranks); give a number");
       if (const std::string why = richardson_obstacle(c_); !why.empty())
         throw InputError(c_.where("solve.tolerance") + "solve.tolerance: discretization: " + why);
-      estimate = std::make_unique<RichardsonEstimate<T>>(c_, backend_, f.layout, f.box);
+      estimate = std::make_unique<RichardsonEstimate<T>>(c_, backend_, p_.layout, p_.box);
       r.coarse_seconds = estimate->coarse_seconds();
       spdlog::info(
           "tolerance: discretization: the grid through every other node solved in {:.3f} s; the "
@@ -219,8 +219,9 @@ class StencilSteady final : public SteadyOperator<T> {
       RunClock::get().mark("coarse grid solved");
       richardson = [&](const Buffer<T>& u) { return (*estimate)(u); };
     }
-    return solve_by_cycles(c_, backend_, out_, options_, cycles,
-                           f.fine(p_.updated_cells, c_.solve.multigrid.fmg), r, richardson);
+    FineState<T> fine = f.state;
+    fine.fmg_start = c_.solve.multigrid.fmg;
+    return solve_by_cycles(c_, backend_, out_, options_, cycles, fine, r, richardson);
   }
 
   const Case& c_;

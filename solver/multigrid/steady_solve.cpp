@@ -40,15 +40,9 @@ SolveResult solve_steady(const problem::Problem& p, Backend<T>& backend, output:
     load_source(c, backend, L, sub, op->rhs_scale(), 0.0, f);
   }
   RunClock::get().mark("source ready");
-  const SteadyFields<T> fields{cur,
-                               next,
-                               done,
-                               earlier_seconds,
+  const SteadyFields<T> fields{{cur, next, done, earlier_seconds, L, d, p.box, p.updated_cells},
                                boundaries,
                                halo,
-                               d,
-                               L,
-                               p.box,
                                f.size() ? f.data() : nullptr,
                                p.source_constant};
   return op->solve(fields, r);

@@ -24,29 +24,19 @@
 
 namespace fdsolve::multigrid {
 
-/// What solve_steady made for the operator side: u and its second buffer where a resumed run
-/// takes up, the fine grid's ghosts and this rank's part, and the right-hand side already
-/// scaled by SteadyOperator::rhs_scale (a field, or `f_constant` everywhere where null).
+/// What solve_steady made for the operator side: the fine state the cycle iteration works on (u
+/// and its second buffer where a resumed run takes up, this rank's part; no full multigrid start
+/// yet), what fills the fine grid's ghosts, and the right-hand side already scaled by
+/// SteadyOperator::rhs_scale (a field, or `f_constant` everywhere where null).
 template <typename T>
 struct SteadyFields {
-  Buffer<T>& cur;
-  Buffer<T>& next;
-  std::int64_t done = 0;
-  double earlier_seconds = 0;
+  FineState<T> state;
   Boundaries<T>& boundaries;
   HaloExchange<T>& halo;
-  const parallel::Decomposition& decomposition;
-  Layout layout;
-  Box box;
   const T* f = nullptr;
   double f_constant = 0;  // unscaled: the Poisson source's number, 0 for Laplace or a field
   /// Fills the ghosts of x: the boundary rules at t = 0 and the faces from the other ranks.
   void fill_ghosts(Buffer<T>& x) const { boundaries.before_sweep(x, x, 0.0, 0.0, halo); }
-  /// The fine state of solve_by_cycles over `updated_cells` (every rank's).
-  FineState<T> fine(index_t updated_cells, bool fmg_start) const {
-    return {cur, next, done, earlier_seconds, layout, decomposition, box, updated_cells,
-            fmg_start};
-  }
 };
 
 template <typename T>
