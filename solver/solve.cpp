@@ -4,13 +4,13 @@
 #include <fmt/format.h>
 
 #include "case_reader.hpp"
-#include "multigrid/cycle_work.hpp"
-#include "heat/flux_implicit_heat.hpp"
 #include "heat/implicit_heat.hpp"
+#include "multigrid/cycle_work.hpp"
 #include "multigrid/flux_solve.hpp"
 #include "multigrid/hierarchy.hpp"
 #include "multigrid/multigrid_solve.hpp"
 #include "multigrid/richardson.hpp"
+#include "multigrid/steady_solve.hpp"
 #include "operator/medium.hpp"
 #include "parallel/level_split.hpp"
 #include "problem/memory_estimate.hpp"
@@ -22,33 +22,6 @@ bool implicit_heat(const Case& c) {
   return c.problem.equation == Equation::Heat && c.time.scheme != TimeScheme::Explicit;
 }
 
-/// The constant-coefficient solvers (the coefficient a number).
-template <typename T>
-SolveResult solve_constant(const Case& c, Backend<T>& backend, output::RunOutput& out,
-                           const SolveOptions& options) {
-  if (implicit_heat(c)) return heat::solve_implicit_heat<T>(c, backend, out, options);
-  if (multigrid::choose_method(c).multigrid)
-    return multigrid::solve_multigrid<T>(c, backend, out, options);
-  return solve_jacobi<T>(c, backend, out, options);
-}
-
-/// The variable-coefficient solvers: a coefficient that varies, or held nodes.
-template <typename T>
-SolveResult solve_medium(const Case& c, const op::Medium& m, Backend<T>& backend,
-                         output::RunOutput& out, const SolveOptions& options) {
-  if (implicit_heat(c))
-    return heat::solve_flux_implicit_heat<T>(c, m, backend, out, options);
-  if (c.problem.equation != Equation::Heat && multigrid::choose_method(c).multigrid) {
-    if (c.solve.tolerance_discretization)
-      throw InputError(c.where("solve.tolerance") +
-                       "solve.tolerance: discretization applies to a constant coefficient "
-                       "without held nodes or robin faces (its estimate needs full multigrid, "
-                       "which the flux operator's cycles do not start with); give a number");
-    return multigrid::solve_flux_multigrid<T>(c, m, backend, out, options);
-  }
-  return solve_jacobi<T>(c, backend, out, options, &m);
-}
-
 /// A coefficient that varies, held nodes or a Robin face: the flux operator (the medium
 /// evaluated to know).
 bool uses_flux_operator(const Case& c) {
@@ -58,18 +31,30 @@ bool uses_flux_operator(const Case& c) {
 }  // namespace
 
 template <typename T>
+SolveResult solve_problem(const problem::Problem& p, Backend<T>& backend, output::RunOutput& out,
+                          const SolveOptions& options) {
+  switch (p.method) {
+    case problem::Method::ImplicitHeat:
+      return heat::solve_implicit_heat<T>(p, backend, out, options);
+    case problem::Method::Multigrid:
+    case problem::Method::ConjugateGradients:
+      if (p.flux() && p.c.solve.tolerance_discretization)
+        throw InputError(p.c.where("solve.tolerance") +
+                         "solve.tolerance: discretization applies to a constant coefficient "
+                         "without held nodes or robin faces (its estimate needs full multigrid, "
+                         "which the flux operator's cycles do not start with); give a number");
+      return multigrid::solve_steady<T>(p, backend, out, options);
+    case problem::Method::Jacobi:
+    case problem::Method::ExplicitHeat:
+      break;
+  }
+  return solve_jacobi<T>(p, backend, out, options);
+}
+
+template <typename T>
 SolveResult solve_case(const Case& c, Backend<T>& backend, output::RunOutput& out,
                        const SolveOptions& options) {
-  if (!op::may_need_flux(c)) return solve_constant<T>(c, backend, out, options);
-  // Evaluated once: a field equal at every node runs exactly as that number does.
-  const auto m = op::resolved_medium(c);
-  if (m->needs_flux()) {
-    // A capacity equal at every node runs as its number (the steps of dt / c).
-    if (!c.problem.capacity.is_constant() && !m->capacity_varies())
-      return solve_medium<T>(op::with_constant_capacity(c, *m), *m, backend, out, options);
-    return solve_medium<T>(c, *m, backend, out, options);
-  }
-  return solve_constant<T>(op::with_constant_coefficient(c, *m), backend, out, options);
+  return solve_problem<T>(problem::resolve(c, sizeof(T), options), backend, out, options);
 }
 
 bool runs_multigrid(const Case& c) {
@@ -181,6 +166,10 @@ std::vector<std::string> describe_method(const Case& c) {
   return lines;
 }
 
+template SolveResult solve_problem<float>(const problem::Problem&, Backend<float>&,
+                                          output::RunOutput&, const SolveOptions&);
+template SolveResult solve_problem<double>(const problem::Problem&, Backend<double>&,
+                                           output::RunOutput&, const SolveOptions&);
 template SolveResult solve_case<float>(const Case&, Backend<float>&, output::RunOutput&,
                                        const SolveOptions&);
 template SolveResult solve_case<double>(const Case&, Backend<double>&, output::RunOutput&,

@@ -6,14 +6,21 @@
 #include <vector>
 
 #include "loop/jacobi.hpp"
+#include "problem/problem.hpp"
 
 namespace fdsolve {
 
-/// Solves `c` with the method it resolves to: multigrid cycles, the Jacobi/explicit heat loop
-/// or implicit heat steps by multigrid.
+/// Solves `c` with the method it resolves to (problem::resolve, then solve_problem): multigrid
+/// cycles, the Jacobi/explicit heat loop or implicit heat steps by multigrid.
 template <typename T>
 SolveResult solve_case(const Case& c, Backend<T>& backend, output::RunOutput& out,
                        const SolveOptions& options);
+
+/// Solves the resolved problem `p` (problem::resolve) by its method: the one dispatch on the
+/// operator and the method.
+template <typename T>
+SolveResult solve_problem(const problem::Problem& p, Backend<T>& backend, output::RunOutput& out,
+                          const SolveOptions& options);
 
 /// Whether the case runs multigrid: the steady method it resolves to, or implicit heat steps.
 bool runs_multigrid(const Case& c);

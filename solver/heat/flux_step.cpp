@@ -29,25 +29,27 @@ bool no_source(const Case& c) {
 template <typename T>
 class FluxStep final : public StepOperator<T> {
  public:
-  FluxStep(const Case& c, const op::Medium& m, Backend<T>& backend,
-           const parallel::Decomposition& d, const StepFields<T>& f)
-      : c_(c),
+  FluxStep(const problem::Problem& p, const op::Medium& m, Backend<T>& backend,
+           const StepFields<T>& f)
+      : c_(p.c),
         backend_(backend),
         f_(f),
         capacity_(m.capacity_varies()),
         // A first shift; set_shift gives the step's.
-        cycles_(c, m, backend, f.comm, d, capacity_ ? 0.0 : 1.0, 1.0, false),
-        held_(c, m, backend, f.layout, f.sub),
+        cycles_(p.c, p.levels, m, backend, f.comm, p.decomposition, capacity_ ? 0.0 : 1.0, 1.0,
+                false),
+        held_(p.c, m, backend, f.layout, f.sub),
         g_(backend.allocate(f.layout.size)),
         iteration_(cycles_.fine(), cycles_.preconditioner(), backend,
                    {f.sub, f.layout, f.box, &f.halo, f.comm}, g_.data(), 0.0,
-                   multigrid::flux_uses_cg(c), [this](Buffer<T>& x) { f_.fill_ghosts(x); }) {
+                   multigrid::flux_uses_cg(p.c), [this](Buffer<T>& x) { f_.fill_ghosts(x); }) {
     backend.zero(g_);
     if (!capacity_) return;
     // K - c_i on this rank's nodes, K = 2 max c: the right-hand side's sweep keeps K u and
     // takes (K - c) u off, leaving c u, with a diagonal that is never 0 (K - c >= max c).
     rhs_keep_ = 2.0 * m.capacity_max;
-    const op::FluxLevel<T> level = op::fine_diagonal_terms<T>(cycles_.levels()[0], m, d.sub);
+    const op::FluxLevel<T> level =
+        op::fine_diagonal_terms<T>(cycles_.levels()[0], m, p.decomposition.sub);
     std::vector<T> diagonal(level.capacity.begin(), level.capacity.end());
     for (T& v : diagonal) v = static_cast<T>(rhs_keep_ - static_cast<double>(v));
     const index_t size = f.layout.size;
@@ -172,19 +174,14 @@ class FluxStep final : public StepOperator<T> {
 }  // namespace
 
 template <typename T>
-std::unique_ptr<StepOperator<T>> flux_step(const Case& c, const op::Medium& m, Backend<T>& backend,
-                                           const parallel::Decomposition& d,
+std::unique_ptr<StepOperator<T>> flux_step(const problem::Problem& p, Backend<T>& backend,
                                            const StepFields<T>& fields) {
-  return std::make_unique<FluxStep<T>>(c, m, backend, d, fields);
+  return std::make_unique<FluxStep<T>>(p, *p.medium, backend, fields);
 }
 
-template std::unique_ptr<StepOperator<float>> flux_step(const Case&, const op::Medium&,
-                                                        Backend<float>&,
-                                                        const parallel::Decomposition&,
+template std::unique_ptr<StepOperator<float>> flux_step(const problem::Problem&, Backend<float>&,
                                                         const StepFields<float>&);
-template std::unique_ptr<StepOperator<double>> flux_step(const Case&, const op::Medium&,
-                                                         Backend<double>&,
-                                                         const parallel::Decomposition&,
+template std::unique_ptr<StepOperator<double>> flux_step(const problem::Problem&, Backend<double>&,
                                                          const StepFields<double>&);
 
 }  // namespace fdsolve::heat

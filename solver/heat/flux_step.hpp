@@ -11,20 +11,15 @@
 
 #include <memory>
 
-#include "case.hpp"
-#include "parallel/decomposition.hpp"
+#include "problem/problem.hpp"
 #include "step_operator.hpp"
-
-namespace fdsolve::op {
-struct Medium;
-}
 
 namespace fdsolve::heat {
 
-/// The side of the medium `m` over the ranks of the fields (this rank's part `d`).
+/// The side of the flux form of `p` (its medium, levels and this rank's part) over the ranks of
+/// the fields.
 template <typename T>
-std::unique_ptr<StepOperator<T>> flux_step(const Case& c, const op::Medium& m, Backend<T>& backend,
-                                           const parallel::Decomposition& d,
+std::unique_ptr<StepOperator<T>> flux_step(const problem::Problem& p, Backend<T>& backend,
                                            const StepFields<T>& fields);
 
 }  // namespace fdsolve::heat

@@ -1,15 +1,16 @@
-// The constant-coefficient implicit heat schemes: the stepper over the constant stencil
-// (stencil_step.hpp) in the shared implicit loop, and what `check` and the memory estimate say
-// about them.
+// The implicit heat schemes' entry: the stepper over the constant stencil (stencil_step.hpp) or
+// the flux form (flux_step.hpp) in the shared implicit loop, and what `check` and the memory
+// estimate say about them.
 #include "implicit_heat.hpp"
 
 #include <fmt/format.h>
 
-#include "flux_implicit_heat.hpp"
+#include "flux_step.hpp"
 #include "implicit_iteration.hpp"
-#include "multigrid/cycle_work.hpp"
-#include "multigrid/multigrid_solve.hpp"
 #include "loop/stability.hpp"
+#include "multigrid/cycle_work.hpp"
+#include "multigrid/flux_solve.hpp"
+#include "multigrid/multigrid_solve.hpp"
 #include "operator/medium.hpp"
 #include "problem/problem_setup.hpp"
 #include "problem/weights.hpp"
@@ -39,6 +40,14 @@ const char* scheme_name(const Case& c) {
 
 std::string describe_implicit_heat(const Case& c) {
   return fmt::format("{} steps, each by {}", scheme_name(c), describe_cycles(c.solve.multigrid));
+}
+
+std::string describe_flux_implicit_heat(const Case& c) {
+  MultigridSpec spec = c.solve.multigrid;
+  spec.fmg = false;  // each step starts from the old u
+  return fmt::format(
+      "{} steps, each by {}{} (Galerkin coarse operators where the levels nest)", scheme_name(c),
+      flux_uses_cg(c) ? "conjugate gradients preconditioned by " : "", describe_cycles(spec));
 }
 
 std::size_t implicit_heat_memory(const Case& c) { return implicit_heat_memory(c, {1, 1, 1}, 0); }
@@ -100,22 +109,25 @@ std::vector<std::string> describe_implicit_plan(const Case& c) {
 }
 
 template <typename T>
-SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunOutput& out,
-                                const SolveOptions& options) {
+SolveResult solve_implicit_heat(const problem::Problem& p, Backend<T>& backend,
+                                output::RunOutput& out, const SolveOptions& options) {
+  const Case& c = p.c;
+  if (p.flux())
+    return solve_implicit_steps<T>(
+        p, backend, out, options, "flux", describe_flux_implicit_heat(c),
+        [&](const StepFields<T>& fields) { return flux_step<T>(p, backend, fields); });
   const KernelId kernel = choose_kernel(c, backend);
-  const auto levels = build_hierarchy(fine_level(c));
-  return solve_implicit_steps<T>(
-      c, backend, out, options, backend.kernels(c.grid.dims)[kernel.index],
-      describe_implicit_heat(c),
-      [&](const StepFields<T>& fields, const parallel::LevelSplit& split) {
-        return stencil_step<T>(c, backend, kernel, levels, fields,
-                               LevelRanks{options.comm, &split});
-      });
+  return solve_implicit_steps<T>(p, backend, out, options,
+                                 backend.kernels(c.grid.dims)[kernel.index],
+                                 describe_implicit_heat(c), [&](const StepFields<T>& fields) {
+                                   return stencil_step<T>(c, backend, kernel, p.levels, fields,
+                                                          LevelRanks{options.comm, &p.split});
+                                 });
 }
 
-template SolveResult solve_implicit_heat<float>(const Case&, Backend<float>&, output::RunOutput&,
-                                                const SolveOptions&);
-template SolveResult solve_implicit_heat<double>(const Case&, Backend<double>&,
+template SolveResult solve_implicit_heat<float>(const problem::Problem&, Backend<float>&,
+                                                output::RunOutput&, const SolveOptions&);
+template SolveResult solve_implicit_heat<double>(const problem::Problem&, Backend<double>&,
                                                  output::RunOutput&, const SolveOptions&);
 
 }  // namespace fdsolve::heat

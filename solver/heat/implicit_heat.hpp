@@ -10,16 +10,22 @@
 #include "backend.hpp"
 #include "case.hpp"
 #include "loop/solve_result.hpp"
+#include "problem/problem.hpp"
 
 namespace fdsolve::heat {
 
-/// Steps the heat case `c` (time.scheme implicit or crank-nicolson) to time.end on `backend`.
+/// Steps the heat problem `p` (time.scheme implicit or crank-nicolson) to time.end on
+/// `backend`, by the constant stencil's cycles or the flux form's.
 template <typename T>
-SolveResult solve_implicit_heat(const Case& c, Backend<T>& backend, output::RunOutput& out,
-                                const SolveOptions& options);
+SolveResult solve_implicit_heat(const problem::Problem& p, Backend<T>& backend,
+                                output::RunOutput& out, const SolveOptions& options);
 
 /// "Crank-Nicolson steps, each by multigrid V(2,2) cycles, full multigrid start".
 std::string describe_implicit_heat(const Case& c);
+
+/// The same with a diffusivity field or held nodes (the flux form): "Crank-Nicolson steps, each
+/// by conjugate gradients preconditioned by multigrid V(2,2) cycles (Galerkin ...)".
+std::string describe_flux_implicit_heat(const Case& c);
 
 /// Bytes of backend memory an implicit heat run needs: multigrid's fields (multigrid_memory)
 /// and the source term of the right-hand side when the source varies from node to node.

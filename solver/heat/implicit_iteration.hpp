@@ -23,6 +23,7 @@
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reduce.hpp"
 #include "problem/boundary_conditions.hpp"
+#include "problem/problem.hpp"
 #include "step_solve.hpp"
 
 namespace fdsolve::heat {
@@ -177,26 +178,24 @@ class ImplicitIteration final : public LoopIteration<T> {
   std::int64_t short_steps_ = 0, surplus_ = 0, total_cycles_ = 0;
 };
 
-/// Steps the heat case `c` to time.end. `make_operator(fields, split)` builds the stepper's
+/// Steps the heat problem `p` to time.end. `make_operator(fields)` builds the stepper's
 /// operator side (step_operator.hpp) over the loop's fields; `kernel` names the sweep in
 /// summary.json; `method` the scheme in the log.
 template <typename T, typename MakeOperator>
-SolveResult solve_implicit_steps(const Case& c, Backend<T>& backend, output::RunOutput& out,
-                                 const SolveOptions& options, const std::string& kernel,
-                                 const std::string& method, MakeOperator make_operator,
-                                 bool split_levels = true) {
+SolveResult solve_implicit_steps(const problem::Problem& p, Backend<T>& backend,
+                                 output::RunOutput& out, const SolveOptions& options,
+                                 const std::string& kernel, const std::string& method,
+                                 MakeOperator make_operator) {
+  const Case& c = p.c;
   const parallel::Comm& comm = options.comm;
-  const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
-  // The stepper's levels split over the ranks, or (split_levels false: cycles on rank 0) the
-  // fine grid's split alone.
-  const parallel::LevelSplit split =
-      split_levels ? multigrid::split_over_ranks(c, levels, options)
-                   : multigrid::fine_split_only(c, levels, options);
-  const parallel::Decomposition& d = split.level[0];
+  // The stepper's levels split over the ranks (the constant stencil), or the fine grid's split
+  // alone with the cycles on rank 0 (the flux form): the problem's split.
+  const auto& levels = p.levels;
+  const parallel::Decomposition& d = p.decomposition;
   const Subdomain& sub = d.sub;
-  const Layout L = field_layout(c, sizeof(T), sub);
-  const Box box = update_box(c, sub);
-  const TimePlan plan = heat_time_plan(c);
+  const Layout& L = p.layout;
+  const Box& box = p.box;
+  const TimePlan& plan = *p.time;
   if (const std::string w = multigrid::cycle_work_warning(c, levels); !w.empty())
     spdlog::warn("{}", w);
 
@@ -213,7 +212,7 @@ SolveResult solve_implicit_steps(const Case& c, Backend<T>& backend, output::Run
   HaloExchange<T> halo(L, backend, comm, d);
   if (halo.active()) spdlog::info("halo exchange: {}", halo.path());
   const StepFields<T> fields{cur, next, boundaries, halo, comm, sub, L, box};
-  ImplicitStep<T> stepper(c, backend, fields, make_operator(fields, split));
+  ImplicitStep<T> stepper(c, backend, fields, make_operator(fields));
   spdlog::info("{}: {} levels", method, levels.size());
   if (plan.startup > 0)
     spdlog::info("Rannacher start: {} backward-Euler steps of dt/2 = {:g} before Crank-Nicolson",
@@ -236,7 +235,7 @@ SolveResult solve_implicit_steps(const Case& c, Backend<T>& backend, output::Run
   LoopPlan loop_plan;
   loop_plan.last = plan.steps;
   loop_plan.heat = true;
-  loop_plan.updated_cells = levels[0].box.cells();  // over all ranks
+  loop_plan.updated_cells = p.updated_cells;
   loop_plan.initial_snapshot = plan.timed_output;
   loop_plan.output_steps = plan.output_steps;
   SolveLoop<T> loop(c, backend, out, options, L, d, cur, done, earlier_seconds, r, loop_plan);

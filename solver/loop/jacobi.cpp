@@ -13,11 +13,10 @@
 
 #include "blocked_steps.hpp"
 #include "jacobi_schedule.hpp"
-#include "multigrid/hierarchy.hpp"
-#include "operator/flux_levels.hpp"
-#include "operator/held_values.hpp"
 #include "loop/start_state.hpp"
 #include "loop_support.hpp"
+#include "operator/flux_levels.hpp"
+#include "operator/held_values.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reduce.hpp"
 #include "parallel/split_sweep.hpp"
@@ -27,8 +26,8 @@
 #include "problem/problem_setup.hpp"
 #include "problem/weights.hpp"
 #include "run_checks.hpp"
-#include "stability.hpp"
 #include "solve_loop.hpp"
+#include "stability.hpp"
 #include "sweep_block.hpp"
 #include "tuning/case_kernel.hpp"
 
@@ -60,7 +59,7 @@ class JacobiIteration final : public LoopIteration<T> {
                   const Schedule& sched, KernelId kernel, SourceField<T>& source,
                   Boundaries<T>& boundaries, HaloExchange<T>& halo, SplitSweep<T>& sweep,
                   Buffer<T>& cur, Buffer<T>& next, const Layout& L, const Box& box,
-                  const op::Medium* medium, double norm_scale)
+                  const problem::Problem& p, double norm_scale)
       : loop_(loop),
         c_(c),
         backend_(backend),
@@ -77,7 +76,7 @@ class JacobiIteration final : public LoopIteration<T> {
         L_(L),
         box_(box),
         norm_scale_(norm_scale),
-        flux_(medium && medium->needs_flux()),
+        flux_(p.flux()),
         block_(backend, kernel, [&boundaries](Buffer<T>& f) { boundaries.fill_ghosts(f); }),
         marks_{sched.total, c.solve.check_every, c.checkpoint.every, c.output.every,
                sched.plan.output_steps} {
@@ -86,8 +85,8 @@ class JacobiIteration final : public LoopIteration<T> {
     // The flux operator's face arrays: Jacobi u' = u + r / D, or the explicit heat step
     // u' = u + (dt / c_i) r with r = q - A u (the diffusivity in the faces).
     if (flux_) {
-      const op::FluxLevel<T> level =
-          op::fine_flux_level<T>(multigrid::fine_level(c), *medium, d.sub);
+      const op::Medium& medium = *p.medium;
+      const op::FluxLevel<T> level = op::fine_flux_level<T>(p.fine, medium, d.sub);
       for (int a = 0; a < 3; ++a) {
         faces_[a] = backend.allocate(L.size);
         backend.upload(faces_[a], level.face[a].data(), L.size);
@@ -100,20 +99,18 @@ class JacobiIteration final : public LoopIteration<T> {
         backend.upload(diagonal_, level.diagonal.data(), L.size);
         args_.flux.diagonal = diagonal_.data();
       }
-      args_.flux.neighbour = op::neighbour_couplings(multigrid::fine_level(c), 1.0);
-      if (sched.heat && medium->capacity_varies()) {
+      args_.flux.neighbour = op::neighbour_couplings(p.fine, 1.0);
+      if (sched.heat && medium.capacity_varies()) {
         // c u_t = q - A u: each node's step is dt / c_i (kernels/flux_operator.hpp).
-        const auto scale = op::inverse_capacity<T>(*medium, L, d.sub);
+        const auto scale = op::inverse_capacity<T>(medium, L, d.sub);
         step_scale_ = backend.allocate(L.size);
         backend.upload(step_scale_, scale.data(), L.size);
         args_.flux.step_scale = step_scale_.data();
       }
       args_.flux.relax = sched.heat ? 0.0 : 1.0;
-      const bool sourced =
-          c.problem.equation == Equation::Poisson || c.problem.equation == Equation::Heat;
-      if (sourced && c.problem.source.is_constant()) f_constant_ = c.problem.source.constant;
-      spdlog::info("variable-coefficient operator (flux form): {} held nodes", medium->held_count);
-      held_.emplace(c, *medium, backend, L, d.sub);
+      f_constant_ = p.source_constant;
+      spdlog::info("variable-coefficient operator (flux form): {} held nodes", medium.held_count);
+      held_.emplace(c, medium, backend, L, d.sub);
       if (!held_->time_dependent()) held_.reset();
     }
     // Between checks the sweeps need the host only for inputs that change in time and for the
@@ -291,23 +288,23 @@ class JacobiIteration final : public LoopIteration<T> {
 }  // namespace
 
 template <typename T>
-SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& out,
-                         const SolveOptions& options, const op::Medium* medium) {
+SolveResult solve_jacobi(const problem::Problem& p, Backend<T>& backend, output::RunOutput& out,
+                         const SolveOptions& options) {
+  const Case& c = p.c;
   RunClock::get().mark("Jacobi set-up");
   const KernelId kernel = choose_kernel(c, backend);
   RunClock::get().mark("kernel chosen");
   const parallel::Comm& comm = options.comm;
-  const parallel::Decomposition d =
-      options.decomposition ? *options.decomposition : parallel::decompose(c, {1, 1, 1}, 0);
+  const parallel::Decomposition& d = p.decomposition;
   const Subdomain& sub = d.sub;
-  const Layout L = field_layout(c, sizeof(T), sub);
-  const Box box = update_box(c, sub);
-  const Schedule sched = make_schedule(c, options.allow_unstable_dt);
+  const Layout& L = p.layout;
+  const Box& box = p.box;
+  const Schedule sched = make_schedule(c, p.time);
   // The residual criterion: a Jacobi update is d = s (f - A u), s the source scale, so the
   // residual of the state a sweep starts from is its update over s.
   // With the flux operator (a varying coefficient, held nodes) the update is the residual over
   // each node's own diagonal: no one scale turns its norms into the residual's.
-  const bool flux = medium && medium->needs_flux();
+  const bool flux = p.flux();
   if (flux && c.solve.criterion == Criterion::Residual)
     spdlog::warn("solve.criterion: residual: Jacobi with a varying coefficient or held nodes "
                  "measures the update u' - u (multigrid measures the residual)");
@@ -337,18 +334,31 @@ SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& 
   LoopPlan plan;
   plan.last = sched.total;
   plan.heat = sched.heat;
-  plan.updated_cells = update_box(c).cells();  // over all ranks
+  plan.updated_cells = p.updated_cells;  // over all ranks
   plan.initial_snapshot = sched.plan.timed_output;
   plan.output_steps = sched.plan.output_steps;
   SolveLoop<T> loop(c, backend, out, options, L, d, cur, done, earlier_seconds, r, plan);
   JacobiIteration<T> iteration(loop, c, backend, options, d, sched, kernel, source, boundaries,
-                               halo, sweep, cur, next, L, box, medium, norm_scale);
+                               halo, sweep, cur, next, L, box, p, norm_scale);
   return loop.run(iteration);
 }
 
+template <typename T>
+SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& out,
+                         const SolveOptions& options) {
+  const problem::Method sweeps = c.problem.equation == Equation::Heat
+                                     ? problem::Method::ExplicitHeat
+                                     : problem::Method::Jacobi;
+  return solve_jacobi<T>(problem::on_stencil(c, sweeps, sizeof(T), options), backend, out, options);
+}
+
+template SolveResult solve_jacobi<float>(const problem::Problem&, Backend<float>&,
+                                         output::RunOutput&, const SolveOptions&);
+template SolveResult solve_jacobi<double>(const problem::Problem&, Backend<double>&,
+                                          output::RunOutput&, const SolveOptions&);
 template SolveResult solve_jacobi<float>(const Case&, Backend<float>&, output::RunOutput&,
-                                         const SolveOptions&, const op::Medium*);
+                                         const SolveOptions&);
 template SolveResult solve_jacobi<double>(const Case&, Backend<double>&, output::RunOutput&,
-                                          const SolveOptions&, const op::Medium*);
+                                          const SolveOptions&);
 
 }  // namespace fdsolve

@@ -6,20 +6,21 @@
 
 #include "backend.hpp"
 #include "case.hpp"
+#include "problem/problem.hpp"
 #include "solve_result.hpp"
 #include "tuning/kernel_choice.hpp"
 
 namespace fdsolve {
-namespace op {
-struct Medium;
-}
 
-/// Solves `c` on `backend`, writing snapshots, checkpoints and history through `out`. With
-/// `medium` needing the flux operator (op::Medium::needs_flux), the sweeps are its Jacobi
-/// sweeps or explicit heat steps (single sweeps, no temporal blocking).
+/// Solves the problem `p` (method Jacobi or explicit heat) on `backend`, writing snapshots,
+/// checkpoints and history through `out`. On the flux form the sweeps are its Jacobi sweeps or
+/// explicit heat steps (single sweeps, no temporal blocking).
+template <typename T>
+SolveResult solve_jacobi(const problem::Problem& p, Backend<T>& backend, output::RunOutput& out,
+                         const SolveOptions& options);
+/// The same for `c` as it is on the constant stencil (problem::on_stencil), whatever its fields.
 template <typename T>
 SolveResult solve_jacobi(const Case& c, Backend<T>& backend, output::RunOutput& out,
-                         const SolveOptions& options,
-                         const op::Medium* medium = nullptr);
+                         const SolveOptions& options);
 
 }  // namespace fdsolve

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <optional>
 
 #include "backend.hpp"
 #include "case.hpp"
@@ -36,12 +37,13 @@ struct Schedule {
   }
 };
 
-inline Schedule make_schedule(const Case& c, bool allow_unstable) {
+/// The schedule of the steady equation `c`, or of heat by the steps `heat` (the problem's plan).
+inline Schedule make_schedule(const Case& c, const std::optional<TimePlan>& heat) {
   Schedule s;
   s.c = &c;
   s.heat = c.problem.equation == Equation::Heat;
   if (s.heat) {
-    s.plan = heat_time_plan(c, allow_unstable);
+    s.plan = *heat;
     s.total = s.plan.steps;
     s.step = heat_step_weights(c, s.plan.dt);
   } else {

@@ -12,11 +12,12 @@
 namespace fdsolve::multigrid {
 
 template <typename T>
-FluxCyclesOnRanks<T>::FluxCyclesOnRanks(const Case& c, const op::Medium& m, Backend<T>& backend,
+FluxCyclesOnRanks<T>::FluxCyclesOnRanks(const Case& c, std::vector<LevelGeometry> levels,
+                                        const op::Medium& m, Backend<T>& backend,
                                         const parallel::Comm& comm,
                                         const parallel::Decomposition& d, double alpha,
                                         double scale, bool float_cycles)
-    : levels_(build_hierarchy(fine_level(c))) {
+    : levels_(std::move(levels)) {
   const Subdomain whole = Subdomain::whole(c);
   const Layout whole_layout = field_layout(c, sizeof(T), whole);
   // Rank 0 builds the whole grid's hierarchy, as one rank does; the cycles in T, or in float

@@ -30,10 +30,12 @@ class GatheredPreconditioner;
 template <typename T>
 class FluxCyclesOnRanks {
  public:
-  /// The operator alpha I + scale (-div(beta grad)); float cycles only at (0, 1).
-  FluxCyclesOnRanks(const Case& c, const op::Medium& m, Backend<T>& backend,
-                    const parallel::Comm& comm, const parallel::Decomposition& d, double alpha,
-                    double scale, bool float_cycles);
+  /// The operator alpha I + scale (-div(beta grad)) over `levels` (build_hierarchy of the
+  /// case's fine level); float cycles only at (0, 1).
+  FluxCyclesOnRanks(const Case& c, std::vector<LevelGeometry> levels, const op::Medium& m,
+                    Backend<T>& backend, const parallel::Comm& comm,
+                    const parallel::Decomposition& d, double alpha, double scale,
+                    bool float_cycles);
   ~FluxCyclesOnRanks();
 
   /// A new shift (an implicit step whose dt differs): rank 0's coarse levels are rebuilt.

@@ -9,13 +9,11 @@
 #include "flux_on_ranks.hpp"
 #include "cycles_detail.hpp"
 #include "multigrid_solve.hpp"
+#include "steady_solve.hpp"
 #include "loop/run_clock.hpp"
-#include "loop/start_state.hpp"
 #include "operator/flux_levels.hpp"
 #include "parallel/decomposition.hpp"
 #include "parallel/halo_exchange.hpp"
-#include "problem/boundary_conditions.hpp"
-#include "problem/field_programs.hpp"
 
 namespace fdsolve::multigrid {
 
@@ -132,61 +130,69 @@ bool FluxIteration<T>::at_rounding_floor() {
 template class FluxIteration<float>;
 template class FluxIteration<double>;
 
+namespace {
+
+/// The flux form's side of a steady solve (steady_solve.hpp): the run's split of the fine grid
+/// with the cycles on rank 0 (FluxCyclesOnRanks), the right-hand side f itself, multigrid as a
+/// stationary iteration or as the preconditioner of conjugate gradients (FluxIteration), its
+/// float cycles as that preconditioner.
 template <typename T>
-SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>& backend,
-                                 output::RunOutput& out, const SolveOptions& options) {
-  const parallel::Decomposition d = options.decomposition
-                                        ? *options.decomposition
-                                        : parallel::decompose(c, {1, 1, 1}, 0);
-  const Subdomain& sub = d.sub;
-  const Layout L = field_layout(c, sizeof(T), sub);
-  const Box box = update_box(c, sub);
-  SolveResult r;
-  r.kernel = "flux";
-  auto [cur, next, done, earlier_seconds, first_norm] =
-      start_state(c, backend, L, sub, options.resume, out, r.kernel);
-  r.first_norm = first_norm;
-  if (options.resume) spdlog::info("resuming from iteration {}", done);
-  Boundaries<T> boundaries(c, backend, L, sub);
-  HaloExchange<T> halo(L, backend, options.comm, d);
-  RunClock::get().mark("initial state ready");
-  FluxCyclesOnRanks<T> cycles(c, m, backend, options.comm, d, 0.0, 1.0,
-                              c.solve.multigrid.float_cycles);
-  RunClock::get().mark("hierarchy ready");
-  Buffer<T> f;
-  if (has_source_field(c)) {
-    f = backend.allocate(L.size);
-    load_source(c, backend, L, sub, 1.0, 0.0, f);  // evaluated on the backend
+class FluxSteady final : public SteadyOperator<T> {
+ public:
+  FluxSteady(const problem::Problem& p, Backend<T>& backend, output::RunOutput& out,
+             const SolveOptions& options)
+      : p_(p), c_(p.c), backend_(backend), out_(out), options_(options) {}
+
+  std::string kernel() const override { return "flux"; }
+  const char* iteration_name() const override { return "iteration"; }
+  double rhs_scale() const override { return 1.0; }
+
+  SolveResult solve(const SteadyFields<T>& f, SolveResult r) override {
+    const parallel::Comm& comm = options_.comm;
+    FluxCyclesOnRanks<T> cycles(c_, p_.levels, *p_.medium, backend_, comm, p_.decomposition, 0.0,
+                                1.0, c_.solve.multigrid.float_cycles);
+    RunClock::get().mark("hierarchy ready");
+    const bool cg = p_.method == problem::Method::ConjugateGradients;
+    FluxIteration<T> iteration(cycles.fine(), cycles.preconditioner(), backend_,
+                               {p_.decomposition.sub, p_.layout, p_.box, &f.halo, comm}, f.f,
+                               f.f_constant, cg, [&f](Buffer<T>& x) { f.fill_ghosts(x); });
+    MultigridSpec spec = c_.solve.multigrid;
+    spec.fmg = false;  // the flux path starts from the initial field (f.state.fmg_start false)
+    const auto& levels = cycles.levels();
+    spdlog::info("{}{}{}: {} levels ({}), coarsest {} solved exactly{}; {} held nodes",
+                 cg ? "conjugate gradients preconditioned by " : "",
+                 c_.solve.multigrid.float_cycles && std::is_same_v<T, double> ? "float " : "",
+                 describe_cycles(spec), levels.size(),
+                 cycles.galerkin() ? "Galerkin coarse operators" : "averaged face coefficients",
+                 fmt::join(levels.back().n.begin(), levels.back().n.begin() + c_.grid.dims, "x"),
+                 comm.several() ? ", the cycles on rank 0" : "", p_.medium->held_count);
+    return solve_by_cycles(c_, backend_, out_, options_, iteration, f.state, r);
   }
-  const double f_constant =
-      c.problem.equation == Equation::Poisson && c.problem.source.is_constant()
-          ? c.problem.source.constant
-          : 0.0;
-  RunClock::get().mark("source ready");
-  const bool cg = flux_uses_cg(c);
-  FluxIteration<T> iteration(cycles.fine(), cycles.preconditioner(), backend,
-                             {sub, L, box, &halo, options.comm}, f.size() ? f.data() : nullptr,
-                             f_constant, cg,
-                             [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0, halo); });
-  MultigridSpec spec = c.solve.multigrid;
-  spec.fmg = false;  // the flux path starts from the initial field
-  const auto& levels = cycles.levels();
-  spdlog::info("{}{}{}: {} levels ({}), coarsest {} solved exactly{}; {} held nodes",
-               cg ? "conjugate gradients preconditioned by " : "",
-               c.solve.multigrid.float_cycles && std::is_same_v<T, double> ? "float " : "",
-               describe_cycles(spec), levels.size(),
-               cycles.galerkin() ? "Galerkin coarse operators" : "averaged face coefficients",
-               fmt::join(levels.back().n.begin(), levels.back().n.begin() + c.grid.dims, "x"),
-               options.comm.several() ? ", the cycles on rank 0" : "", m.held_count);
-  const FineState<T> state{cur, next, done, earlier_seconds, L, d, box, levels[0].box.cells(),
-                           false};
-  return solve_by_cycles(c, backend, out, options, iteration, state, r);
+
+ private:
+  const problem::Problem& p_;
+  const Case& c_;
+  Backend<T>& backend_;
+  output::RunOutput& out_;
+  const SolveOptions& options_;
+};
+
+}  // namespace
+
+template <typename T>
+std::unique_ptr<SteadyOperator<T>> flux_steady(const problem::Problem& p, Backend<T>& backend,
+                                               output::RunOutput& out,
+                                               const SolveOptions& options) {
+  return std::make_unique<FluxSteady<T>>(p, backend, out, options);
 }
 
-template SolveResult solve_flux_multigrid<float>(const Case&, const op::Medium&, Backend<float>&,
-                                                 output::RunOutput&, const SolveOptions&);
-template SolveResult solve_flux_multigrid<double>(const Case&, const op::Medium&,
-                                                  Backend<double>&, output::RunOutput&,
-                                                  const SolveOptions&);
+template std::unique_ptr<SteadyOperator<float>> flux_steady<float>(const problem::Problem&,
+                                                                   Backend<float>&,
+                                                                   output::RunOutput&,
+                                                                   const SolveOptions&);
+template std::unique_ptr<SteadyOperator<double>> flux_steady<double>(const problem::Problem&,
+                                                                     Backend<double>&,
+                                                                     output::RunOutput&,
+                                                                     const SolveOptions&);
 
 }  // namespace fdsolve::multigrid

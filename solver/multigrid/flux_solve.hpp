@@ -1,5 +1,6 @@
-// The steady variable-coefficient solve A u = f (A from op::flux_levels): multigrid cycles
-// (FluxHierarchy) as a stationary iteration, or as the preconditioner of conjugate gradients.
+// The steady variable-coefficient solve A u = f (A from op::flux_levels; its set-up is
+// steady_solve.hpp's flux_steady): multigrid cycles (FluxHierarchy) as a stationary iteration,
+// or as the preconditioner of conjugate gradients.
 // It offers the cycle iteration (cycle_iteration.hpp) what StencilHierarchy offers (probe,
 // finish_cycle), so the same iteration of the one solve loop (history, checks, checkpoints,
 // signals) runs both.
@@ -102,22 +103,6 @@ struct CycleTraits<FluxIteration<T>> {
   static constexpr bool prepares_start = false;
   static constexpr bool rounding_floor = true;
 };
-
-}  // namespace fdsolve::multigrid
-
-namespace fdsolve::op {
-struct Medium;
-}
-
-namespace fdsolve::multigrid {
-
-/// Solves the Laplace/Poisson case `c` with the medium `m` (op::resolve_medium; one that needs
-/// the flux operator) by multigrid, or conjugate gradients preconditioned by it
-/// (solve.krylov), as iterations of the solve loop, on one rank or several
-/// (FluxCyclesOnRanks).
-template <typename T>
-SolveResult solve_flux_multigrid(const Case& c, const op::Medium& m, Backend<T>& backend,
-                                 output::RunOutput& out, const SolveOptions& options);
 
 /// Whether solve.krylov resolves to conjugate gradients for a case that needs the flux
 /// operator (auto: yes, the coefficient varies or nodes are held).

@@ -1,8 +1,8 @@
-// The steady multigrid solve's set-up, then its cycles as iterations of the solve loop
-// (cycle_iteration.hpp). Each cycle starts with a probe: the first smoothing sweep of the next
-// cycle, whose update is the scaled residual of the current state. Its norms decide
-// convergence before the state changes; a converged or stopped run discards the probe, so the
-// residual costs no extra sweep.
+// The constant stencil's side of the steady solve (steady_solve.hpp), whose cycles run as
+// iterations of the solve loop (cycle_iteration.hpp). Each cycle starts with a probe: the first
+// smoothing sweep of the next cycle, whose update is the scaled residual of the current state.
+// Its norms decide convergence before the state changes; a converged or stopped run discards the
+// probe, so the residual costs no extra sweep.
 #include "multigrid_solve.hpp"
 
 #include <spdlog/spdlog.h>
@@ -16,6 +16,7 @@
 #include "cycle_iteration.hpp"
 #include "cycle_work.hpp"
 #include "stencil_hierarchy.hpp"
+#include "steady_solve.hpp"
 #include "mixed_cycles.hpp"
 #include "loop/discretization_stop.hpp"
 #include "richardson.hpp"
@@ -131,75 +132,84 @@ std::vector<std::string> describe_hierarchy(const Case& c, double alpha, double 
   return lines;
 }
 
+namespace {
+
+/// The constant stencil's side of a steady solve (steady_solve.hpp): every level split over the
+/// ranks, the right-hand side scaled by omega / diag, full multigrid's start, and what only
+/// these cycles offer: solve.tolerance: discretization and float cycles in a double defect
+/// correction (mixed_cycles.hpp).
 template <typename T>
-SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutput& out,
-                            const SolveOptions& options) {
-  const KernelId kernel = choose_kernel(c, backend);
-  const parallel::Comm& comm = options.comm;
-  const auto levels = build_hierarchy(fine_level(c));
-  const parallel::LevelSplit split = split_over_ranks(c, levels, options);
-  const parallel::Decomposition& d = split.level[0];
-  const Subdomain& sub = d.sub;
-  const Layout L = field_layout(c, sizeof(T), sub);
-  const Box box = update_box(c, sub);
-  const index_t updated_cells = levels[0].box.cells();  // over all ranks
-  if (const std::string w = cycle_work_warning(c, levels); !w.empty()) spdlog::warn("{}", w);
-
-  SolveResult r;
-  r.kernel = backend.kernels(c.grid.dims)[kernel.index];
-  auto [cur, next, done, earlier_seconds, first_norm] =
-      start_state(c, backend, L, sub, options.resume, out, r.kernel);
-  r.first_norm = first_norm;
-  RunClock::get().mark("initial state ready");
-  if (options.resume) spdlog::info("resuming from cycle {}", done);
-
-  Boundaries<T> boundaries(c, backend, L, sub);
-  HaloExchange<T> halo(L, backend, comm, d);
-  if (halo.active()) spdlog::info("halo exchange: {}", halo.path());
-  CycleSettings settings;
-  settings.spec = c.solve.multigrid;
-  // -div(beta grad u) = f with beta one number: A = -beta lap (its residual in the case's units).
-  settings.beta = c.problem.coefficient.is_constant() ? c.problem.coefficient.constant : 1.0;
-  settings.fuse_residual_restriction = fused_restriction_pays(backend.traits(), c.grid.dims);
-  const auto fine_halo = [&](Buffer<T>& x) { boundaries.before_sweep(x, x, 0.0, 0.0, halo); };
-  // The fine right-hand side g = (omega / diag) f: a field when f varies, else a constant.
-  const double g_scale = level_operator(levels[0], settings.alpha, settings.beta).rhs_scale;
-  Buffer<T> g_field;
-  if (has_source_field(c)) {
-    g_field = backend.allocate(L.size);
-    load_source(c, backend, L, sub, g_scale, 0.0, g_field);  // evaluated on the backend
+class StencilSteady final : public SteadyOperator<T> {
+ public:
+  StencilSteady(const problem::Problem& p, Backend<T>& backend, output::RunOutput& out,
+                const SolveOptions& options)
+      : c_(p.c),
+        p_(p),
+        backend_(backend),
+        out_(out),
+        options_(options),
+        kernel_(choose_kernel(p.c, backend)) {
+    if (const std::string w = cycle_work_warning(c_, p.levels); !w.empty()) spdlog::warn("{}", w);
+    settings_.spec = c_.solve.multigrid;
+    // -div(beta grad u) = f with beta one number: A = -beta lap (its residual in the case's
+    // units).
+    settings_.beta = c_.problem.coefficient.is_constant() ? c_.problem.coefficient.constant : 1.0;
+    settings_.fuse_residual_restriction = fused_restriction_pays(backend.traits(), c_.grid.dims);
   }
-  const double f_constant =
-      c.problem.equation == Equation::Poisson && c.problem.source.is_constant()
-          ? c.problem.source.constant
-          : 0.0;
-  RunClock::get().mark("source ready");
 
-  // The rest for either iteration: double (or float) cycles, or float cycles in a double
-  // defect correction (mixed_cycles.hpp).
-  const auto run = [&](auto& cycles, const std::string& how) {
+  std::string kernel() const override { return backend_.kernels(c_.grid.dims)[kernel_.index]; }
+  const char* iteration_name() const override { return "cycle"; }
+  double rhs_scale() const override {
+    return level_operator(p_.levels[0], settings_.alpha, settings_.beta).rhs_scale;
+  }
+
+  SolveResult solve(const SteadyFields<T>& f, SolveResult r) override {
+    const auto fine_halo = [&f](Buffer<T>& x) { f.fill_ghosts(x); };
+    if (const std::string why = mixed_precision_obstacle(c_); why.empty()) {
+      if constexpr (std::is_same_v<T, double>) {
+        MixedCycles cycles(p_.levels, settings_, backend_, kernel_, fine_halo, p_.layout, p_.box,
+                           LevelRanks{options_.comm, &p_.split});
+        SolveResult result = run(cycles, ", float cycles in a double defect correction", f, r);
+        result.mixed = output::MixedPrecision{cycles.fallback_cycle()};
+        return result;
+      }
+    } else if (c_.solve.multigrid.float_cycles) {
+      spdlog::warn("solve.multigrid.precision: float does not apply: {}; the cycles run in {}",
+                   why, c_.precision == Precision::Float ? "float" : "double");
+    }
+    StencilHierarchy<T> cycles(p_.levels, settings_, backend_, kernel_, fine_halo,
+                               LevelRanks{options_.comm, &p_.split});
+    return run(cycles, "", f, r);
+  }
+
+ private:
+  /// The rest for either cycles: double (or float) ones, or float ones in a double defect
+  /// correction.
+  template <typename C>
+  SolveResult run(C& cycles, const std::string& how, const SteadyFields<T>& f, SolveResult& r) {
     RunClock::get().mark("hierarchy ready");
     if (!cycles.bottom_by_cg() && cycles.bottom_sweeps() >= 1000000000)
       throw BackendError("multigrid: the bottom solve on the coarsest grid does not converge");
-    cycles.set_fine_rhs(g_field.size() ? g_field.data() : nullptr, g_scale * f_constant);
-    spdlog::info("{}{}: {} levels, bottom solve {} on {}", describe_cycles(c.solve.multigrid), how,
-                 levels.size(),
-                 cycles.bottom_by_cg() ? std::string("by conjugate gradients")
-                                       : fmt::format("{} sweeps", cycles.bottom_sweeps()),
-                 fmt::join(levels.back().n.begin(), levels.back().n.begin() + c.grid.dims, "x"));
+    cycles.set_fine_rhs(f.f, rhs_scale() * f.f_constant);
+    spdlog::info(
+        "{}{}: {} levels, bottom solve {} on {}", describe_cycles(c_.solve.multigrid), how,
+        p_.levels.size(),
+        cycles.bottom_by_cg() ? std::string("by conjugate gradients")
+                              : fmt::format("{} sweeps", cycles.bottom_sweeps()),
+        fmt::join(p_.levels.back().n.begin(), p_.levels.back().n.begin() + c_.grid.dims, "x"));
 
     // solve.tolerance: discretization: the grid through every other node solved first, for
     // Richardson's estimate of the fine grid's discretization error (richardson.hpp).
     std::unique_ptr<RichardsonEstimate<T>> estimate;
     std::function<double(const Buffer<T>&)> richardson;
-    if (c.solve.tolerance_discretization) {
-      if (comm.several())
-        throw InputError(c.where("solve.tolerance") +
+    if (c_.solve.tolerance_discretization) {
+      if (options_.comm.several())
+        throw InputError(c_.where("solve.tolerance") +
                          "solve.tolerance: discretization runs on one rank (its coarse grid's "
                          "solve is not split over ranks); give a number");
-      if (const std::string why = richardson_obstacle(c); !why.empty())
-        throw InputError(c.where("solve.tolerance") + "solve.tolerance: discretization: " + why);
-      estimate = std::make_unique<RichardsonEstimate<T>>(c, backend, L, box);
+      if (const std::string why = richardson_obstacle(c_); !why.empty())
+        throw InputError(c_.where("solve.tolerance") + "solve.tolerance: discretization: " + why);
+      estimate = std::make_unique<RichardsonEstimate<T>>(c_, backend_, p_.layout, p_.box);
       r.coarse_seconds = estimate->coarse_seconds();
       spdlog::info(
           "tolerance: discretization: the grid through every other node solved in {:.3f} s; the "
@@ -209,29 +219,36 @@ SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutpu
       RunClock::get().mark("coarse grid solved");
       richardson = [&](const Buffer<T>& u) { return (*estimate)(u); };
     }
-    const FineState<T> fine{cur, next, done, earlier_seconds, L, d, box, updated_cells,
-                            c.solve.multigrid.fmg};
-    return solve_by_cycles(c, backend, out, options, cycles, fine, r, richardson);
-  };
-  if (const std::string why = mixed_precision_obstacle(c); why.empty()) {
-    if constexpr (std::is_same_v<T, double>) {
-      MixedCycles cycles(levels, settings, backend, kernel, fine_halo, L, box,
-                         LevelRanks{comm, &split});
-      SolveResult result = run(cycles, ", float cycles in a double defect correction");
-      result.mixed = output::MixedPrecision{cycles.fallback_cycle()};
-      return result;
-    }
-  } else if (c.solve.multigrid.float_cycles) {
-    spdlog::warn("solve.multigrid.precision: float does not apply: {}; the cycles run in {}", why,
-                 c.precision == Precision::Float ? "float" : "double");
+    FineState<T> fine = f.state;
+    fine.fmg_start = c_.solve.multigrid.fmg;
+    return solve_by_cycles(c_, backend_, out_, options_, cycles, fine, r, richardson);
   }
-  StencilHierarchy<T> cycles(levels, settings, backend, kernel, fine_halo, LevelRanks{comm, &split});
-  return run(cycles, "");
+
+  const Case& c_;
+  const problem::Problem& p_;
+  Backend<T>& backend_;
+  output::RunOutput& out_;
+  const SolveOptions& options_;
+  KernelId kernel_;
+  CycleSettings settings_;
+};
+
+}  // namespace
+
+template <typename T>
+std::unique_ptr<SteadyOperator<T>> stencil_steady(const problem::Problem& p, Backend<T>& backend,
+                                                  output::RunOutput& out,
+                                                  const SolveOptions& options) {
+  return std::make_unique<StencilSteady<T>>(p, backend, out, options);
 }
 
-template SolveResult solve_multigrid<float>(const Case&, Backend<float>&, output::RunOutput&,
-                                            const SolveOptions&);
-template SolveResult solve_multigrid<double>(const Case&, Backend<double>&, output::RunOutput&,
-                                             const SolveOptions&);
+template std::unique_ptr<SteadyOperator<float>> stencil_steady<float>(const problem::Problem&,
+                                                                      Backend<float>&,
+                                                                      output::RunOutput&,
+                                                                      const SolveOptions&);
+template std::unique_ptr<SteadyOperator<double>> stencil_steady<double>(const problem::Problem&,
+                                                                        Backend<double>&,
+                                                                        output::RunOutput&,
+                                                                        const SolveOptions&);
 
 }  // namespace fdsolve::multigrid

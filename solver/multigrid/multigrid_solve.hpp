@@ -1,6 +1,6 @@
-// The steady solve by multigrid cycles: the same solve loop as Jacobi's sweeps (checks and
-// diagnostics on the fine grid, divergence, snapshots, checkpoints, --resume, signals), with a
-// cycle as the iteration and the residual f - A u as the norm.
+// The constant stencil's multigrid beside its steady solve (steady_solve.hpp: stencil_steady):
+// the levels' split over the ranks, the memory a solve needs, and what `check` says about the
+// cycles and the hierarchy.
 #pragma once
 
 #include <string>
@@ -13,11 +13,6 @@
 #include "parallel/level_split.hpp"
 
 namespace fdsolve::multigrid {
-
-/// Solves the Laplace/Poisson case `c` by multigrid on `backend`, writing through `out`.
-template <typename T>
-SolveResult solve_multigrid(const Case& c, Backend<T>& backend, output::RunOutput& out,
-                            const SolveOptions& options);
 
 /// The split of `levels` over the ranks of `options` (its decomposition's rank grid; one rank
 /// without one): every level whole on one rank.

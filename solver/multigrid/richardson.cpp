@@ -11,6 +11,7 @@
 #include "multigrid_solve.hpp"
 #include "problem/problem_setup.hpp"
 #include "run_output.hpp"
+#include "steady_solve.hpp"
 
 namespace fdsolve::multigrid {
 
@@ -69,7 +70,8 @@ RichardsonEstimate<T>::RichardsonEstimate(const Case& c, Backend<T>& backend, co
   SolveResult r;
   try {
     output::RunOutput out("", k.name, grid_meta(k), "", false);
-    r = solve_multigrid<T>(k, backend, out, options);
+    r = solve_steady<T>(problem::on_stencil(k, problem::Method::Multigrid, sizeof(T), options),
+                        backend, out, options);
   } catch (...) {
     spdlog::set_level(level);
     throw;
