@@ -1,9 +1,7 @@
 // `fdsolve run`: validate, pick the backend, check memory, then solve and write the results.
-// Nothing is written before every check has passed.
+// Nothing is written before every check has passed. A signal's stop is stop_on_signal.hpp's.
 #include <spdlog/spdlog.h>
 
-#include <atomic>
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 
@@ -31,6 +29,7 @@
 #include "resume_checks.hpp"
 #include "operator/medium.hpp"
 #include "solve.hpp"
+#include "stop_on_signal.hpp"
 #include "tuning/case_kernel.hpp"
 
 namespace fdsolve {
@@ -78,40 +77,6 @@ void describe_resumed_files(const Case& c, const Checkpoint& k) {
                  "(last states where earlier sessions stopped): {}",
                  c.output.directory, unlisted.size(), c.name, fmt::join(unlisted, ", "));
 }
-
-/// Set by SIGINT / SIGTERM: the loop stops after the running iteration and saves a checkpoint.
-std::atomic<bool> g_stop{false};
-volatile std::sig_atomic_t g_signal = 0;
-
-extern "C" void request_stop(int signal) {
-  g_signal = signal;
-  g_stop.store(true);
-}
-
-/// Installs request_stop for the duration of a run; a second signal kills as usual.
-class StopOnSignal {
- public:
-  StopOnSignal() {
-    g_stop.store(false);
-    g_signal = 0;
-    struct sigaction action {};
-    action.sa_handler = request_stop;
-    action.sa_flags = SA_RESETHAND;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~StopOnSignal() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  StopOnSignal(const StopOnSignal&) = delete;
-  StopOnSignal& operator=(const StopOnSignal&) = delete;
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
 
 /// Where the loop's host time went over several ranks, for scaling tables: rank 0's figures and
 /// the largest over the ranks.
