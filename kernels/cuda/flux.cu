@@ -1,8 +1,10 @@
 // The variable-coefficient operator on the device (flux_operator.hpp): one thread per node of the
 // box, x fastest (coalesced), computing flux_update, the formula the CPU compiles from the same
-// definition. The checked sweep and the inner product stride a bounded grid over the box (a
-// fixed node-to-thread assignment), reduce each block in CUB's fixed tree order into a partial,
-// and one block reduces the partials in a fixed order: bit-identical run to run.
+// definition; the face form's sweeps march instead (flux_march.cu): the unchecked ones, and the
+// checked ones in 3D without per-node arrays. The checked sweep and the inner product stride a
+// bounded grid over the box (a fixed node-to-thread assignment), reduce each block in CUB's fixed
+// tree order into a partial, and one block reduces the partials in a fixed order: bit-identical
+// run to run.
 #include <algorithm>
 #include <cstddef>
 #include <cub/block/block_reduce.cuh>
@@ -12,15 +14,9 @@
 #include "device_memory.cuh"
 #include "flux.cuh"
 #include "flux_march.cuh"
+#include "flux_partial.cuh"
 
 namespace fdsolve::cuda {
-
-/// A block's share of a checked flux sweep's statistics (SweepStats over the nodes that are
-/// not held), and the total.
-struct FluxPartial {
-  double sum_sq, max_abs, min, max, sum;
-  unsigned long long count;
-};
 
 namespace {
 
@@ -35,24 +31,6 @@ constexpr int kFinishThreads = 256;
 constexpr long long kMaxGridYZ = 65535;
 
 long long ceil_div_ll(long long a, long long b) { return (a + b - 1) / b; }
-
-__host__ __device__ inline FluxPartial flux_identity() {
-  return {0.0, 0.0, __builtin_huge_val(), -__builtin_huge_val(), 0.0, 0ull};
-}
-
-/// Merges two partials as SweepStats::merge does: NaN in max_abs propagates.
-struct FluxCombine {
-  __device__ FluxPartial operator()(const FluxPartial& a, const FluxPartial& b) const {
-    FluxPartial r;
-    r.sum_sq = a.sum_sq + b.sum_sq;
-    r.max_abs = (b.max_abs > a.max_abs || isnan(b.max_abs)) ? b.max_abs : a.max_abs;
-    r.min = fmin(a.min, b.min);
-    r.max = fmax(a.max, b.max);
-    r.sum = a.sum + b.sum;
-    r.count = a.count + b.count;
-    return r;
-  }
-};
 
 struct DotMerge {
   __device__ DotPartial operator()(const DotPartial& a, const DotPartial& b) const {
@@ -132,8 +110,8 @@ dim3 box_grid(const Box& b, int sm_count, int per_sm) {
 
 long long blocks_of(dim3 g) { return static_cast<long long>(g.x) * g.y * g.z; }
 
-/// The sweep: out = flux_update at every node of the box (`PlainFaces` 2 or 3: the face form
-/// without per-node arrays in that many dimensions, flux_update_plain_faces). With Stats, each
+/// The sweep: out = flux_update at every node of the box (`PlainFaces` 2: the 2D face form
+/// without per-node arrays, flux_update_plain_faces). With Stats, each
 /// block also stores the statistics of its nodes that are not held (norms of next - keep * u,
 /// the range of the value written or, for a residual, of u; in double, as the CPU accumulates
 /// them) at partials[linear block index]. Unchecked, 6 blocks per SM: 40 registers where
@@ -155,17 +133,10 @@ __global__ void __launch_bounds__(kThreads, Stats ? 4 : 6)
     out[c] = v;
     if constexpr (Stats) {
       if (!flux_held(p, c)) {
-        const double prev = static_cast<double>(p.keep * in[c]), next = static_cast<double>(v);
-        const double d = next - prev;
-        acc.sum_sq += d * d;
-        const double ad = fabs(d);
-        if (ad > acc.max_abs || isnan(ad)) acc.max_abs = ad;
+        const double next = static_cast<double>(v);
         // The range of the state: the value written, or u itself for a residual (keep 0).
-        const double state = p.keep != T(0) ? next : static_cast<double>(in[c]);
-        acc.min = fmin(acc.min, state);
-        acc.max = fmax(acc.max, state);
-        acc.sum += state;
-        ++acc.count;
+        flux_accumulate(acc, static_cast<double>(p.keep * in[c]), next,
+                        p.keep != T(0) ? next : static_cast<double>(in[c]));
       }
     }
   });
@@ -236,17 +207,10 @@ long long launch_sweep(const SweepArgs<T>& args, int sm_count, FluxPartial* part
   const Span s = span_of(args.layout, args.box);
   const T f = T(args.weights.source);
   dim3 grid;
-  // The checked sweep of the face form without per-node arrays has an instantiation of its own
-  // (flux_update_plain_faces), faster in float and in 2D double (bench rows flux-5pt and
-  // flux-7pt with norms); in 3D double it spills at the 64 registers of four blocks per SM and
-  // is slower than the general one, which it therefore keeps.
-  const bool own = plain_faces(p) && !(p.dims == 3 && sizeof(T) == sizeof(double));
-  if (partials && own && p.dims == 3) {
-    constexpr auto kernel = flux_sweep_kernel<T, true, 3>;
-    grid = box_grid(args.box, sm_count, blocks_per_sm<kernel>());
-    kernel<<<grid, dim3(kBX, kBY), 0, stream>>>(args.in, args.out, args.source_field, f, p, s,
-                                                partials);
-  } else if (partials && own) {
+  // The checked sweep of the 2D face form without per-node arrays has an instantiation of its
+  // own (flux_update_plain_faces), faster in float and double (bench rows flux-5pt with norms);
+  // in 3D that form marches (flux_march_checked_applies).
+  if (partials && plain_faces(p) && p.dims == 2) {
     constexpr auto kernel = flux_sweep_kernel<T, true, 2>;
     grid = box_grid(args.box, sm_count, blocks_per_sm<kernel>());
     kernel<<<grid, dim3(kBX, kBY), 0, stream>>>(args.in, args.out, args.source_field, f, p, s,
@@ -301,7 +265,13 @@ template <typename T>
 void FluxWorkspace::sweep_with_stats(const SweepArgs<T>& args, int slot, cudaStream_t stream) {
   if (slot < 0 || slot >= slots_)
     throw BackendError("flux statistics slot " + std::to_string(slot) + " out of range");
-  const long long blocks = launch_sweep(args, sm_count_, partials_, stream);
+  // The 3D face form marches (flux_march.cu): a column's shared loads stay in registers, which
+  // the one-thread-per-node kernel's 64 registers cannot hold in double (bench row flux-7pt
+  // with norms).
+  const long long blocks =
+      flux_march_checked_applies(args) && !args.box.empty()
+          ? launch_flux_march_checked(args, partials_, sm_count_, kBlocksPerSm, stream)
+          : launch_sweep(args, sm_count_, partials_, stream);
   finish_kernel<FluxPartial, FluxCombine>
       <<<1, kFinishThreads, 0, stream>>>(partials_, blocks, flux_identity(), results_ + slot);
   FDSOLVE_CUDA_CHECK_LAUNCH();

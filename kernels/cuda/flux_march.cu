@@ -6,11 +6,13 @@
 // of the five u values and one face of the previous node, and keeps loads of the next node in
 // flight while it computes the current one.
 #include <algorithm>
+#include <cub/block/block_reduce.cuh>
 
 #include "flux_operator.hpp"
 
 #include "cuda_check.cuh"
 #include "flux_march.cuh"
+#include "flux_partial.cuh"
 
 namespace fdsolve::cuda {
 namespace {
@@ -65,12 +67,14 @@ struct PerNodeArrays {
 /// `PerNode`: the operator has per-node arrays besides the faces (FluxOperator::diagonal,
 /// step_scale); a separate instantiation, because their loads and the registers they hold cost
 /// the 3D float sweep a fifth of its bandwidth where no node reads them (bench row flux-7pt).
-template <typename T, int Dims, bool PerNode>
+/// `Stats`: adds every node that is not held to `acc` (the checked sweep).
+template <typename T, int Dims, bool PerNode, bool Stats = false>
 __device__ __forceinline__ void march_column(const T* __restrict__ in, T* __restrict__ out,
                                              const T* __restrict__ src, T f_const,
                                              const FaceMarchPlain<T>& p,
                                              const PerNodeArrays<T>& node, index_t at,
-                                             index_t stride, int count) {
+                                             index_t stride, int count,
+                                             FluxPartial* acc = nullptr) {
   // The marching axis's coefficient array and the other axes'.
   const T* __restrict__ fm = Dims == 2 ? p.fy : p.fz;
   T below = in[at - stride], centre = in[at];
@@ -106,7 +110,17 @@ __device__ __forceinline__ void march_column(const T* __restrict__ in, T* __rest
       v.uu = above;
     }
     // A held node (negative +x face) keeps keep * u, as flux_update.
-    out[at] = east_raw < T(0) ? p.keep * centre : flux_face_update<Dims>(v, p);
+    const bool held = east_raw < T(0);
+    const T value = held ? p.keep * centre : flux_face_update<Dims>(v, p);
+    out[at] = value;
+    if constexpr (Stats) {
+      if (!held) {
+        // The range of the state: the value written, or u itself for a residual (keep 0).
+        const double next = static_cast<double>(value);
+        flux_accumulate(*acc, static_cast<double>(p.keep * centre), next,
+                        p.keep != T(0) ? next : static_cast<double>(centre));
+      }
+    }
     below = centre;
     centre = above;
     face_below = flux_magnitude(face_above_raw);
@@ -154,7 +168,66 @@ __global__ void __launch_bounds__(kBX3 * kBY3) flux_march3d(const T* __restrict_
   }
 }
 
+/// The checked march in 3D, without per-node arrays, over a bounded grid: each thread strides
+/// over x, rows and runs (a fixed node-to-thread assignment), adds its nodes to its statistics,
+/// and each block reduces them in CUB's fixed tree order into partials[its linear index].
+template <typename T>
+__global__ void __launch_bounds__(kBX3 * kBY3) flux_march3d_checked(
+    const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ src, const T f_const,
+    const FaceMarchPlain<T> p, Range b, index_t origin, FluxPartial* __restrict__ partials) {
+  FluxPartial acc = flux_identity();
+  const long long rows = ceil_div(b.hi[1] - b.lo[1], kBY3);
+  const long long runs = ceil_div(b.hi[2] - b.lo[2], kMarchRun);
+  const PerNodeArrays<T> none{nullptr, nullptr};
+  for (index_t i = b.lo[0] + static_cast<index_t>(blockIdx.x) * kBX3 + threadIdx.x; i < b.hi[0];
+       i += static_cast<index_t>(gridDim.x) * kBX3)
+    for (long long y = blockIdx.y; y < rows; y += gridDim.y) {
+      const index_t j = b.lo[1] + static_cast<index_t>(y) * kBY3 + threadIdx.y;
+      if (j >= b.hi[1]) continue;
+      for (long long r = blockIdx.z; r < runs; r += gridDim.z) {
+        const index_t k0 = b.lo[2] + static_cast<index_t>(r) * kMarchRun;
+        march_column<T, 3, false, true>(in, out, src, f_const, p, none,
+                                        origin + k0 * p.plane + j * p.pitch + i, p.plane,
+                                        run_length(k0, b.hi[2]), &acc);
+      }
+    }
+  using Reduce = cub::BlockReduce<FluxPartial, kBX3, cub::BLOCK_REDUCE_WARP_REDUCTIONS, kBY3>;
+  __shared__ typename Reduce::TempStorage temp;
+  const FluxPartial total = Reduce(temp).Reduce(acc, FluxCombine{});
+  if (threadIdx.x == 0 && threadIdx.y == 0)
+    partials[blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)] = total;
+}
+
 }  // namespace
+
+template <typename T>
+long long launch_flux_march_checked(const SweepArgs<T>& args, FluxPartial* partials,
+                                    int sm_count, int max_per_sm, cudaStream_t stream) {
+  // One wave: as many blocks as are resident (a second, partial wave would leave most SMs idle).
+  static const int resident = [] {
+    int n = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, flux_march3d_checked<T>, kBX3 * kBY3,
+                                                      0) != cudaSuccess) {
+      cudaGetLastError();  // not sticky; one block per SM is still right
+      n = 1;
+    }
+    return std::max(n, 1);
+  }();
+  const long long max_blocks = static_cast<long long>(sm_count) * std::min(resident, max_per_sm);
+  const Box& b = args.box;
+  const FaceMarchPlain<T> p = face_march_plain(flux_plain(args.flux, args.layout));
+  const long long nx = ceil_div(b.extent(0), kBX3), rows = ceil_div(b.extent(1), kBY3);
+  const long long runs = ceil_div(b.extent(2), kMarchRun);
+  const long long gx = std::min(nx, max_blocks);
+  const long long gy = std::min({rows, std::max(1LL, max_blocks / gx), kMaxGridYZ});
+  const long long gz = std::min({runs, std::max(1LL, max_blocks / (gx * gy)), kMaxGridYZ});
+  const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy), static_cast<unsigned>(gz));
+  flux_march3d_checked<T><<<grid, dim3(kBX3, kBY3), 0, stream>>>(
+      args.in, args.out, args.source_field, T(args.weights.source), p, range_of(b),
+      args.layout.origin, partials);
+  FDSOLVE_CUDA_CHECK_LAUNCH();
+  return gx * gy * gz;
+}
 
 template <typename T>
 void launch_flux_march(const SweepArgs<T>& args, cudaStream_t stream) {
@@ -190,6 +263,10 @@ void launch_flux_march(const SweepArgs<T>& args, cudaStream_t stream) {
 }
 
 template void launch_flux_march<float>(const SweepArgs<float>&, cudaStream_t);
+template long long launch_flux_march_checked<float>(const SweepArgs<float>&, FluxPartial*, int,
+                                                    int, cudaStream_t);
+template long long launch_flux_march_checked<double>(const SweepArgs<double>&, FluxPartial*, int,
+                                                     int, cudaStream_t);
 template void launch_flux_march<double>(const SweepArgs<double>&, cudaStream_t);
 
 }  // namespace fdsolve::cuda
