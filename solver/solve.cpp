@@ -18,9 +18,7 @@
 namespace fdsolve {
 namespace {
 
-bool implicit_heat(const Case& c) {
-  return c.problem.equation == Equation::Heat && c.time.scheme != TimeScheme::Explicit;
-}
+using problem::implicit_heat;
 
 /// A coefficient that varies, held nodes or a Robin face: the flux operator (the medium
 /// evaluated to know).

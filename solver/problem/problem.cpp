@@ -8,11 +8,12 @@
 #include "problem_setup.hpp"
 
 namespace fdsolve::problem {
-namespace {
 
 bool implicit_heat(const Case& c) {
   return c.problem.equation == Equation::Heat && c.time.scheme != TimeScheme::Explicit;
 }
+
+namespace {
 
 /// What follows from the case as it runs, its operator and its method: the grid's split and
 /// this rank's part of it, the levels, the source and heat's steps.

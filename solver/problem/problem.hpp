@@ -83,6 +83,9 @@ struct Problem {
   }
 };
 
+/// Whether `c` steps heat implicitly (backward Euler or Crank-Nicolson, each step by multigrid).
+bool implicit_heat(const Case& c);
+
 /// Resolves `c` (after resolve_method_defaults and the run's checks) for a run in values of
 /// `value_size` bytes over the ranks of `options` (its decomposition; one rank without one). A
 /// medium that needs the flux operator is evaluated here, or found where the run evaluated it
