@@ -200,6 +200,8 @@ class Backend {
   virtual BottomLevelsCall<T>* bottom_levels_call() { return nullptr; }
   /// Halo messages between the ranks' devices without the host (CUDA with NCCL built in).
   virtual DeviceExchange<T>* device_exchange() { return nullptr; }
+  /// The flux operator's face build in this backend's memory (every backend has one).
+  virtual LevelFaceBuilder& level_faces() = 0;
   /// Enqueues setting every element of `field` (halo included) to zero.
   virtual void zero(Buffer<T>& field) = 0;
   /// Enqueues copying all of `src` into `dst` (same size).

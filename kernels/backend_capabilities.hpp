@@ -16,6 +16,7 @@
 #include "flux_transfer.hpp"
 #include "galerkin.hpp"
 #include "layout.hpp"
+#include "level_faces.hpp"
 
 namespace fdsolve {
 
@@ -39,6 +40,31 @@ class FluxOperations {
   virtual void transfer_axis(const AxisTransferArgs<T>& args) = 0;
   /// One step of building a Galerkin coarse operator by probing (galerkin.hpp), enqueued.
   virtual void galerkin(const GalerkinArgs<T>& args) = 0;
+};
+
+/// The flux operator's face arrays built where the fields live (level_faces.hpp): dense
+/// arrays in the backend's memory and the build's operations on them, enqueued in order on the
+/// backend's queue (CUDA: its stream). Output arrays (`T*`) are the backend's buffers of any
+/// precision on the same memory.
+class LevelFaceBuilder {
+ public:
+  virtual ~LevelFaceBuilder() = default;
+  /// `n` doubles (or marks) in the backend's memory holding `host`'s values where it is given
+  /// (the CPU takes host as it is, without a copy: the caller keeps it alive), else unset.
+  virtual Buffer<double> dense(index_t n, const double* host = nullptr) = 0;
+  virtual Buffer<std::uint8_t> marks(index_t n, const std::uint8_t* host = nullptr) = 0;
+  virtual void run(const CoarseNodes& op) = 0;
+  virtual void run(const AveragedFaces& op) = 0;
+  virtual void run(const LayoutFaces<float>& op) = 0;
+  virtual void run(const LayoutFaces<double>& op) = 0;
+  virtual void run(const NodeTerms<float>& op) = 0;
+  virtual void run(const NodeTerms<double>& op) = 0;
+  /// Marks the held nodes and returns how many it marked (when the work before it is done).
+  virtual index_t run(const MarkHeld<float>& op) = 0;
+  virtual index_t run(const MarkHeld<double>& op) = 0;
+  /// out[0..n) = value.
+  virtual void fill(float* out, index_t n, float value) = 0;
+  virtual void fill(double* out, index_t n, double value) = 0;
 };
 
 /// Mixed precision: float cycles inside a double defect correction.

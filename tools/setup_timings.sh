@@ -2,6 +2,9 @@
 # Where a large run's time goes: the whole process beside the solve (summary.json) for the
 # set-up issue's cases, and `fdsolve check` alone. One line per run. Usage:
 #   tools/setup_timings.sh FDSOLVE BACKEND WORKDIR
+# SETUP_SET=media runs the media rows alone (electrode_box at 257^3 and 513^3, the 4097^2
+# checkerboard at contrast 1e6, heat_two_materials at 2049^2 with 100 Crank-Nicolson steps);
+# all (the default) runs every row; constant the constant-coefficient rows alone.
 set -uo pipefail
 fdsolve=$1 backend=$2 work=$3
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +30,8 @@ for f in glob.glob(f"{d}/out/summary.json"):
     solve = f"{s.get('wall_seconds', float('nan')):.4f} s"
     timings = s.get("timings")
     if timings:
-        solve += "  timings " + " ".join(f"{k} {v:.3f}" for k, v in timings.items())
+        solve += "  timings " + " ".join(
+            f"{k} {v:.3f}" for k, v in timings.items() if isinstance(v, (int, float)))
 print(f"{label:34s} exit {rc}  process {float(t1) - float(t0):6.2f} s  solve {solve}")
 # Where set-up went (RunClock::mark, debug level): "stage at seconds" in order.
 stages = []
@@ -48,6 +52,19 @@ solve: {method: multigrid, tolerance: 1.0e-8}
 output: {directory: out}
 YAML
 mg2d="$here/examples/poisson_multigrid.yaml"
+set=${SETUP_SET:-all}
+if [ "$set" = media ] || [ "$set" = all ]; then
+  electrode=(run "$here/examples/electrode_box.yaml" --backend "$backend" --output out)
+  row media-electrode-257 "${electrode[@]}" --set "grid.points=[257,257,257]"
+  row media-electrode-513 "${electrode[@]}" --set "grid.points=[513,513,513]"
+  row media-checker-4097-1e6 run "$mg2d" --backend "$backend" --output out \
+    --set "grid.points=[4097,4097]" --set problem.source=1 --set solve.check_every=1 \
+    --set "problem.coefficient=mod(floor(4*x) + floor(4*y), 2) == 0 ? 1e6 : 1"
+  row media-heat2-2049-cn-100 run "$here/examples/heat_two_materials.yaml" --backend "$backend" \
+    --output out --set "grid.points=[2049,2049]" --set time.scheme=crank-nicolson \
+    --set time.dt=0.002 --set time.end=0.2 --set solve.check_every=1 --set output.every=0
+fi
+[ "$set" = media ] && exit 0
 big=(--set "grid.points=[8193,8193]" --output out)
 row 2d-8193-expression   run "$mg2d" --backend "$backend" "${big[@]}"
 row 2d-8193-source-1     run "$mg2d" --backend "$backend" "${big[@]}" --set problem.source=1

@@ -10,6 +10,7 @@
 
 #include "../backend.hpp"
 #include "diagnostics_cpu.hpp"
+#include "level_faces_cpu.hpp"
 #include "stencil_cpu.hpp"
 #include "thread_policy.hpp"
 
@@ -175,6 +176,7 @@ class CpuBackend final : public Backend<T>,
   FluxOperations<T>* flux_operations() override { return this; }
   MixedPrecision<T>* mixed_precision() override { return this; }
   BottomLevelsCall<T>* bottom_levels_call() override { return this; }
+  LevelFaceBuilder& level_faces() override { return *faces_; }
   void bottom_levels(const BottomLevelsArgs<T>& args) override { cpu::bottom_levels(args); }
   void restrict_residual(const ResidualRestrictArgs<T>& args) override {
     cpu::restrict_residual(args);
@@ -239,6 +241,7 @@ class CpuBackend final : public Backend<T>,
  private:
   std::vector<T> pair_copy_;  // sweep_pair_with_stats's first sweep
   ImmediateTransfers<T> transfers_{*this};
+  std::unique_ptr<LevelFaceBuilder> faces_ = cpu::make_host_level_faces();
 };
 
 }  // namespace

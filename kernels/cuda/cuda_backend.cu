@@ -24,6 +24,7 @@ CudaBackend<T>::CudaBackend(int device) : device_(device) {
   stats_ = std::make_unique<StatsSlots>(kStatsSlots, stream_);  // one per pending sweep
   // Allocated here, not at first use: a flux sweep may be first enqueued inside record().
   flux_ = std::make_unique<FluxWorkspace>(props_.multiProcessorCount, kStatsSlots);
+  faces_ = make_device_level_faces(stream_);
   add_sweep_variants<T>(table_);
   add_tblock2d_variants<T>(steps_[0]);
   add_march2d_variants<T>(steps_[0]);

@@ -21,6 +21,7 @@
 #include "flux.cuh"
 #include "graph_replay.cuh"
 #include "halo_fill.cuh"
+#include "level_faces.cuh"
 #include "node_difference.cuh"
 #include "precision_convert.cuh"
 #include "queue_clock.cuh"
@@ -116,6 +117,7 @@ class CudaBackend final : public Backend<T>,
   MixedPrecision<T>* mixed_precision() override { return this; }
   BottomLevelsCall<T>* bottom_levels_call() override { return this; }
   DeviceExchange<T>* device_exchange() override { return exchange_.get(); }
+  LevelFaceBuilder& level_faces() override { return *faces_; }
   void bottom_levels(const BottomLevelsArgs<T>& args) override {
     launch_bottom_levels(args, stream_);
   }
@@ -213,6 +215,7 @@ class CudaBackend final : public Backend<T>,
   cuda::NodeDifferenceWorkspace node_difference_;      // shared_node_difference's row partials
   std::unique_ptr<FluxWorkspace> flux_;                // the variable-coefficient operator
   std::unique_ptr<FieldKernels> fields_;               // formulas compiled at run time
+  std::unique_ptr<LevelFaceBuilder> faces_;            // the flux operator's face build
 };
 
 extern template class CudaBackend<float>;

@@ -48,20 +48,20 @@ class FluxStep final : public StepOperator<T> {
     // K - c_i on this rank's nodes, K = 2 max c: the right-hand side's sweep keeps K u and
     // takes (K - c) u off, leaving c u, with a diagonal that is never 0 (K - c >= max c).
     rhs_keep_ = 2.0 * m.capacity_max;
-    const op::FluxLevel<T> level =
-        op::fine_diagonal_terms<T>(cycles_.levels()[0], m, p.decomposition.sub);
-    std::vector<T> diagonal(level.capacity.begin(), level.capacity.end());
-    for (T& v : diagonal) v = static_cast<T>(rhs_keep_ - static_cast<double>(v));
+    op::FluxLevel<T> level =
+        op::fine_diagonal_terms<T>(cycles_.levels()[0], m, p.decomposition.sub, backend);
     const index_t size = f.layout.size;
+    std::vector<T> diagonal(static_cast<std::size_t>(size));
+    backend.download(diagonal.data(), level.capacity, size);
+    for (T& v : diagonal) v = static_cast<T>(rhs_keep_ - static_cast<double>(v));
     rhs_diagonal_ = backend.allocate(size);
     backend.upload(rhs_diagonal_, diagonal.data(), size);
-    if (!level.diagonal.empty()) {
+    if (level.diagonal.size()) {
       // Robin faces: Crank-Nicolson's A u carries their term beta robin_i on the diagonal,
       // added to K - c_i in set_rhs (the sweep's one diagonal array).
       rhs_base_ = std::move(rhs_diagonal_);
       rhs_diagonal_ = backend.allocate(size);
-      robin_ = backend.allocate(size);
-      backend.upload(robin_, level.diagonal.data(), size);
+      robin_ = std::move(level.diagonal);
     }
   }
 

@@ -86,17 +86,15 @@ class JacobiIteration final : public LoopIteration<T> {
     // u' = u + (dt / c_i) r with r = q - A u (the diffusivity in the faces).
     if (flux_) {
       const op::Medium& medium = *p.medium;
-      const op::FluxLevel<T> level = op::fine_flux_level<T>(p.fine, medium, d.sub);
+      op::FluxLevel<T> level = op::fine_flux_level<T>(p.fine, medium, d.sub, backend);
       for (int a = 0; a < 3; ++a) {
-        faces_[a] = backend.allocate(L.size);
-        backend.upload(faces_[a], level.face[a].data(), L.size);
+        faces_[a] = std::move(level.face[a]);
         args_.flux.face[a] = faces_[a].data();
         args_.flux.c[a] = a < c.grid.dims ? 1.0 / (c.grid.spacing(a) * c.grid.spacing(a)) : 0.0;
       }
       // Robin faces: their term on the diagonal at scale 1 (the faces' c = 1 / h^2).
-      if (!level.diagonal.empty()) {
-        diagonal_ = backend.allocate(L.size);
-        backend.upload(diagonal_, level.diagonal.data(), L.size);
+      if (level.diagonal.size()) {
+        diagonal_ = std::move(level.diagonal);
         args_.flux.diagonal = diagonal_.data();
       }
       args_.flux.neighbour = op::neighbour_couplings(p.fine, 1.0);

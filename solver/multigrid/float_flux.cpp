@@ -1,10 +1,11 @@
 // See float_flux.hpp.
 #include "float_flux.hpp"
 
+#include "loop/run_clock.hpp"
+
 namespace fdsolve::multigrid {
 
-FloatFluxCycles::FloatFluxCycles(std::vector<LevelGeometry> levels,
-                                 const std::vector<op::FluxLevel<float>>& host,
+FloatFluxCycles::FloatFluxCycles(std::vector<LevelGeometry> levels, const op::Medium& m,
                                  const MultigridSpec& spec, Backend<double>& backend,
                                  const Layout& layout, const Box& box)
     : backend_(backend),
@@ -12,7 +13,9 @@ FloatFluxCycles::FloatFluxCycles(std::vector<LevelGeometry> levels,
       float_backend_(mixed_.float_companion()),
       layout_(layout),
       box_(box) {
-  cycles_ = std::make_unique<FluxHierarchy<float>>(std::move(levels), host, spec,
+  auto built = op::flux_levels<float>(levels, m, *float_backend_);
+  RunClock::get().mark("face arrays built");
+  cycles_ = std::make_unique<FluxHierarchy<float>>(std::move(levels), std::move(built), spec,
                                                    *float_backend_, 0.0, 1.0);
   const index_t n = cycles_->fine_layout().size;
   for (auto* b : {&r_, &z_}) {

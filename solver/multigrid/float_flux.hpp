@@ -16,9 +16,10 @@ namespace fdsolve::multigrid {
 
 class FloatFluxCycles final : public FluxPreconditioner<double> {
  public:
-  /// `host`: the face arrays of every level in float (op::flux_levels<float>); `layout` and
-  /// `box`: the double fine field's layout and the nodes its sweeps update.
-  FloatFluxCycles(std::vector<LevelGeometry> levels, const std::vector<op::FluxLevel<float>>& host,
+  /// The float face arrays of every level of the medium `m` (op::flux_levels<float>) are built
+  /// on the float companion; `layout` and `box`: the double fine field's layout and the nodes
+  /// its sweeps update.
+  FloatFluxCycles(std::vector<LevelGeometry> levels, const op::Medium& m,
                   const MultigridSpec& spec, Backend<double>& backend, const Layout& layout,
                   const Box& box);
   ~FloatFluxCycles() override;

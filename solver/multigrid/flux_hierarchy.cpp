@@ -13,40 +13,28 @@ namespace fdsolve::multigrid {
 
 template <typename T>
 FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
-                          const std::vector<op::FluxLevel<T>>& host, const MultigridSpec& spec,
-                          Backend<T>& backend, double alpha, double scale)
+                                std::vector<op::FluxLevel<T>> built, const MultigridSpec& spec,
+                                Backend<T>& backend, double alpha, double scale)
     : levels_(std::move(levels)),
       spec_(spec),
       backend_(backend),
       flux_(require_flux_operations(backend)) {
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     const LevelGeometry& g = levels_[l];
-    const Layout L = host[l].layout;
+    op::FluxLevel<T>& arrays = built[l];
+    const Layout L = arrays.layout;
     layout_.push_back(L);
     box_.push_back(detail::local_box(g, detail::whole_of(g)));
     rules_.push_back(detail::homogeneous_rules<T>(g, L, detail::whole_of(g)));
     // The weight that smooths the frequencies the next grid cannot represent, from the
     // constant-coefficient symbol: each node's own diagonal scales the rest.
     omega_.push_back(multigrid::level_operator(g, 0.0, 1.0).omega);
-    held_.push_back(host[l].held_count);
-    std::array<Buffer<T>, 3> faces;
-    for (int a = 0; a < 3; ++a) {
-      faces[a] = backend.allocate(L.size);
-      backend.upload(faces[a], host[l].face[a].data(), L.size);
-    }
-    face_.push_back(std::move(faces));
-    capacity_.emplace_back();
-    robin_.emplace_back();
+    held_.push_back(arrays.held_count);
+    face_.push_back(std::move(arrays.face));
+    capacity_.push_back(std::move(arrays.capacity));
+    robin_.push_back(std::move(arrays.diagonal));
     diagonal_.emplace_back();
-    if (!host[l].capacity.empty()) {
-      capacity_[l] = backend.allocate(L.size);
-      backend.upload(capacity_[l], host[l].capacity.data(), L.size);
-    }
-    if (!host[l].diagonal.empty()) {
-      robin_[l] = backend.allocate(L.size);
-      backend.upload(robin_[l], host[l].diagonal.data(), L.size);
-      diagonal_[l] = backend.allocate(L.size);
-    }
+    if (robin_[l].size()) diagonal_[l] = backend.allocate(L.size);
     x_.emplace_back();
     next_.emplace_back();
     rhs_.emplace_back();
@@ -58,10 +46,15 @@ FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
       backend.zero(*b);
     }
   }
-  for (int a = 0; a < 3; ++a)
-    host_face_[a].assign(host.back().face[a].begin(), host.back().face[a].end());
-  host_capacity_.assign(host.back().capacity.begin(), host.back().capacity.end());
-  host_robin_.assign(host.back().diagonal.begin(), host.back().diagonal.end());
+  // The coarsest level's arrays on the host, for its factorisation (a few dozen nodes).
+  const std::size_t last = levels_.size() - 1;
+  const auto to_host = [&](const Buffer<T>& b, std::vector<T>& out) {
+    out.resize(static_cast<std::size_t>(b.size()));
+    if (b.size()) backend.download(out.data(), b, b.size());
+  };
+  for (int a = 0; a < 3; ++a) to_host(face_[last][a], host_face_[a]);
+  to_host(capacity_[last], host_capacity_);
+  to_host(robin_[last], host_robin_);
   plan_.resize(levels_.size());
   for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
     const LevelGeometry& fine = levels_[l];

@@ -91,26 +91,19 @@ void scale_diagonal(FluxOperations<T>& flux, Backend<T>& backend, const Buffer<T
 template <typename T>
 class FineFaces {
  public:
-  FineFaces(const LevelGeometry& g, const op::FluxLevel<T>& host, Backend<T>& backend)
+  FineFaces(const LevelGeometry& g, op::FluxLevel<T> built, Backend<T>& backend)
       : backend_(backend) {
     fine_.geometry = g;
-    fine_.held = host.held_count;
+    fine_.held = built.held_count;
     fine_.neighbour = op::neighbour_couplings(g, 1.0);
     for (int a = 0; a < 3; ++a) {
-      face_[a] = backend.allocate(host.layout.size);
-      backend.upload(face_[a], host.face[a].data(), host.layout.size);
+      face_[a] = std::move(built.face[a]);
       fine_.face[a] = face_[a].data();
     }
-    layout_ = host.layout;
-    if (!host.capacity.empty()) {
-      capacity_ = backend.allocate(host.layout.size);
-      backend.upload(capacity_, host.capacity.data(), host.layout.size);
-    }
-    if (!host.diagonal.empty()) {
-      robin_ = backend.allocate(host.layout.size);
-      backend.upload(robin_, host.diagonal.data(), host.layout.size);
-      diagonal_ = backend.allocate(host.layout.size);
-    }
+    layout_ = built.layout;
+    capacity_ = std::move(built.capacity);
+    robin_ = std::move(built.diagonal);
+    if (robin_.size()) diagonal_ = backend.allocate(layout_.size);
     fine_.diagonal = scaled_diagonal(1.0);
   }
   const FineFlux<T>& fine() const { return fine_; }
@@ -146,11 +139,11 @@ class FluxPreconditioner {
 template <typename T>
 class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
  public:
-  /// `host`: the face arrays of every level (op::flux_levels), uploaded here. The operator is
+  /// `built`: the arrays of every level (op::flux_levels in `backend`), kept here. The operator is
   /// alpha I + scale (-div(beta grad)): (0, 1) for Poisson, (1, theta dt) for implicit heat;
   /// with a capacity that varies (op::FluxLevel::capacity) C + scale (-div(beta grad)), alpha 0.
-  FluxHierarchy(std::vector<LevelGeometry> levels, const std::vector<op::FluxLevel<T>>& host,
-             const MultigridSpec& spec, Backend<T>& backend, double alpha, double scale);
+  FluxHierarchy(std::vector<LevelGeometry> levels, std::vector<op::FluxLevel<T>> built,
+                const MultigridSpec& spec, Backend<T>& backend, double alpha, double scale);
   ~FluxHierarchy();
 
   /// Changes the shift (an implicit step whose dt differs); the coarsest grid is refactored.

@@ -25,19 +25,17 @@ FluxCyclesOnRanks<T>::FluxCyclesOnRanks(const Case& c, std::vector<LevelGeometry
   if (comm.root()) {
     if constexpr (std::is_same_v<T, double>) {
       if (float_cycles) {
-        const auto host = op::flux_levels<float>(levels_, m);
-        RunClock::get().mark("face arrays built");
-        in_float_ = std::make_unique<FloatFluxCycles>(levels_, host, c.solve.multigrid, backend,
+        in_float_ = std::make_unique<FloatFluxCycles>(levels_, m, c.solve.multigrid, backend,
                                                       whole_layout, update_box(c, whole));
         cycles_ = in_float_.get();
         galerkin_ = in_float_->cycles().galerkin();
       }
     }
     if (!cycles_) {
-      const auto host = op::flux_levels<T>(levels_, m);
+      auto built = op::flux_levels<T>(levels_, m, backend);
       RunClock::get().mark("face arrays built");
-      same_ = std::make_unique<FluxHierarchy<T>>(levels_, host, c.solve.multigrid, backend,
-                                                 alpha, scale);
+      same_ = std::make_unique<FluxHierarchy<T>>(levels_, std::move(built), c.solve.multigrid,
+                                                 backend, alpha, scale);
       cycles_ = same_.get();
       galerkin_ = same_->galerkin();
     }
@@ -48,7 +46,7 @@ FluxCyclesOnRanks<T>::FluxCyclesOnRanks(const Case& c, std::vector<LevelGeometry
     fine_ = same_->fine();
   } else {
     fine_faces_ = std::make_unique<FineFaces<T>>(levels_[0],
-                                                 op::fine_flux_level<T>(levels_[0], m, d.sub),
+                                                 op::fine_flux_level<T>(levels_[0], m, d.sub, backend),
                                                  backend);
     fine_ = fine_faces_->fine();
     shift_fine(alpha, scale);

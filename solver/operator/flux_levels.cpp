@@ -1,12 +1,12 @@
-// See flux_levels.hpp. The dense faces come from level_faces.cpp; here they take the sweeps'
-// layout in T. Every loop over a level's nodes runs on all threads.
+// See flux_levels.hpp. The backend's face build (kernels/level_faces.hpp) forms every array;
+// here the levels are walked and their arrays allocated.
 #include "flux_levels.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "level_faces.hpp"
+#include "face_inputs.hpp"
 #include "problem/weights.hpp"
 
 namespace fdsolve::op {
@@ -14,140 +14,193 @@ namespace {
 
 using multigrid::LevelGeometry;
 
-/// FluxLevel::diagonal of the nodes `n` of level g from `offset` (the whole level: offset 0).
-template <typename T>
-void add_robin(const LevelGeometry& g, const Medium& m, const std::array<index_t, 3>& n,
-               const std::array<index_t, 3>& offset, FluxLevel<T>& out) {
-  if (!m.robin()) return;
-  const Layout& L = out.layout;
-  out.diagonal = filled(L.size, T(0));
-  for_rows(n, [&](index_t j, index_t k) {
-    for (index_t i = 0; i < n[0]; ++i) {
-      const index_t at[3] = {i + offset[0], j + offset[1], k + offset[2]};
-      out.diagonal[L.at(i, j, k)] = static_cast<T>(robin_diagonal(g, m, at));
-    }
-  });
-}
+/// A level's dense node values and faces in the backend's memory (or, for the fine level on
+/// the CPU, the medium's own arrays), while the level below is built from them.
+struct DenseLevel {
+  FaceGrid grid;
+  Buffer<double> beta, capacity;
+  std::array<Buffer<double>, 3> face;
+  Buffer<std::uint8_t> held;
+  double beta_constant = 1.0;
 
-/// The held marker (a negative +x face) and count of the nodes `n` from `offset` of a level
-/// whose dense held flags are `held` (null: none held) over the level grid `g`.
-template <typename T>
-void mark_held(const LevelGeometry& g, const std::uint8_t* held, const std::array<index_t, 3>& n,
-               const std::array<index_t, 3>& offset, FluxLevel<T>& out) {
-  if (!held) return;
-  const Layout& L = out.layout;
-  index_t count = 0;
-#pragma omp parallel for collapse(2) schedule(static) reduction(+ : count)
-  for (index_t k = 0; k < n[2]; ++k)
-    for (index_t j = 0; j < n[1]; ++j)
-      for (index_t i = 0; i < n[0]; ++i)
-        if (held[dense_index(g, i + offset[0], j + offset[1], k + offset[2])]) {
-          T& f = out.face[0][L.at(i, j, k)];
-          f = -f;
-          ++count;
-        }
-  out.held_count = count;
-}
-
-/// The capacity of the nodes `n` from `offset` in the level's layout (0 in the halo).
-template <typename T>
-void copy_capacity(const LevelGeometry& g, const double* capacity, const std::array<index_t, 3>& n,
-                   const std::array<index_t, 3>& offset, FluxLevel<T>& out) {
-  if (!capacity) return;
-  const Layout& L = out.layout;
-  out.capacity = filled(L.size, T(0));
-  for_rows(n, [&](index_t j, index_t k) {
-    for (index_t i = 0; i < n[0]; ++i)
-      out.capacity[L.at(i, j, k)] =
-          static_cast<T>(capacity[dense_index(g, i + offset[0], j + offset[1], k + offset[2])]);
-  });
-}
-
-/// The faces of the nodes `n` from `offset` of level g (dense in `h`) in the layout of `out`:
-/// along axis a from face -1 (below the first node, folded by the face rule) to n_a - 1; 1 in
-/// the rest of the halo. `fold_last`: the last face of a non-periodic axis (which no sweep
-/// reads) folds too, as every face of a rank's part does; otherwise it keeps its dense value.
-template <typename T>
-void layout_faces(const LevelGeometry& g, const HostLevel& h, const std::array<index_t, 3>& n,
-                  const std::array<index_t, 3>& offset, bool fold_last, FluxLevel<T>& out) {
-  const Layout& L = out.layout;
-  for (int a = 0; a < g.dims; ++a) {
-    HostArray<T>& face = out.face[a];
-    face = filled(L.size, T(1));
-    std::array<index_t, 3> lo{0, 0, 0};
-    lo[a] = -1;  // the face below the first node
-    for_rows(lo, n, [&](index_t j, index_t k) {
-      for (index_t i = lo[0]; i < n[0]; ++i) {
-        index_t global[3] = {i + offset[0], j + offset[1], k + offset[2]};
-        if (global[a] < 0 || fold_last) global[a] = fold_face(g, a, global[a]);
-        face[L.at(i, j, k)] =
-            static_cast<T>(h.face[a][dense_index(g, global[0], global[1], global[2])]);
-      }
-    });
+  FaceSource source() const {
+    FaceSource s;
+    for (int a = 0; a < 3; ++a) s.face[a] = face[a].size() ? face[a].data() : nullptr;
+    s.beta = beta.size() ? beta.data() : nullptr;
+    s.beta_constant = beta_constant;
+    return s;
   }
-  if (g.dims == 2) out.face[2] = out.face[1];  // unread in 2D; keeps the pointers valid
+  const std::uint8_t* held_marks() const { return held.size() ? held.data() : nullptr; }
+  const double* capacity_values() const { return capacity.size() ? capacity.data() : nullptr; }
+};
+
+/// The fine level's node values (and, under sampling: cells, its faces) in the builder's
+/// memory: what every face of the fine level and the levels below come from.
+DenseLevel fine_dense(const LevelGeometry& g, const Medium& m, LevelFaceBuilder& build,
+                      const std::array<HostArray<double>, 3>& cells) {
+  DenseLevel d;
+  d.grid = face_grid(g);
+  d.beta_constant = m.constant;
+  const index_t n = g.cells();
+  if (m.varies()) d.beta = build.dense(n, m.beta.data());
+  if (m.holds()) d.held = build.marks(n, m.held.data());
+  if (m.capacity_varies()) d.capacity = build.dense(n, m.capacity.data());
+  for (int a = 0; a < g.dims; ++a)
+    if (!cells[a].empty()) d.face[a] = build.dense(n, cells[a].data());
+  return d;
 }
 
+/// The level `g` below `f`: node values from the fine node nearest each coarse node, faces
+/// averaged (nested levels) or re-discretised from the node values (levels that do not nest).
+DenseLevel coarse_dense(const DenseLevel& f, const LevelGeometry& g, LevelFaceBuilder& build) {
+  DenseLevel d;
+  d.grid = face_grid(g);
+  d.beta_constant = f.beta_constant;
+  const index_t n = g.cells();
+  CoarseNodes nodes;
+  nodes.fine = f.grid;
+  nodes.coarse = d.grid;
+  if (f.beta.size()) {
+    d.beta = build.dense(n);
+    nodes.beta = f.beta.data();
+    nodes.beta_out = d.beta.data();
+  }
+  if (f.held.size()) {
+    d.held = build.marks(n);
+    nodes.held = f.held.data();
+    nodes.held_out = d.held.data();
+  }
+  if (f.capacity.size()) {
+    d.capacity = build.dense(n);
+    nodes.capacity = f.capacity.data();
+    nodes.capacity_out = d.capacity.data();
+  }
+  if (nodes.beta || nodes.held || nodes.capacity) build.run(nodes);
+  if (!d.grid.nested()) return d;  // faces from its own node values
+  AveragedFaces faces;
+  faces.fine = f.grid;
+  faces.coarse = d.grid;
+  faces.fine_faces = f.source();
+  for (int a = 0; a < g.dims; ++a) {
+    d.face[a] = build.dense(n);
+    faces.out[a] = d.face[a].data();
+  }
+  build.run(faces);
+  return d;
+}
+
+/// The arrays of the part `part` of level `d` in its layout: faces (`fold_last` as
+/// LayoutFaces), held markers, and where asked the capacity and the Robin term.
 template <typename T>
-FluxLevel<T> to_layout(const LevelGeometry& g, const HostLevel& h) {
+FluxLevel<T> level_arrays(const DenseLevel& d, const LevelPart& part, bool fold_last,
+                          bool faces, const RobinFaces* robin, Backend<T>& backend) {
+  LevelFaceBuilder& build = backend.level_faces();
   FluxLevel<T> out;
-  out.layout = g.layout(sizeof(T));
-  layout_faces(g, h, g.n, {0, 0, 0}, false, out);
-  mark_held(g, h.held, g.n, {0, 0, 0}, out);
-  copy_capacity(g, h.capacity, g.n, {0, 0, 0}, out);
+  out.layout = part.layout;
+  const index_t size = part.layout.size;
+  if (faces) {
+    for (int a = 0; a < d.grid.dims; ++a) {
+      out.face[a] = backend.allocate(size);
+      build.fill(out.face[a].data(), size, T(1));
+      LayoutFaces<T> op;
+      op.g = d.grid;
+      op.source = d.source();
+      op.part = part;
+      op.axis = a;
+      op.fold_last = fold_last;
+      op.out = out.face[a].data();
+      build.run(op);
+    }
+    if (d.grid.dims == 2) {  // unread in 2D; keeps the pointers valid
+      out.face[2] = backend.allocate(size);
+      backend.copy(out.face[2], out.face[1]);
+    }
+    if (const std::uint8_t* held = d.held_marks()) {
+      MarkHeld<T> op;
+      op.g = d.grid;
+      op.held = held;
+      op.part = part;
+      op.face = out.face[0].data();
+      out.held_count = build.run(op);
+    }
+  }
+  const auto node_terms = [&](Buffer<T>& array, const double* capacity) {
+    array = backend.allocate(size);
+    backend.zero(array);
+    NodeTerms<T> op;
+    op.g = d.grid;
+    op.part = part;
+    op.capacity = capacity;
+    if (robin) op.robin = *robin;
+    op.out = array.data();
+    build.run(op);
+  };
+  if (const double* capacity = d.capacity_values()) node_terms(out.capacity, capacity);
+  if (robin) node_terms(out.diagonal, nullptr);
+  backend.synchronize();
   return out;
+}
+
+LevelPart whole_part(const LevelGeometry& g, const Layout& L) {
+  LevelPart p;
+  p.layout = L;
+  for (int a = 0; a < 3; ++a) p.n[a] = g.n[a];
+  return p;
+}
+
+LevelPart rank_part(const Subdomain& sub, const Layout& L) {
+  LevelPart p;
+  p.layout = L;
+  for (int a = 0; a < 3; ++a) {
+    p.n[a] = sub.n[a];
+    p.offset[a] = sub.offset[a];
+  }
+  return p;
 }
 
 }  // namespace
 
-double robin_diagonal(const LevelGeometry& g, const Medium& m, const index_t at[3]) {
-  double sum = 0;
-  for (int a = 0; a < g.dims; ++a) {
-    if (g.periodic[a]) continue;
-    const bool lo = at[a] == 0, hi = at[a] == g.n[a] - 1;
-    // A node on a Dirichlet face is held by it (Dirichlet wins).
-    if ((lo && g.faces[2 * a] == BoundaryType::Dirichlet) ||
-        (hi && g.faces[2 * a + 1] == BoundaryType::Dirichlet))
-      return 0.0;
-    if (lo && m.robin_face[2 * a]) sum += 2.0 * m.robin_h[2 * a] / g.spacing[a];
-    if (hi && m.robin_face[2 * a + 1]) sum += 2.0 * m.robin_h[2 * a + 1] / g.spacing[a];
-  }
-  return sum;
-}
-
 template <typename T>
-std::vector<FluxLevel<T>> flux_levels(const std::vector<LevelGeometry>& levels, const Medium& m) {
+std::vector<FluxLevel<T>> flux_levels(const std::vector<LevelGeometry>& levels, const Medium& m,
+                                      Backend<T>& backend) {
+  LevelFaceBuilder& build = backend.level_faces();
+  const RobinFaces robin = robin_faces(m);
+  const RobinFaces* with_robin = m.robin() ? &robin : nullptr;
+  const auto cells = cell_sampled_faces(levels[0], m);
   std::vector<FluxLevel<T>> out;
-  HostLevel h = fine_level_faces(levels[0], m);
-  out.push_back(to_layout<T>(levels[0], h));
-  add_robin(levels[0], m, levels[0].n, {0, 0, 0}, out.back());
+  DenseLevel d = fine_dense(levels[0], m, build, cells);
+  out.push_back(level_arrays<T>(d, whole_part(levels[0], levels[0].layout(sizeof(T))), false,
+                                true, with_robin, backend));
   for (std::size_t l = 1; l < levels.size(); ++l) {
-    h = coarse_level_faces(levels[l - 1], h, levels[l]);
-    out.push_back(to_layout<T>(levels[l], h));
-    add_robin(levels[l], m, levels[l].n, {0, 0, 0}, out.back());
+    DenseLevel next = coarse_dense(d, levels[l], build);
+    out.push_back(level_arrays<T>(next, whole_part(levels[l], levels[l].layout(sizeof(T))), false,
+                                  true, with_robin, backend));
+    d = std::move(next);  // level_arrays waited for the work that read d
   }
   return out;
 }
 
 template <typename T>
-FluxLevel<T> fine_flux_level(const LevelGeometry& g, const Medium& m, const Subdomain& sub) {
-  const HostLevel h = fine_level_faces(g, m);
-  FluxLevel<T> out;
-  out.layout = Layout::make(g.dims, sub.n, static_cast<index_t>(128 / sizeof(T)));
-  layout_faces(g, h, sub.n, sub.offset, true, out);
-  mark_held(g, h.held, sub.n, sub.offset, out);
-  add_robin(g, m, sub.n, sub.offset, out);
-  copy_capacity(g, h.capacity, sub.n, sub.offset, out);  // this rank's part of the capacity
-  return out;
+FluxLevel<T> fine_flux_level(const LevelGeometry& g, const Medium& m, const Subdomain& sub,
+                             Backend<T>& backend) {
+  const RobinFaces robin = robin_faces(m);
+  const auto cells = cell_sampled_faces(g, m);
+  const DenseLevel d = fine_dense(g, m, backend.level_faces(), cells);
+  const Layout L = Layout::make(g.dims, sub.n, static_cast<index_t>(128 / sizeof(T)));
+  return level_arrays<T>(d, rank_part(sub, L), true, true, m.robin() ? &robin : nullptr,
+                         backend);
 }
 
 template <typename T>
-FluxLevel<T> fine_diagonal_terms(const LevelGeometry& g, const Medium& m, const Subdomain& sub) {
-  FluxLevel<T> out;
-  out.layout = Layout::make(g.dims, sub.n, static_cast<index_t>(128 / sizeof(T)));
-  copy_capacity(g, m.capacity.empty() ? nullptr : m.capacity.data(), sub.n, sub.offset, out);
-  add_robin(g, m, sub.n, sub.offset, out);
-  return out;
+FluxLevel<T> fine_diagonal_terms(const LevelGeometry& g, const Medium& m, const Subdomain& sub,
+                                 Backend<T>& backend) {
+  const RobinFaces robin = robin_faces(m);
+  DenseLevel d;
+  d.grid = face_grid(g);
+  if (m.capacity_varies()) d.capacity = backend.level_faces().dense(g.cells(), m.capacity.data());
+  const Layout L = Layout::make(g.dims, sub.n, static_cast<index_t>(128 / sizeof(T)));
+  return level_arrays<T>(d, rank_part(sub, L), true, false, m.robin() ? &robin : nullptr,
+                         backend);
 }
 
 template <typename T>
@@ -172,12 +225,16 @@ std::array<double, 3> neighbour_couplings(const LevelGeometry& g, double scale) 
 namespace {
 /// combine(...(combine(init, value(node_0, at_0, D_0)), ...) over every node of the fine grid
 /// that is not held, D the sum over its faces of beta_f / h_a^2 plus its Robin term
-/// (robin_diagonal), on all threads: `combine` must be commutative and associative exactly
+/// (robin_term), on all threads: `combine` must be commutative and associative exactly
 /// (min, max), so the result does not depend on the threads' order.
 template <typename Value, typename Combine>
 double reduce_flux_diagonals(const LevelGeometry& g, const Medium& m, double init, Value&& value,
                              Combine&& combine) {
-  const HostLevel h = fine_level_faces(g, m);
+  const FaceGrid f = face_grid(g);
+  const RobinFaces robin = robin_faces(m);
+  const auto cells = cell_sampled_faces(g, m);
+  const FaceSource faces = host_fine_faces(m, cells);
+  const std::uint8_t* held = m.holds() ? m.held.data() : nullptr;
   double result = init;
 #pragma omp parallel
   {
@@ -186,17 +243,18 @@ double reduce_flux_diagonals(const LevelGeometry& g, const Medium& m, double ini
     for (index_t k = 0; k < g.n[2]; ++k)
       for (index_t j = 0; j < g.n[1]; ++j)
         for (index_t i = 0; i < g.n[0]; ++i) {
-          const index_t node = dense_index(g, i, j, k);
-          if (h.held && h.held[node]) continue;
+          const index_t node = f.at(i, j, k);
+          if (held && held[node]) continue;
           double sum = 0;
           const index_t at[3] = {i, j, k};
           for (int a = 0; a < g.dims; ++a) {
             index_t lo[3] = {i, j, k};
-            lo[a] = fold_face(g, a, at[a] - 1);
-            sum += (h.face[a][node] + h.face[a][dense_index(g, lo[0], lo[1], lo[2])]) /
+            lo[a] = fold_face(f, a, at[a] - 1);
+            sum += (source_face(f, faces, a, i, j, k) +
+                    source_face(f, faces, a, lo[0], lo[1], lo[2])) /
                    (g.spacing[a] * g.spacing[a]);
           }
-          sum += robin_diagonal(g, m, at);
+          sum += robin_term(f, robin, at);
           mine = combine(mine, value(node, at, sum));
         }
 #pragma omp critical(fdsolve_flux_diagonals)
@@ -230,16 +288,16 @@ double smallest_capacity_over_diagonal(const LevelGeometry& g, const Medium& m) 
 template HostArray<float> inverse_capacity<float>(const Medium&, const Layout&, const Subdomain&);
 template HostArray<double> inverse_capacity<double>(const Medium&, const Layout&, const Subdomain&);
 template FluxLevel<float> fine_diagonal_terms<float>(const LevelGeometry&, const Medium&,
-                                                     const Subdomain&);
+                                                     const Subdomain&, Backend<float>&);
 template FluxLevel<double> fine_diagonal_terms<double>(const LevelGeometry&, const Medium&,
-                                                       const Subdomain&);
+                                                       const Subdomain&, Backend<double>&);
 template FluxLevel<float> fine_flux_level<float>(const LevelGeometry&, const Medium&,
-                                                 const Subdomain&);
+                                                 const Subdomain&, Backend<float>&);
 template FluxLevel<double> fine_flux_level<double>(const LevelGeometry&, const Medium&,
-                                                   const Subdomain&);
+                                                   const Subdomain&, Backend<double>&);
 template std::vector<FluxLevel<float>> flux_levels<float>(const std::vector<LevelGeometry>&,
-                                                          const Medium&);
+                                                          const Medium&, Backend<float>&);
 template std::vector<FluxLevel<double>> flux_levels<double>(const std::vector<LevelGeometry>&,
-                                                            const Medium&);
+                                                            const Medium&, Backend<double>&);
 
 }  // namespace fdsolve::op

@@ -1,14 +1,8 @@
 // The variable-coefficient operator on every level of a multigrid hierarchy (or on the fine
 // grid alone, for Jacobi and heat steps), as the face arrays the flux sweep reads
-// (kernels/flux_operator.hpp).
-//
-// Fine grid: the face between nodes i and i + e_a has the harmonic mean of the two node
-// values, 2 b_i b_nb / (b_i + b_nb). Coarse grids (nested or kept axes): the fine faces a
-// coarse face spans along its axis act in series (harmonic mean), and the fine rows beside it
-// in parallel (weights 1/4, 1/2, 1/4 across each halved axis): the averaged face coefficients
-// of cell-centred codes, which keep a jump's flux on every level where plain re-discretisation
-// of a rough coefficient does not. A level that is not nested takes its node values from the
-// nearest fine node and re-discretises. A coarse node is held where the fine node under it is.
+// (kernels/flux_operator.hpp), built in the backend's memory by its face build
+// (kernels/level_faces.hpp says which faces each level has): on a GPU the medium's node values
+// go up once and every level's faces, held markers and per-node terms are formed there.
 //
 // Robin faces: each level's boundary nodes carry the face term 2 h / h_a on the diagonal
 // (FluxLevel::diagonal), re-discretised at the level's own spacing as the faces are, so that a
@@ -21,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "backend.hpp"
 #include "host_array.hpp"
 #include "medium.hpp"
 #include "multigrid/hierarchy.hpp"
@@ -28,43 +23,41 @@
 
 namespace fdsolve::op {
 
+/// A level's operator arrays in the backend's memory.
 template <typename T>
 struct FluxLevel {
   Layout layout;                        // the level's field layout for T
-  std::array<HostArray<T>, 3> face;     // per axis, `layout`; held nodes: negative +x face
+  std::array<Buffer<T>, 3> face;        // per axis, `layout`; held nodes: negative +x face
   index_t held_count = 0;               // held nodes the level owns
   /// Robin faces: per node of `layout`, the sum over the Robin faces it lies on of 2 h / h_a
   /// (0 elsewhere and on Dirichlet faces), the operator's diagonal term at scale 1
   /// (FluxOperator::diagonal); empty without a Robin face.
-  HostArray<T> diagonal;
+  Buffer<T> diagonal;
   /// Heat's capacity at the level's nodes (`layout`, 0 in the halo) where it varies: the
   /// implicit step's diagonal C of C + theta dt A; coarse levels take the value of the fine node
   /// under them, as the coefficient's node values. Empty otherwise. With Robin faces as well the
   /// operator's diagonal (FluxOperator::diagonal) is capacity + scale * diagonal.
-  HostArray<T> capacity;
+  Buffer<T> capacity;
 };
 
-/// The Robin term of FluxLevel::diagonal at node `at` (indices of the whole level `g`).
-double robin_diagonal(const multigrid::LevelGeometry& g, const Medium& m, const index_t at[3]);
-
 /// The face arrays of every level of `levels` (fine first) for the medium `m` of the fine
-/// grid.
+/// grid, built in `backend`'s memory.
 template <typename T>
 std::vector<FluxLevel<T>> flux_levels(const std::vector<multigrid::LevelGeometry>& levels,
-                                      const Medium& m);
+                                      const Medium& m, Backend<T>& backend);
 
 /// The fine level alone on the nodes `sub` owns (a rank's box; its layout for T): what the
 /// Jacobi and explicit heat sweeps read. Faces toward a neighbouring rank's nodes come from the
 /// whole grid's coefficient, so every rank computes the same face values.
 template <typename T>
 FluxLevel<T> fine_flux_level(const multigrid::LevelGeometry& fine, const Medium& m,
-                             const Subdomain& sub);
+                             const Subdomain& sub, Backend<T>& backend);
 
 /// fine_flux_level's per-node terms alone, without its faces: the capacity (where it varies) and
 /// the Robin faces' diagonal, on the nodes `sub` owns.
 template <typename T>
 FluxLevel<T> fine_diagonal_terms(const multigrid::LevelGeometry& fine, const Medium& m,
-                                 const Subdomain& sub);
+                                 const Subdomain& sub, Backend<T>& backend);
 
 /// 1 / c_i (heat's capacity) at the nodes `sub` owns, in its layout `L` (0 elsewhere): the
 /// explicit step's factor per node (FluxOperator::step_scale).
