@@ -17,6 +17,7 @@
 
 #include <cstdint>
 
+#include "grid_strides.hpp"
 #include "host_device.hpp"
 #include "layout.hpp"
 
@@ -172,9 +173,9 @@ FDSOLVE_HOST_DEVICE double robin_term(const FaceGrid& g, const RobinFaces& r, co
 }
 
 /// The part of a level a layout holds: `n` nodes from `offset` of the level (a rank's box, or
-/// the whole level with offset 0), in layout `layout`.
+/// the whole level with offset 0), in the layout whose offsets are `layout`.
 struct LevelPart {
-  Layout layout;
+  GridStrides layout;
   index_t n[3] = {1, 1, 1};
   index_t offset[3] = {0, 0, 0};
 };

@@ -59,7 +59,7 @@ if [ "$set" = media ] || [ "$set" = all ]; then
   row media-electrode-513 "${electrode[@]}" --set "grid.points=[513,513,513]"
   row media-checker-4097-1e6 run "$mg2d" --backend "$backend" --output out \
     --set "grid.points=[4097,4097]" --set problem.source=1 --set solve.check_every=1 \
-    --set "problem.coefficient=mod(floor(4*x) + floor(4*y), 2) == 0 ? 1e6 : 1"
+    --set 'problem.coefficient="mod(floor(4*x) + floor(4*y), 2) == 0 ? 1e6 : 1"'
   row media-heat2-2049-cn-100 run "$here/examples/heat_two_materials.yaml" --backend "$backend" \
     --output out --set "grid.points=[2049,2049]" --set time.scheme=crank-nicolson \
     --set time.dt=0.002 --set time.end=0.2 --set solve.check_every=1 --set output.every=0

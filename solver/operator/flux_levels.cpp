@@ -92,12 +92,13 @@ DenseLevel coarse_dense(const DenseLevel& f, const LevelGeometry& g, LevelFaceBu
 /// The arrays of the part `part` of level `d` in its layout: faces (`fold_last` as
 /// LayoutFaces), held markers, and where asked the capacity and the Robin term.
 template <typename T>
-FluxLevel<T> level_arrays(const DenseLevel& d, const LevelPart& part, bool fold_last,
-                          bool faces, const RobinFaces* robin, Backend<T>& backend) {
+FluxLevel<T> level_arrays(const DenseLevel& d, const Layout& L, const LevelPart& part,
+                          bool fold_last, bool faces, const RobinFaces* robin,
+                          Backend<T>& backend) {
   LevelFaceBuilder& build = backend.level_faces();
   FluxLevel<T> out;
-  out.layout = part.layout;
-  const index_t size = part.layout.size;
+  out.layout = L;
+  const index_t size = L.size;
   if (faces) {
     for (int a = 0; a < d.grid.dims; ++a) {
       out.face[a] = backend.allocate(size);
@@ -143,14 +144,14 @@ FluxLevel<T> level_arrays(const DenseLevel& d, const LevelPart& part, bool fold_
 
 LevelPart whole_part(const LevelGeometry& g, const Layout& L) {
   LevelPart p;
-  p.layout = L;
+  p.layout = strides_of(L);
   for (int a = 0; a < 3; ++a) p.n[a] = g.n[a];
   return p;
 }
 
 LevelPart rank_part(const Subdomain& sub, const Layout& L) {
   LevelPart p;
-  p.layout = L;
+  p.layout = strides_of(L);
   for (int a = 0; a < 3; ++a) {
     p.n[a] = sub.n[a];
     p.offset[a] = sub.offset[a];
@@ -168,13 +169,15 @@ std::vector<FluxLevel<T>> flux_levels(const std::vector<LevelGeometry>& levels, 
   const RobinFaces* with_robin = m.robin() ? &robin : nullptr;
   const auto cells = cell_sampled_faces(levels[0], m);
   std::vector<FluxLevel<T>> out;
+  const auto whole = [&](const DenseLevel& level, std::size_t l) {
+    const Layout L = levels[l].layout(sizeof(T));
+    return level_arrays<T>(level, L, whole_part(levels[l], L), false, true, with_robin, backend);
+  };
   DenseLevel d = fine_dense(levels[0], m, build, cells);
-  out.push_back(level_arrays<T>(d, whole_part(levels[0], levels[0].layout(sizeof(T))), false,
-                                true, with_robin, backend));
+  out.push_back(whole(d, 0));
   for (std::size_t l = 1; l < levels.size(); ++l) {
     DenseLevel next = coarse_dense(d, levels[l], build);
-    out.push_back(level_arrays<T>(next, whole_part(levels[l], levels[l].layout(sizeof(T))), false,
-                                  true, with_robin, backend));
+    out.push_back(whole(next, l));
     d = std::move(next);  // level_arrays waited for the work that read d
   }
   return out;
@@ -187,7 +190,7 @@ FluxLevel<T> fine_flux_level(const LevelGeometry& g, const Medium& m, const Subd
   const auto cells = cell_sampled_faces(g, m);
   const DenseLevel d = fine_dense(g, m, backend.level_faces(), cells);
   const Layout L = Layout::make(g.dims, sub.n, static_cast<index_t>(128 / sizeof(T)));
-  return level_arrays<T>(d, rank_part(sub, L), true, true, m.robin() ? &robin : nullptr,
+  return level_arrays<T>(d, L, rank_part(sub, L), true, true, m.robin() ? &robin : nullptr,
                          backend);
 }
 
@@ -199,7 +202,7 @@ FluxLevel<T> fine_diagonal_terms(const LevelGeometry& g, const Medium& m, const 
   d.grid = face_grid(g);
   if (m.capacity_varies()) d.capacity = backend.level_faces().dense(g.cells(), m.capacity.data());
   const Layout L = Layout::make(g.dims, sub.n, static_cast<index_t>(128 / sizeof(T)));
-  return level_arrays<T>(d, rank_part(sub, L), true, false, m.robin() ? &robin : nullptr,
+  return level_arrays<T>(d, L, rank_part(sub, L), true, false, m.robin() ? &robin : nullptr,
                          backend);
 }
 
