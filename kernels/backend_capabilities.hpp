@@ -59,6 +59,8 @@ class LevelFaceBuilder {
   virtual void run(const LayoutFaces<double>& op) = 0;
   virtual void run(const NodeTerms<float>& op) = 0;
   virtual void run(const NodeTerms<double>& op) = 0;
+  virtual void run(const WriteHeld<float>& op) = 0;
+  virtual void run(const WriteHeld<double>& op) = 0;
   /// Marks the held nodes and returns how many it marked (when the work before it is done).
   virtual index_t run(const MarkHeld<float>& op) = 0;
   virtual index_t run(const MarkHeld<double>& op) = 0;

@@ -56,6 +56,8 @@ class HostLevelFaces final : public LevelFaceBuilder {
   void run(const LayoutFaces<double>& op) override { each(op); }
   void run(const NodeTerms<float>& op) override { each(op); }
   void run(const NodeTerms<double>& op) override { each(op); }
+  void run(const WriteHeld<float>& op) override { each(op); }
+  void run(const WriteHeld<double>& op) override { each(op); }
   index_t run(const MarkHeld<float>& op) override { return count_marked(op); }
   index_t run(const MarkHeld<double>& op) override { return count_marked(op); }
   void fill(float* out, index_t n, float value) override { fill_values(out, n, value); }

@@ -65,6 +65,8 @@ class DeviceLevelFaces final : public LevelFaceBuilder {
   void run(const LayoutFaces<double>& op) override { launch(op); }
   void run(const NodeTerms<float>& op) override { launch(op); }
   void run(const NodeTerms<double>& op) override { launch(op); }
+  void run(const WriteHeld<float>& op) override { launch(op); }
+  void run(const WriteHeld<double>& op) override { launch(op); }
   index_t run(const MarkHeld<float>& op) override { return mark(op); }
   index_t run(const MarkHeld<double>& op) override { return mark(op); }
   void fill(float* out, index_t n, float value) override { fill_values(out, n, value); }

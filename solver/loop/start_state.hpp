@@ -43,14 +43,20 @@ StartState<T> start_state(const Case& c, Backend<T>& backend, const Layout& L,
   s.next = backend.allocate(L.size);
   // A fresh start from formulas and numbers is evaluated where the field lives: no host copy
   // of the grid (on CUDA, no host evaluation and no upload).
+  // The held values come from the medium the run resolved already (no second evaluation),
+  // written on the backend.
+  const auto write_held = [&](Buffer<T>& field) {
+    if (!c.problem.fixed.empty())
+      op::write_held_values(*op::resolved_medium(c), sub, L, backend, field);
+  };
   if (!resume && load_initial_on_backend(c, backend, L, sub, s.next)) {
+    write_held(s.next);
     backend.copy(s.cur, s.next);
     return s;
   }
   std::vector<T> initial = initial_field<T>(c, L, sub);
-  // The held values from the medium the run resolved already (no second evaluation).
-  if (!c.problem.fixed.empty()) op::write_held_values(*op::resolved_medium(c), sub, L, initial);
   backend.upload(s.next, initial.data(), L.size);
+  write_held(s.next);
   if (resume) {
     if (resume->u.size() != static_cast<std::size_t>(L.owned_cells()))
       throw std::logic_error("the checkpoint was read for another rank's nodes");
@@ -88,9 +94,10 @@ Buffer<T> data_field(const Case& c, Backend<T>& backend, const Layout& L, const 
   Buffer<T> out = backend.allocate(L.size);
   if (!load_initial_on_backend(zero, backend, L, sub, out)) {
     std::vector<T> initial = initial_field<T>(zero, L, sub);
-    if (!c.problem.fixed.empty()) op::write_held_values(*op::resolved_medium(c), sub, L, initial);
     backend.upload(out, initial.data(), L.size);
   }
+  if (!c.problem.fixed.empty())
+    op::write_held_values(*op::resolved_medium(c), sub, L, backend, out);
   return out;
 }
 

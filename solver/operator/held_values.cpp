@@ -14,17 +14,25 @@ namespace fdsolve::op {
 
 template <typename T>
 void write_held_values(const Medium& m, const Subdomain& sub, const Layout& L,
-                       std::vector<T>& field) {
+                       Backend<T>& backend, Buffer<T>& field) {
   if (!m.holds()) return;
-#pragma omp parallel for collapse(2) schedule(static)
-  for (index_t k = 0; k < L.n[2]; ++k)
-    for (index_t j = 0; j < L.n[1]; ++j)
-      for (index_t i = 0; i < L.n[0]; ++i) {
-        const auto node = static_cast<std::size_t>(m.index(sub.to_global(0, i), sub.to_global(1, j),
-                                                           L.dims == 3 ? sub.to_global(2, k) : 0));
-        if (m.held[node])
-          field[static_cast<std::size_t>(L.at(i, j, k))] = static_cast<T>(m.held_value[node]);
-      }
+  LevelFaceBuilder& build = backend.level_faces();
+  const index_t nodes = m.n[0] * m.n[1] * m.n[2];
+  const Buffer<std::uint8_t> held = build.marks(nodes, m.held.data());
+  const Buffer<double> values = build.dense(nodes, m.held_value.data());
+  WriteHeld<T> op;
+  op.g.dims = m.dims;
+  for (int a = 0; a < 3; ++a) {
+    op.g.n[a] = m.n[a];
+    op.part.n[a] = L.n[a];
+    op.part.offset[a] = a < L.dims ? sub.offset[a] : 0;
+  }
+  op.part.layout = strides_of(L);
+  op.held = held.data();
+  op.values = values.data();
+  op.out = field.data();
+  build.run(op);
+  backend.synchronize();  // before the arrays go
 }
 
 template <typename T>
@@ -101,9 +109,9 @@ void HeldValues<T>::write(Buffer<T>& field) {
 }
 
 template void write_held_values<float>(const Medium&, const Subdomain&, const Layout&,
-                                       std::vector<float>&);
+                                       Backend<float>&, Buffer<float>&);
 template void write_held_values<double>(const Medium&, const Subdomain&, const Layout&,
-                                        std::vector<double>&);
+                                        Backend<double>&, Buffer<double>&);
 template class HeldValues<float>;
 template class HeldValues<double>;
 

@@ -14,10 +14,11 @@
 namespace fdsolve::op {
 
 /// Writes the held values of `m` (at t = 0) onto the nodes it holds among those `sub` owns, in
-/// `field` of layout `L`, on all threads; every other node keeps its value.
+/// `field` of layout `L` on the backend (its face build: kernels/level_faces.hpp, WriteHeld);
+/// every other node keeps its value.
 template <typename T>
 void write_held_values(const Medium& m, const Subdomain& sub, const Layout& L,
-                       std::vector<T>& field);
+                       Backend<T>& backend, Buffer<T>& field);
 
 template <typename T>
 class HeldValues {

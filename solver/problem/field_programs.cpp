@@ -250,7 +250,7 @@ void load_source(const Case& c, Backend<T>& backend, const Layout& L, const Subd
 template <typename T>
 bool load_initial_on_backend(const Case& c, Backend<T>& backend, const Layout& L,
                              const Subdomain& sub, Buffer<T>& out) {
-  if (c.initial.is_file() || !c.problem.fixed.empty()) return false;
+  if (c.initial.is_file()) return false;
   backend.zero(out);  // the halo, as initial_field leaves it
   evaluate_value(c, backend, c.initial, L, L.owned_box(), sub, 1.0, 0.0, out);
   // Face by face in face order: shared edges and corners take the later face's value.

@@ -60,8 +60,8 @@ void load_source(const Case& c, Backend<T>& backend, const Layout& L, const Subd
                  double scale, double t, Buffer<T>& out);
 
 /// The initial field (as initial_field) written into `out` on the backend without a host copy
-/// of the grid when it can be (no data file, no problem.fixed); returns false, writing
-/// nothing, when it cannot.
+/// of the grid when it can be (no data file); returns false, writing nothing, when it cannot.
+/// The held values of problem.fixed are the caller's to write (op::write_held_values).
 template <typename T>
 bool load_initial_on_backend(const Case& c, Backend<T>& backend, const Layout& L,
                              const Subdomain& sub, Buffer<T>& out);
