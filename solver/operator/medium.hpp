@@ -97,8 +97,8 @@ using NodeEvaluator = std::function<HostArray<double>(const Value&)>;
 /// update; warns for a region that holds no node. A coefficient equal at every node becomes
 /// `constant`, a capacity equal at every node `capacity_constant`. Every pass over the grid runs
 /// on all threads, and the threads that fill the arrays touch their pages first; the result and
-/// the node an error names (the first in C order, of the first region in order) are those of one
-/// thread's pass.
+/// the node an error names (the first in C order, of the first region in order) are those of a
+/// walk of the nodes in C order on one thread, whatever the thread count.
 Medium resolve_medium(const Case& c, const NodeEvaluator& evaluate = {});
 /// resolve_medium evaluated once per case: the validation before a run, the solver, the
 /// stability limit, the method's description and the snapshot fields share one result (a
