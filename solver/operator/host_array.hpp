@@ -59,4 +59,17 @@ HostArray<T> filled(index_t size, T value) {
   return a;
 }
 
+/// `size` uninitialised elements whose pages the threads touch first (one write a page, the
+/// elements split as a static loop over them splits them): for an array that one copy fills
+/// next (a device's download), so that the kernel clears its pages on all threads and not
+/// inside the copy.
+template <typename T>
+HostArray<T> touched(index_t size) {
+  HostArray<T> a(static_cast<std::size_t>(size));
+  constexpr index_t kPerPage = 4096 / sizeof(T) > 0 ? 4096 / sizeof(T) : 1;
+#pragma omp parallel for schedule(static)
+  for (index_t q = 0; q < size; q += kPerPage) a[static_cast<std::size_t>(q)] = T{};
+  return a;
+}
+
 }  // namespace fdsolve::op

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "case.hpp"
+#include "host_array.hpp"
 #include "layout.hpp"
 #include "medium_sample.hpp"
 
@@ -23,7 +24,7 @@ struct Medium {
   /// it is one number, which is then `constant`. With problem.sampling: cells the mean of the
   /// node's cells (the `coefficient` output field, the nodes of multigrid levels that do not
   /// nest); the fine faces come from `cell_beta` then.
-  std::vector<double> beta;
+  HostArray<double> beta;
   /// problem.sampling: cells with a coefficient that varies: its value per cell of `cell_grid`
   /// (dense); empty otherwise.
   std::vector<double> cell_beta;
@@ -34,8 +35,8 @@ struct Medium {
   /// Held nodes (dense: 0 free, else the number of the region that holds it plus 1, capped at
   /// 255 so that regions from the 255th on share one mark) and their values; empty when none
   /// is held. The region's number names its flux column (flux_fixed_<r>).
-  std::vector<std::uint8_t> held;
-  std::vector<double> held_value;
+  HostArray<std::uint8_t> held;
+  HostArray<double> held_value;
   index_t held_count = 0;
   /// Robin faces (boundary type robin): per face in Face order, whether it is one and its
   /// transfer coefficient h. Their term 2 h / h_a sits on the boundary nodes' diagonal
@@ -45,7 +46,7 @@ struct Medium {
   /// Heat's capacity at every node (dense, as beta) when it varies; empty when it is one number,
   /// `capacity_constant` (1 for the other equations), with its range. Under sampling: cells a
   /// node's capacity is the mean of its cells (sampled_node_values).
-  std::vector<double> capacity;
+  HostArray<double> capacity;
   double capacity_constant = 1.0;
   double capacity_min = 1.0, capacity_max = 1.0;
 
@@ -84,17 +85,20 @@ struct Medium {
 /// problem.coefficient.
 std::string coefficient_key(const Case& c);
 
-/// Evaluates the coefficient, the capacity and the fixed regions of `c` on the whole grid. Throws
-/// InputError naming the key and the node where the coefficient or the capacity is not finite or
-/// not > 0, where a held value is not finite, or when the regions hold every node a sweep would
-/// update; warns for a region that holds no node. A coefficient equal at every node becomes
-/// `constant`, a capacity equal at every node `capacity_constant`.
 /// Evaluates an expression (not a number, not a data file) at every node of the whole grid at
 /// t = 0: dense values in C order, x fastest. Throws NonFiniteValue at the first node (C order)
 /// where the value is not finite. A backend's evaluator runs the compiled formula where the
 /// fields live (field_programs.hpp: node_values_on_backend); empty: on the host, all threads.
-using NodeEvaluator = std::function<std::vector<double>(const Value&)>;
+using NodeEvaluator = std::function<HostArray<double>(const Value&)>;
 
+/// Evaluates the coefficient, the capacity and the fixed regions of `c` on the whole grid. Throws
+/// InputError naming the key and the node where the coefficient or the capacity is not finite or
+/// not > 0, where a held value is not finite, or when the regions hold every node a sweep would
+/// update; warns for a region that holds no node. A coefficient equal at every node becomes
+/// `constant`, a capacity equal at every node `capacity_constant`. Every pass over the grid runs
+/// on all threads, and the threads that fill the arrays touch their pages first; the result and
+/// the node an error names (the first in C order, of the first region in order) are those of a
+/// walk of the nodes in C order on one thread, whatever the thread count.
 Medium resolve_medium(const Case& c, const NodeEvaluator& evaluate = {});
 /// resolve_medium evaluated once per case: the validation before a run, the solver, the
 /// stability limit, the method's description and the snapshot fields share one result (a

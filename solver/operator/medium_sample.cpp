@@ -107,17 +107,26 @@ std::vector<double> cell_values(const Case& c, const Value& v, const std::string
       throw InputError(c.where(key) + key + ": " + e.what());
     }
   }
+  // The first cell (C order) that is not finite, found on all threads.
+  index_t bad = count;
+#pragma omp parallel for schedule(static) reduction(min : bad)
   for (index_t q = 0; q < count; ++q)
-    if (!std::isfinite(out[static_cast<std::size_t>(q)]))
-      throw InputError(c.where(key) + fmt::format("{}: {} {} {}; it must be finite", key,
-                                                  v.is_file() ? "holds" : "evaluates to",
-                                                  out[static_cast<std::size_t>(q)],
-                                                  at_cell(c, cell_of(q))));
+    if (!std::isfinite(out[static_cast<std::size_t>(q)])) bad = std::min(bad, q);
+  if (bad < count)
+    throw InputError(c.where(key) + fmt::format("{}: {} {} {}; it must be finite", key,
+                                                v.is_file() ? "holds" : "evaluates to",
+                                                out[static_cast<std::size_t>(bad)],
+                                                at_cell(c, cell_of(bad))));
   return out;
 }
 
 std::vector<double> node_means_of_cells(const CellGrid& g, const std::vector<double>& cells) {
   std::vector<double> out(static_cast<std::size_t>(g.nodes[0] * g.nodes[1] * g.nodes[2]));
+  node_means_of_cells(g, cells.data(), out.data());
+  return out;
+}
+
+void node_means_of_cells(const CellGrid& g, const double* cells, double* out) {
   // The cells around node i along an axis: i - 1 and i, those that exist (wrapped on a
   // periodic axis).
   const auto around = [&](int a, index_t i, index_t* at) {
@@ -145,10 +154,8 @@ std::vector<double> node_means_of_cells(const CellGrid& g, const std::vector<dou
         for (int z = 0; z < nk; ++z)
           for (int y = 0; y < nj; ++y)
             for (int x = 0; x < ni; ++x) sum += cells[g.index(ci[x], cj[y], ck[z])];
-        out[static_cast<std::size_t>((k * g.nodes[1] + j) * g.nodes[0] + i)] =
-            sum / static_cast<double>(ni * nj * nk);
+        out[(k * g.nodes[1] + j) * g.nodes[0] + i] = sum / static_cast<double>(ni * nj * nk);
       }
-  return out;
 }
 
 std::vector<double> sampled_node_values(const Case& c, const Value& v, const std::string& key) {

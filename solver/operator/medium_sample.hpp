@@ -37,6 +37,9 @@ std::vector<double> cell_values(const Case& c, const Value& v, const std::string
 /// cells inside at a face that is not periodic (a corner node has one). What a node quantity
 /// sampled at cells (a capacity) takes.
 std::vector<double> node_means_of_cells(const CellGrid& g, const std::vector<double>& cells);
+/// The same written to `nodes` (g's node count) on all threads, rows split as for_rows splits
+/// them (host_array.hpp), so that these threads touch an uninitialised array's pages first.
+void node_means_of_cells(const CellGrid& g, const double* cells, double* nodes);
 
 /// `v` at every node of c's grid under c.problem.sampling: its value at the node (nodes), or
 /// node_means_of_cells of cell_values (cells). The one call a node quantity makes to follow the

@@ -6,6 +6,7 @@
 #include "backend.hpp"
 #include "case.hpp"
 #include "field_expression.hpp"
+#include "operator/host_array.hpp"
 #include "parallel/subdomain.hpp"
 
 namespace fdsolve {
@@ -38,10 +39,11 @@ void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, cons
 
 /// `value` (an expression) at every node of the whole grid at t = 0, evaluated on the backend
 /// (on CUDA: compiled, on the device) and copied to the host: dense, C order (the medium's
-/// op::NodeEvaluator). Throws NonFiniteValue at the first node where it is not finite. Double
-/// backends only: the medium is kept in double.
-std::vector<double> node_values_on_backend(const Case& c, Backend<double>& backend,
-                                           const Value& value);
+/// op::NodeEvaluator), into an array whose pages all threads touched first (op::touched), with
+/// no zero fill before the copy. Throws NonFiniteValue at the first node where it is not
+/// finite. Double backends only: the medium is kept in double.
+op::HostArray<double> node_values_on_backend(const Case& c, Backend<double>& backend,
+                                             const Value& value);
 
 /// check_finite_inputs (every node) with the expressions evaluated on the backend (on CUDA:
 /// compiled and run on the device, slab by slab into a scratch buffer; only the first

@@ -181,14 +181,20 @@ template <typename T>
 std::vector<T> box_values(const Case& c, const Value& value, const Box& box, double t,
                           const Subdomain& sub) {
   std::vector<T> dense(static_cast<std::size_t>(box.cells()));
+  box_values(c, value, box, t, sub, dense.data());
+  return dense;
+}
+
+template <typename T>
+void box_values(const Case& c, const Value& value, const Box& box, double t, const Subdomain& sub,
+                T* out) {
   const index_t nx = box.extent(0), ny = box.extent(1);
   fill(
       c, sub, value, 1.0, box, t,
       [&](index_t i, index_t j, index_t k) {
         return ((k - box.lo[2]) * ny + (j - box.lo[1])) * nx + (i - box.lo[0]);
       },
-      dense.data());
-  return dense;
+      out);
 }
 
 template <typename T>
@@ -223,6 +229,10 @@ template std::vector<float> box_values<float>(const Case&, const Value&, const B
                                               const Subdomain&);
 template std::vector<double> box_values<double>(const Case&, const Value&, const Box&, double,
                                                 const Subdomain&);
+template void box_values<float>(const Case&, const Value&, const Box&, double, const Subdomain&,
+                                float*);
+template void box_values<double>(const Case&, const Value&, const Box&, double, const Subdomain&,
+                                 double*);
 template std::vector<float> initial_field<float>(const Case&, const Layout&);
 template std::vector<double> initial_field<double>(const Case&, const Layout&);
 template std::vector<float> source_values<float>(const Case&, const Layout&, double, double);

@@ -62,6 +62,12 @@ std::vector<T> box_values(const Case& c, const Value& value, const Box& box, dou
 template <typename T>
 std::vector<T> box_values(const Case& c, const Value& value, const Box& box, double t,
                           const Subdomain& sub);
+/// The same written to `out` (box.cells() elements) on all threads, rows (j, k) split as
+/// op::for_rows splits them, so that the threads that fill an uninitialised array touch its
+/// pages first.
+template <typename T>
+void box_values(const Case& c, const Value& value, const Box& box, double t, const Subdomain& sub,
+                T* out);
 
 /// The physical coordinate of node index i on `axis` (i may be -1 or n: the halo).
 double node_coordinate(const Case& c, int axis, index_t i);
