@@ -24,8 +24,7 @@ CudaBackend<T>::CudaBackend(int device) : device_(device) {
   stats_ = std::make_unique<StatsSlots>(kStatsSlots, stream_);  // one per pending sweep
   // Allocated here, not at first use: a flux sweep may be first enqueued inside record().
   flux_ = std::make_unique<FluxWorkspace>(props_.multiProcessorCount, kStatsSlots);
-  copies_ = std::make_shared<StagedCopies>(stream_);
-  faces_ = make_device_level_faces(stream_, copies_);
+  faces_ = make_device_level_faces(stream_);
   add_sweep_variants<T>(table_);
   add_tblock2d_variants<T>(steps_[0]);
   add_march2d_variants<T>(steps_[0]);
@@ -36,8 +35,6 @@ template <typename T>
 CudaBackend<T>::~CudaBackend() {
   cudaStreamSynchronize(stream_);  // a destructor must not throw
   exchange_.reset();               // its messages are on the transfer stream: ended before it
-  faces_.reset();                  // their staged copies use the stream
-  copies_.reset();
   transfers_.reset();
   cudaStreamDestroy(stream_);
 }
@@ -53,12 +50,14 @@ BackendTraits CudaBackend<T>::traits() const {
 
 template <typename T>
 void CudaBackend<T>::upload(Buffer<T>& dst, const T* src, index_t n) {
-  copies_->to_device(dst.data(), src, bytes(n));
+  FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src, bytes(n), cudaMemcpyHostToDevice, stream_));
+  FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 template <typename T>
 void CudaBackend<T>::download(T* dst, const Buffer<T>& src, index_t n) {
-  copies_->to_host(dst, src.data(), bytes(n));
+  FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(dst, src.data(), bytes(n), cudaMemcpyDeviceToHost, stream_));
+  FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 template <typename T>

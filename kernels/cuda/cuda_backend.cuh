@@ -22,7 +22,6 @@
 #include "graph_replay.cuh"
 #include "halo_fill.cuh"
 #include "level_faces.cuh"
-#include "staged_copy.cuh"
 #include "node_difference.cuh"
 #include "precision_convert.cuh"
 #include "queue_clock.cuh"
@@ -216,7 +215,6 @@ class CudaBackend final : public Backend<T>,
   cuda::NodeDifferenceWorkspace node_difference_;      // shared_node_difference's row partials
   std::unique_ptr<FluxWorkspace> flux_;                // the variable-coefficient operator
   std::unique_ptr<FieldKernels> fields_;               // formulas compiled at run time
-  std::shared_ptr<StagedCopies> copies_;               // large uploads and downloads
   std::unique_ptr<LevelFaceBuilder> faces_;            // the flux operator's face build
 };
 

@@ -4,8 +4,6 @@
 #include "device_memory.cuh"
 #include "level_faces.cuh"
 
-#include <utility>
-
 namespace fdsolve::cuda {
 namespace {
 
@@ -46,8 +44,7 @@ void free_device_array(V* p) {
 
 class DeviceLevelFaces final : public LevelFaceBuilder {
  public:
-  DeviceLevelFaces(cudaStream_t stream, std::shared_ptr<StagedCopies> copies)
-      : stream_(stream), copies_(std::move(copies)) {
+  explicit DeviceLevelFaces(cudaStream_t stream) : stream_(stream) {
     marked_ = static_cast<unsigned long long*>(
         pinned_malloc(sizeof(unsigned long long), "the held-node count"));
     device_marked_ = static_cast<unsigned long long*>(
@@ -81,7 +78,11 @@ class DeviceLevelFaces final : public LevelFaceBuilder {
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(V);
     Buffer<V> b(static_cast<V*>(device_malloc(bytes, "the operator's set-up")), n,
                 &free_device_array<V>);
-    if (host && n > 0) copies_->to_device(b.data(), host, bytes);  // done when it returns
+    if (host && n > 0) {
+      FDSOLVE_CUDA_CHECK(
+          cudaMemcpyAsync(b.data(), host, bytes, cudaMemcpyHostToDevice, stream_));
+      FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));  // host may go once this returns
+    }
     return b;
   }
   template <typename Op>
@@ -112,16 +113,14 @@ class DeviceLevelFaces final : public LevelFaceBuilder {
   }
 
   cudaStream_t stream_;
-  std::shared_ptr<StagedCopies> copies_;
   unsigned long long* marked_ = nullptr;         // page-locked: the count read back
   unsigned long long* device_marked_ = nullptr;  // the kernel counts into it
 };
 
 }  // namespace
 
-std::unique_ptr<LevelFaceBuilder> make_device_level_faces(cudaStream_t stream,
-                                                          std::shared_ptr<StagedCopies> copies) {
-  return std::make_unique<DeviceLevelFaces>(stream, std::move(copies));
+std::unique_ptr<LevelFaceBuilder> make_device_level_faces(cudaStream_t stream) {
+  return std::make_unique<DeviceLevelFaces>(stream);
 }
 
 }  // namespace fdsolve::cuda

@@ -7,13 +7,10 @@
 #include <memory>
 
 #include "../backend.hpp"
-#include "staged_copy.cuh"
 
 namespace fdsolve::cuda {
 
-/// The LevelFaceBuilder of a CUDA backend whose work runs on `stream`, its uploads through
-/// `copies`.
-std::unique_ptr<LevelFaceBuilder> make_device_level_faces(cudaStream_t stream,
-                                                          std::shared_ptr<StagedCopies> copies);
+/// The LevelFaceBuilder of a CUDA backend whose work runs on `stream`.
+std::unique_ptr<LevelFaceBuilder> make_device_level_faces(cudaStream_t stream);
 
 }  // namespace fdsolve::cuda

@@ -1,5 +1,5 @@
 // The flux operator's arrays built on the device (the CUDA backend's face build) against the
-// same build on the CPU backend, bit for bit, and large copies through the staged chunks.
+// same build on the CPU backend, bit for bit, and a large copy's round trip.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -88,10 +88,10 @@ TEST_CASE("gpu: the face build on the device equals the CPU's, bit for bit") {
   check_levels_equal<double>(kCells2d);
 }
 
-TEST_CASE("gpu: large uploads and downloads through the staged chunks arrive whole") {
+TEST_CASE("gpu: a large upload and download of pageable memory arrive whole") {
   REQUIRE(cuda_device_count() > 0);
   auto be = make_cuda_backend<double>(0);
-  // 104 MB: above the staged size and not a whole number of chunks.
+  // 104 MB of pageable memory, as the medium's node values go up and come back.
   const index_t n = 13'000'001;
   std::vector<double> v(static_cast<std::size_t>(n));
   for (index_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = 0.5 * static_cast<double>(i) + 1e-3;
