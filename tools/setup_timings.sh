@@ -4,6 +4,9 @@
 #   tools/setup_timings.sh FDSOLVE BACKEND WORKDIR
 # SETUP_SET=media runs the media rows alone (electrode_box at 257^3 and 513^3, the 4097^2
 # checkerboard at contrast 1e6, heat_two_materials at 2049^2 with 100 Crank-Nicolson steps);
+# SETUP_SET=media-twins runs each media row's grid with a constant coefficient (no fixed
+# regions), whose set-up the media rows' is compared with, and electrode_box 257^3 on the CPU
+# backend (its set-up against its solve).
 # all (the default) runs every row; constant the constant-coefficient rows alone.
 set -uo pipefail
 fdsolve=$1 backend=$2 work=$3
@@ -63,6 +66,21 @@ if [ "$set" = media ] || [ "$set" = all ]; then
   row media-heat2-2049-cn-100 run "$here/examples/heat_two_materials.yaml" --backend "$backend" \
     --output out --set "grid.points=[2049,2049]" --set time.scheme=crank-nicolson \
     --set time.dt=0.002 --set time.end=0.2 --set solve.check_every=1 --set output.every=0
+fi
+if [ "$set" = media-twins ]; then
+  electrode=(run "$here/examples/electrode_box.yaml" --backend "$backend" --output out
+             --set problem.coefficient=1 --set "problem.fixed=[]" --set "output.fields=[u]")
+  row twin-electrode-257 "${electrode[@]}" --set "grid.points=[257,257,257]"
+  row twin-electrode-513 "${electrode[@]}" --set "grid.points=[513,513,513]"
+  row twin-checker-4097 run "$mg2d" --backend "$backend" --output out \
+    --set "grid.points=[4097,4097]" --set problem.source=1 --set solve.check_every=1
+  row twin-heat2-2049-cn-100 run "$here/examples/heat_two_materials.yaml" --backend "$backend" \
+    --output out --set "grid.points=[2049,2049]" --set time.scheme=crank-nicolson \
+    --set time.dt=0.002 --set time.end=0.2 --set solve.check_every=1 --set output.every=0 \
+    --set problem.diffusivity=1
+  row cpu-electrode-257 run "$here/examples/electrode_box.yaml" --backend cpu --output out \
+    --set "grid.points=[257,257,257]"
+  exit 0
 fi
 [ "$set" = media ] && exit 0
 big=(--set "grid.points=[8193,8193]" --output out)

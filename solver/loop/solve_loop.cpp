@@ -254,14 +254,25 @@ std::optional<SolveStatus> SolveLoop<T>::check(LoopIteration<T>& iteration, cons
         c_.solve.norm == NormKind::L2 ? "l2" : "linf");
     return SolveStatus::Converged;
   }
-  if (it_ > 0 && rules_.krylov &&
-      rules_.krylov->stalled(norm, [&] { return iteration.at_rounding_floor(); }))
+  // Conjugate gradients' residual wanders about the floor once it is there, so two iterations
+  // without progress end the solve where the residual lies within the floor's band (the
+  // estimate, free) or where rounding holds the true residual up (two device reductions).
+  if (it_ > 0 && rules_.krylov && rules_.krylov->stalled(norm, [&] {
+        return at_floor(a.stats, row) || iteration.at_rounding_floor();
+      }))
     return stopped_falling(a.stats, row, true);
   if (it_ > 0 && rules_.stall && rules_.stall->stalled(row.factor))
     return stopped_falling(a.stats, row, false);
   if (it_ > 0) rules_.stagnation.check(out_.history(), rules_.tolerance.target());
   iteration.checked(it_, norm);
   return std::nullopt;
+}
+
+template <typename T>
+bool SolveLoop<T>::at_floor(const SweepStats& stats, const output::HistoryRow& row) {
+  if (!floor_) floor_.emplace(c_);
+  const double u_max = std::max(std::abs(row.min), std::abs(row.max));
+  return floor_->reached(stats.linf(), u_max, chosen(stats), r_.first_norm);
 }
 
 template <typename T>

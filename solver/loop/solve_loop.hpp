@@ -191,6 +191,9 @@ class SolveLoop {
   /// A stall rule fired at the check of `stats` (its row `row`): converged where the residual
   /// stopped at the rounding floor (RoundingFloor::reached), else stalled with the message.
   SolveStatus stopped_falling(const SweepStats& stats, const output::HistoryRow& row, bool krylov);
+  /// Whether the residual of the check of `stats` lies within the rounding floor's band
+  /// (RoundingFloor::reached): no device work, the floor's estimate from the case.
+  bool at_floor(const SweepStats& stats, const output::HistoryRow& row);
   /// Adds the balance of u (balance.hpp) at `time` to `row`, where the case measures it.
   void add_balance(output::HistoryRow& row, double time);
   void write_due_output(LoopIteration<T>& iteration);

@@ -89,8 +89,9 @@ class StallWatch {
 /// iterations before it falls (numerics.md, "Norms and stopping"). So their stall rule is on
 /// the residual's best value, with a long patience: stalled once it has not fallen below
 /// kKrylovProgress x the best for kKrylovStallIterations iterations, or for 2 when the
-/// iteration reports that rounding holds its residual up (FluxIteration::at_rounding_floor),
-/// the stall at the floor, which needs no patience. The loop then ends the solve as converged
+/// residual is at the rounding floor (within RoundingFloor's band, or the iteration reports
+/// that rounding holds it up: FluxIteration::at_rounding_floor), the stall at the floor, which
+/// needs no patience. The loop then ends the solve as converged
 /// where the residual lies at the rounding floor (RoundingFloor::reached).
 inline constexpr double kKrylovProgress = 0.9;
 inline constexpr int kKrylovStallIterations = 25;
