@@ -7,7 +7,9 @@
 # strong runs split the 1-rank problems. Jacobi with a norm every 100 sweeps; the rate is taken
 # from history.csv between the second and the last check, so set-up and output are not in it.
 # Prints one table row per run (markdown) and keeps every log under OUTDIR. SCALING_PARTS
-# (default "jacobi multigrid") picks the tables.
+# (default "jacobi multigrid") picks the tables; SCALING_OVERLAP (default "true false") the
+# Jacobi runs' parallel.overlap; MG_GATHER the gather_below values of the last multigrid table
+# (set it empty to skip that table).
 set -uo pipefail
 fdsolve=${1:?usage: tools/mpi-scaling.sh FDSOLVE [RANKS] [OUTDIR]}
 max_ranks=${2:-2}
@@ -81,7 +83,7 @@ for precision in $precisions; do
         extents=$(IFS=,; echo "[${extent[*]:0:dims}]")
         split=$( [[ $dims == 2 ]] && echo "[1,$ranks]" || echo "[1,1,$ranks]")
         nodes=$(interior "${points[@]}")
-        for overlap in true false; do
+        for overlap in ${SCALING_OVERLAP:-true false}; do
           [[ $ranks == 1 && $overlap == false ]] && continue
           dir=$(run_case "$kind-${dims}d-$precision" "$ranks" "$overlap" "$case_file" \
                 "${common[@]}" --set grid.points="$grid" --set grid.extent="$extents" \
@@ -153,7 +155,7 @@ done
 if [[ $max_ranks -ge 2 ]]; then
   for mg in "2d 8193,8193 examples/poisson_multigrid.yaml" "3d 513,513,513 examples/poisson_box.yaml"; do
     read -r name grid case_file <<< "$mg"
-    for gather in ${MG_GATHER:-4096 65536 1048576}; do
+    for gather in ${MG_GATHER-4096 65536 1048576}; do
       read -r cycles times <<< "$(mg_run "$name-$grid-gather$gather" "$max_ranks" "$grid" \
         "$case_file" --set parallel.gather_below="$gather")"
       echo "| $name | gather_below $gather | $max_ranks | [$grid] | $cycles | $times | |"

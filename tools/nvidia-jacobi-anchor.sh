@@ -9,6 +9,12 @@
 # hands device pointers to MPI, so it runs only where Open MPI is CUDA-aware (the sample checks
 # and says so); multi_threaded_copy_overlap (one process, a thread per GPU, peer copies) runs
 # everywhere, in float only (its `real` is float; mpi_overlap's is double with -DUSE_DOUBLE).
+# The NCCL samples (nccl, nccl_overlap, nccl_graphs: one process per GPU, the halos through NCCL
+# on the device, MPI only to start) need no CUDA-aware MPI; they build against the system's
+# NCCL (NCCL_HOME, default /usr) and run in float or double (-DUSE_DOUBLE).
+# ANCHOR_SAMPLES picks the samples (default: multi_threaded_copy_overlap mpi_overlap nccl
+# nccl_overlap nccl_graphs), ANCHOR_PRECISIONS the precisions (float double), ANCHOR_CHECKS
+# the norm intervals (1 100), ANCHOR_KINDS strong and/or weak.
 # The samples time 1000 iterations (-niter) on a grid of -nx columns and -ny rows,
 # the rows split over the GPUs, and print "1 GPU: t1 s, N GPUs: tN s, speedup, efficiency";
 # for the weak rows the N-GPU time of the doubled grid is set against the 1-GPU time of one.
@@ -21,13 +27,25 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 arch=${BUILD_SM_ARCH:-90}
+nccl_home=${NCCL_HOME:-/usr}
+samples=${ANCHOR_SAMPLES:-multi_threaded_copy_overlap mpi_overlap nccl nccl_overlap nccl_graphs}
+precisions=${ANCHOR_PRECISIONS:-float double}
+checks=${ANCHOR_CHECKS:-1 100}
+kinds=${ANCHOR_KINDS:-strong weak}
 
 build() {  # sample precision: a binary $out/<sample>-<precision>, or nothing on failure
   local sample=$1 precision=$2 dir="$out/build-$1-$2"
   rm -rf "$dir" && cp -r "$src/$sample" "$dir" || return 1
   local extra=""
   [[ $precision == double ]] && extra="-DUSE_DOUBLE"
-  if [[ $sample == mpi_overlap ]]; then
+  if [[ $sample == nccl* ]]; then
+    (cd "$dir" && nvcc -DHAVE_CUB -lineinfo -gencode "arch=compute_$arch,code=sm_$arch" \
+        -std=c++17 $extra -c jacobi_kernels.cu \
+      && mpicxx -I/usr/local/cuda/include -I"$nccl_home/include" -std=c++17 $extra jacobi.cpp \
+        jacobi_kernels.o -L/usr/local/cuda/lib64 -L"$nccl_home/lib" \
+        -L"$nccl_home/lib/x86_64-linux-gnu" -lcudart -ldl -lnccl -o jacobi) \
+      > "$dir.log" 2>&1 || return 1
+  elif [[ $sample == mpi_overlap ]]; then
     (cd "$dir" && nvcc -DHAVE_CUB -lineinfo -gencode "arch=compute_$arch,code=sm_$arch" \
         -std=c++17 $extra -c jacobi_kernels.cu \
       && mpicxx -DSKIP_CUDA_AWARENESS_CHECK -I/usr/local/cuda/include -std=c++17 $extra \
@@ -48,8 +66,8 @@ echo "Open MPI built with CUDA support: ${cuda_aware:-unknown}"
 
 printf '| sample | precision | kind | grid (nx x ny) | GPUs | norm every | 1 GPU s | %s GPUs s | efficiency |\n' "$gpus"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-for precision in float double; do
-  for sample in multi_threaded_copy_overlap mpi_overlap; do
+for precision in $precisions; do
+  for sample in $samples; do
     if [[ $sample == multi_threaded_copy_overlap && $precision == double ]]; then
       echo "| $sample | double | not built: the sample computes in float only | | | | | | |"
       continue
@@ -62,14 +80,15 @@ for precision in float double; do
       echo "| $sample | $precision | not run: Open MPI is not CUDA-aware | | | | | | |"
       continue
     fi
-    for kind in strong weak; do
+    for kind in $kinds; do
       ny=16384
       [[ $kind == weak ]] && ny=$((16384 * gpus))
-      for check in 1 100; do
+      for check in $checks; do
         args=(-nx 16384 -ny "$ny" -niter "$iters" -nccheck "$check")
-        [[ $check -gt 1 ]] && args+=(-use_hp_streams)
+        # The NCCL samples take no -use_hp_streams.
+        [[ $check -gt 1 && $sample != nccl* ]] && args+=(-use_hp_streams)
         log="$out/$sample-$precision-$kind-check$check.log"
-        if [[ $sample == mpi_overlap ]]; then
+        if [[ $sample == mpi_overlap || $sample == nccl* ]]; then
           mpirun -n "$gpus" --oversubscribe --bind-to none "$out/$sample-$precision" "${args[@]}" \
             > "$log" 2>&1
         else
