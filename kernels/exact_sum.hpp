@@ -38,12 +38,20 @@ FDSOLVE_HOST_DEVICE double larger_term(double a, double b) {
   return b != b || b > a ? b : a;
 }
 
-/// Adds `term` x 2^scale, rounded to the nearest integer, to `p`. A term too large for the
-/// window is clamped (its pass is repeated at a smaller scale).
-FDSOLVE_HOST_DEVICE void add_dot_term(DotPartial& p, double term, int scale) {
+/// 2^scale where a double holds it (normal or subnormal), else 0. A product by it is the value
+/// ldexp(term, scale) gives (the exact product, rounded once where it leaves the normal range,
+/// infinite where it overflows), at a multiplication's cost: one per pass, not one per term.
+FDSOLVE_HOST_DEVICE double exact_sum_factor(int scale) {
+  return scale >= -1074 && scale <= 1023 ? ldexp(1.0, scale) : 0.0;
+}
+
+/// Adds `term` x 2^scale, rounded to the nearest integer, to `p`; `factor` is
+/// exact_sum_factor(scale). A term too large for the window is clamped (its pass is repeated at
+/// a smaller scale).
+FDSOLVE_HOST_DEVICE void add_dot_term(DotPartial& p, double term, int scale, double factor) {
   p.largest = larger_term(p.largest, fabs(term));
   constexpr double kTop = 0x1p95;
-  double x = rint(ldexp(term, scale));
+  double x = rint(factor != 0.0 ? term * factor : ldexp(term, scale));
   x = x > kTop ? kTop : x < -kTop ? -kTop : x == x ? x : 0.0;
   // Every step is exact: truncation of an integer-valued double and differences of its parts.
   const double high = trunc(x * 0x1p-64);

@@ -33,6 +33,12 @@ struct AxisTransferArgs {
   index_t n_fine = 1;                   // fine nodes along `axis`
   GhostRule lo = GhostRule::None, hi = GhostRule::None;  // fold of fine faces along `axis`
   double scale = 0.5;                   // restriction's factor
+  /// Prolongation only: add each value to `to` instead of writing it, at the nodes of `box` whose
+  /// entry in `held` (the level's held marker in `to`'s layout: negative where a node is held;
+  /// null: none) is not negative. The last axis's pass then adds the correction to the level's
+  /// field itself, as `to + value`, the sum a separate combine (1 x e + 1 x to) would form.
+  bool accumulate = false;
+  const T* held = nullptr;
 };
 
 /// The plain scalars of AxisTransferArgs for device code.
@@ -46,6 +52,8 @@ struct AxisTransferPlain {
   index_t n_fine;
   int lo, hi;  // 0 none, 1 mirror, 2 wrap
   T scale;
+  const T* held;   // AxisTransferArgs::held
+  int accumulate;  // AxisTransferArgs::accumulate
 };
 
 template <typename T>
@@ -54,7 +62,17 @@ AxisTransferPlain<T> axis_transfer_plain(const AxisTransferArgs<T>& a) {
   return {a.from,         a.to,           a.face,          strides_of(a.from_layout),
           strides_of(a.to_layout), strides_of(a.face_layout), a.axis, a.to_fine[0],
           a.to_fine[1],   a.to_fine[2],   a.n_fine,        rule(a.lo),
-          rule(a.hi),     T(a.scale)};
+          rule(a.hi),     T(a.scale),     a.held,          a.accumulate ? 1 : 0};
+}
+
+/// Stores a transferred value at element `at` of `to`: written, or added where the node is not
+/// held (AxisTransferArgs::accumulate).
+template <typename T>
+FDSOLVE_HOST_DEVICE void axis_transfer_store(const AxisTransferPlain<T>& p, index_t at, T value) {
+  if (!p.accumulate)
+    p.to[at] = value;
+  else if (!p.held || p.held[at] >= T(0))
+    p.to[at] = p.to[at] + value;
 }
 
 /// |face| at fine face index m along the axis (the face between fine nodes m and m + 1), folded

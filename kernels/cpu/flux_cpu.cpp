@@ -237,6 +237,7 @@ DotPartial dot_terms(const DotArgs<T>& a, int scale) {
   const index_t rows = a.box.extent(1) * a.box.extent(2);
   std::vector<DotPartial> partial(static_cast<std::size_t>(rows));
   const index_t n[3] = {a.layout.n[0], a.layout.n[1], a.layout.n[2]};
+  const double scaling = exact_sum_factor(scale);
   const auto factor = [&](int axis, index_t at) {  // dot_weight's factor of one axis
     return (a.half[2 * axis] && at == 0 ? 0.5 : 1.0) *
            (a.half[2 * axis + 1] && at == n[axis] - 1 ? 0.5 : 1.0);
@@ -250,7 +251,7 @@ DotPartial dot_terms(const DotArgs<T>& a, int scale) {
       add_dot_term(p,
                    dot_term(static_cast<double>(a.a[c]), static_cast<double>(a.b[c]),
                             row_weight * factor(0, i)),
-                   scale);
+                   scale, scaling);
     }
     partial[static_cast<std::size_t>(r)] = p;
   });
@@ -276,18 +277,23 @@ void transfer_row_across(const AxisTransferArgs<T>& a, const AxisTransferPlain<T
   const auto face_at = [&](index_t m) { return face + axis_face_index(p, m) * step; };
   if (!a.restrict) {
     const T* from = a.from + p.from_s.at(i0, axis == 1 ? c >> 1 : j, axis == 2 ? c >> 1 : k);
-    if ((c & 1) == 0) {
+    const T* lo = (c & 1) ? face_at(c - 1) : nullptr;
+    const T* hi = (c & 1) ? face_at(c) : nullptr;
+    const auto value = [&](index_t n) {
+      if ((c & 1) == 0) return from[n];
+      const T l = flux_magnitude(lo[n * fx]), h = flux_magnitude(hi[n * fx]);
+      return (l * from[n] + h * from[n + from_step]) / (l + h);
+    };
+    if (!a.accumulate) {
 #pragma omp simd
-      for (index_t n = 0; n < count; ++n) to[n] = from[n];
+      for (index_t n = 0; n < count; ++n) to[n] = value(n);
       return;
     }
-    const T* lo = face_at(c - 1);
-    const T* hi = face_at(c);
+    // The correction added where nodes are not held (AxisTransferArgs::accumulate).
+    const T* held = a.held ? a.held + a.to_layout.at(i0, j, k) : nullptr;
 #pragma omp simd
-    for (index_t n = 0; n < count; ++n) {
-      const T l = flux_magnitude(lo[n * fx]), h = flux_magnitude(hi[n * fx]);
-      to[n] = (l * from[n] + h * from[n + from_step]) / (l + h);
-    }
+    for (index_t n = 0; n < count; ++n)
+      if (!held || held[n] >= T(0)) to[n] = to[n] + value(n);
     return;
   }
   const index_t m = 2 * c;
@@ -312,7 +318,7 @@ void transfer_axis(const AxisTransferArgs<T>& a) {
       return;
     }
     for (index_t i = a.box.lo[0]; i < a.box.hi[0]; ++i)
-      a.to[a.to_layout.at(i, j, k)] = axis_transfer_node(p, i, j, k, a.restrict);
+      axis_transfer_store(p, a.to_layout.at(i, j, k), axis_transfer_node(p, i, j, k, a.restrict));
   });
 }
 

@@ -166,11 +166,12 @@ __global__ void __launch_bounds__(kThreads)
     dot_kernel(const T* __restrict__ a, const T* __restrict__ b, const DotWeights w, const Span s,
                const int scale, DotPartial* __restrict__ partials) {
   DotPartial acc;
+  const double factor = exact_sum_factor(scale);
   for_my_nodes(s, [&](index_t c, index_t i, index_t j, index_t k) {
     add_dot_term(acc,
                  dot_term(static_cast<double>(a[c]), static_cast<double>(b[c]),
                           dot_weight(w.half, w.n, i, j, k)),
-                 scale);
+                 scale, factor);
   });
   using Reduce = cub::BlockReduce<DotPartial, kBX, cub::BLOCK_REDUCE_WARP_REDUCTIONS, kBY>;
   __shared__ typename Reduce::TempStorage temp;

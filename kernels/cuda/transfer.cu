@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(kBX* kBY) axis_transfer_kernel(AxisTransferPla
   const index_t j = b.lo[1] + blockIdx.y * static_cast<index_t>(kBY) + threadIdx.y;
   const index_t k = b.lo[2] + blockIdx.z;
   if (i >= b.hi[0] || j >= b.hi[1]) return;
-  p.to[to.at(i, j, k)] = axis_transfer_node(p, i, j, k, Restrict);
+  axis_transfer_store(p, to.at(i, j, k), axis_transfer_node(p, i, j, k, Restrict));
 }
 
 /// One step of building a Galerkin coarse operator (galerkin.hpp).

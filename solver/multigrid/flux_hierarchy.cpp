@@ -2,6 +2,7 @@
 #include "flux_hierarchy.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <stdexcept>
 
@@ -244,12 +245,19 @@ void FluxHierarchy<T>::restrict_residual(int level) {
 
 template <typename T>
 void FluxHierarchy<T>::interpolate(int level, bool /*high_order*/) {
+  const T* held = held_[level] > 0 ? held_marker(level) : nullptr;
+  if (!plan_[level].axes.empty()) {
+    // The last axis's pass adds the correction where nodes are not held: the same sums as a
+    // prolongation into `next` and a combine after it, one pass over the level fewer.
+    prolong_level(level, x(level), held);
+    return;
+  }
   Buffer<T>& next = next_[level];
   prolong_level(level, next);
   LinearCombinationArgs<T> add;
   add.y = x(level).data();
   add.x = next.data();
-  add.held_face = held_[level] > 0 ? held_marker(level) : nullptr;
+  add.held_face = held;
   add.layout = layout_[level];
   add.box = box_[level];
   flux_.combine(add);
@@ -319,9 +327,10 @@ void FluxHierarchy<T>::restrict_level(int level, const Buffer<T>& residual) {
 }
 
 template <typename T>
-void FluxHierarchy<T>::prolong_level(int level, Buffer<T>& e) {
+void FluxHierarchy<T>::prolong_level(int level, Buffer<T>& e, std::optional<const T*> add_where) {
   AxisPlan& plan = plan_[level];
   if (plan.axes.empty()) {
+    assert(!add_where);  // interpolate adds by a combine there
     fill(level + 1, x_[level + 1].data());
     backend_.zero(e);
     TransferArgs<T> p;
@@ -348,6 +357,11 @@ void FluxHierarchy<T>::prolong_level(int level, Buffer<T>& e) {
     a.from_layout = plan.grid[s];
     a.to_layout = plan.grid[s + 1];
     a.box = plan.grid[s + 1].owned_box();
+    if (add_where && s + 1 == steps) {  // e += P x where not held, on the updated nodes
+      a.accumulate = true;
+      a.held = *add_where;
+      a.box = box_[level];
+    }
     flux_.transfer_axis(a);
   }
 }

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "backend.hpp"
@@ -190,7 +191,8 @@ class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
   void restrict_residual(int level) override;
   void restrict_rhs(int level) override { restrict_level(level, rhs_[level]); }
   void correct_and_smooth(int level, int sweeps) override;
-  /// The interpolated correction into next_[level], added where nodes are not held.
+  /// The interpolated correction added to x(level) where nodes are not held (by the last axis's
+  /// pass; between levels that do not nest into next_[level], then added).
   void interpolate(int level, bool high_order) override;
   void solve_coarsest() override { solve_exactly(rhs(coarsest()), x(coarsest())); }
   void solve_alone(int /*done*/) override { solve_coarsest(); }
@@ -244,7 +246,9 @@ class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
   /// The array whose negative entries mark the held nodes of `level`.
   const T* held_marker(int level) const;
   void restrict_level(int level, const Buffer<T>& residual);
-  void prolong_level(int level, Buffer<T>& e);
+  /// e = P x(level + 1) by axes; with `add_where` (the level's held marker, or null for none)
+  /// e += P x(level + 1) on the level's updated nodes that are not held instead.
+  void prolong_level(int level, Buffer<T>& e, std::optional<const T*> add_where = std::nullopt);
   AxisTransferArgs<T> axis_args(int level, int step, bool restrict) const;
   // The coarsest grid's dense factorisation (LU with partial pivoting) over its unknowns.
   std::array<std::vector<T>, 3> host_face_;  // the coarsest level's faces (host)

@@ -165,3 +165,33 @@ TEST_CASE("exact dot: the window of a pass") {
   CHECK(parallel::exact_sum_value(digits, 64) ==
         static_cast<double>(1.0L - 3.0L * std::ldexp(1.0L, -32) + 7.0L * std::ldexp(1.0L, -64)));
 }
+
+TEST_CASE("exact dot: a term times exact_sum_factor(scale) is ldexp(term, scale)") {
+  // Terms across the whole double range, subnormal ones included, and scales that keep the
+  // product normal, push it into the subnormal range, overflow it, or have no factor (0).
+  std::mt19937_64 gen(7);
+  std::uniform_real_distribution<double> mantissa(1.0, 2.0);
+  std::uniform_int_distribution<int> exponent(-1074, 1023), scale_of(-1100, 1100);
+  int multiplied = 0, subnormal = 0, overflowed = 0;
+  for (int n = 0; n < 200000; ++n) {
+    const double term = (n % 2 ? -1.0 : 1.0) * std::ldexp(mantissa(gen), exponent(gen));
+    const int scale = scale_of(gen);
+    const double factor = exact_sum_factor(scale);
+    const double expected = std::ldexp(term, scale);
+    if (factor == 0.0) {
+      CHECK((scale < -1074 || scale > 1023));
+      continue;
+    }
+    ++multiplied;
+    const double product = term * factor;
+    if (std::isinf(expected)) ++overflowed;
+    if (expected != 0 && std::fpclassify(expected) == FP_SUBNORMAL) ++subnormal;
+    if (product != expected) FAIL_CHECK(term << " x 2^" << scale << ": " << product << " != " << expected);
+  }
+  CHECK(multiplied > 150000);
+  CHECK(subnormal > 100);
+  CHECK(overflowed > 100);
+  CHECK(exact_sum_factor(1024) == 0.0);
+  CHECK(exact_sum_factor(-1075) == 0.0);
+  CHECK(exact_sum_factor(-1074) == std::numeric_limits<double>::denorm_min());
+}
