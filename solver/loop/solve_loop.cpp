@@ -268,30 +268,41 @@ std::optional<SolveStatus> SolveLoop<T>::check(LoopIteration<T>& iteration, cons
   return std::nullopt;
 }
 
+namespace {
+/// |u|'s largest value at a check, from its row.
+double largest_u(const output::HistoryRow& row) {
+  return std::max(std::abs(row.min), std::abs(row.max));
+}
+}  // namespace
+
+template <typename T>
+const RoundingFloor& SolveLoop<T>::rounding_floor() {
+  // The medium's range is looked up only once a solve stops falling.
+  if (!floor_) floor_.emplace(c_);
+  return *floor_;
+}
+
 template <typename T>
 bool SolveLoop<T>::at_floor(const SweepStats& stats, const output::HistoryRow& row) {
-  if (!floor_) floor_.emplace(c_);
-  const double u_max = std::max(std::abs(row.min), std::abs(row.max));
-  return floor_->reached(stats.linf(), u_max, chosen(stats), r_.first_norm);
+  return rounding_floor().reached(stats.linf(), largest_u(row), chosen(stats), r_.first_norm);
 }
 
 template <typename T>
 SolveStatus SolveLoop<T>::stopped_falling(const SweepStats& stats, const output::HistoryRow& row,
                                           bool krylov) {
-  // The medium's range is looked up only here, where a solve has stopped falling.
-  if (!floor_) floor_.emplace(c_);
+  const RoundingFloor& floor = rounding_floor();
   const double norm = chosen(stats), linf = stats.linf(), target = rules_.tolerance.target();
-  const double u_max = std::max(std::abs(row.min), std::abs(row.max));
+  const double u_max = largest_u(row);
   r_.rounding_floor = output::RoundingFloorReport{c_.solve.norm == NormKind::L2 ? "l2" : "linf",
-                                                  norm, target, linf, floor_->at(u_max)};
-  if (floor_->reached(linf, u_max, norm, r_.first_norm)) {
+                                                  norm, target, linf, floor.at(u_max)};
+  if (at_floor(stats, row)) {
     r_.at_rounding_floor = true;
-    spdlog::warn("{}", describe_floor_convergence(c_, *floor_, it_, norm, linf, u_max, target));
+    spdlog::warn("{}", describe_floor_convergence(c_, floor, it_, norm, linf, u_max, target));
     return SolveStatus::Converged;
   }
   r_.stop_message =
-      krylov ? describe_krylov_stall(c_, *floor_, it_, norm, linf, u_max, *rules_.krylov, target)
-             : describe_stall(c_, *floor_, it_, norm, linf, u_max, target);
+      krylov ? describe_krylov_stall(c_, floor, it_, norm, linf, u_max, *rules_.krylov, target)
+             : describe_stall(c_, floor, it_, norm, linf, u_max, target);
   return SolveStatus::Stalled;
 }
 

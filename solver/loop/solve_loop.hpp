@@ -194,6 +194,8 @@ class SolveLoop {
   /// Whether the residual of the check of `stats` lies within the rounding floor's band
   /// (RoundingFloor::reached): no device work, the floor's estimate from the case.
   bool at_floor(const SweepStats& stats, const output::HistoryRow& row);
+  /// The case's rounding floor, built at the first call.
+  const RoundingFloor& rounding_floor();
   /// Adds the balance of u (balance.hpp) at `time` to `row`, where the case measures it.
   void add_balance(output::HistoryRow& row, double time);
   void write_due_output(LoopIteration<T>& iteration);
@@ -222,7 +224,7 @@ class SolveLoop {
   FieldWriter<T> writer_;
   Progress progress_;
   StopRules rules_;
-  std::optional<RoundingFloor> floor_;  // built where a solve first stops falling
+  std::optional<RoundingFloor> floor_;  // rounding_floor(): once a solve stops falling
   // The balance of each check, and over ranks the exchange that fills u's halo for it.
   std::optional<Balance> balance_;
   std::optional<HaloExchange<T>> balance_halo_;
