@@ -251,11 +251,19 @@ struct TuningSpec {
 /// parallel: the Cartesian split of the nodes over MPI ranks; 0 on an axis = chosen by
 /// MPI_Dims_create (`ranks: auto` is all zeros). `overlap`: sweep each rank's interior while
 /// its halo travels (ignored on one rank).
+enum class CoarseLevels { Auto, Gather, Redundant };
+
 struct ParallelSpec {
   std::array<int, 3> ranks{0, 0, 0};
   /// Multigrid: a coarse level on which some rank would keep fewer nodes than this is gathered
   /// onto rank 0, which runs it and the coarser levels alone (docs/parallel.md).
   std::int64_t gather_below = 4096;
+  /// Multigrid: how the gathered levels run (docs/parallel.md, "Gathering"). Gather: rank 0
+  /// gathers their right-hand side, runs them alone and scatters the correction back.
+  /// Redundant: every rank gathers the whole right-hand side (an allgather) and runs them itself,
+  /// so nothing is scattered back and no rank waits for another's coarse levels. Auto: redundant
+  /// where the halo travels device to device (NCCL), gather otherwise.
+  CoarseLevels coarse_levels = CoarseLevels::Auto;
   bool overlap = true;
 
   bool operator==(const ParallelSpec&) const = default;

@@ -40,7 +40,7 @@ const std::vector<Section>& table() {
       {"output.probes", {"name", "at"}},
       {"checkpoint", {"every"}},
       {"tuning", {"kernel", "blocked_kernel"}},
-      {"parallel", {"ranks", "gather_below", "overlap"}},
+      {"parallel", {"ranks", "gather_below", "coarse_levels", "overlap"}},
   };
   return sections;
 }

@@ -253,6 +253,9 @@ void emit_parallel(YAML::Emitter& out, const Case& c) {
   // Only when set: the default leaves the text of every other case as it was.
   if (c.parallel.gather_below != ParallelSpec{}.gather_below)
     out << YAML::Key << "gather_below" << YAML::Value << c.parallel.gather_below;
+  if (c.parallel.coarse_levels != CoarseLevels::Auto)
+    out << YAML::Key << "coarse_levels" << YAML::Value
+        << (c.parallel.coarse_levels == CoarseLevels::Gather ? "gather" : "redundant");
   if (!c.parallel.overlap) out << YAML::Key << "overlap" << YAML::Value << false;
   out << YAML::EndMap;
 }

@@ -137,11 +137,15 @@ void parse_output(const FieldMap& root, Case& c) {
 }
 
 // parallel.ranks: auto, or the number of ranks along each axis of the grid; parallel.gather_below:
-// multigrid's agglomeration threshold in nodes per rank; parallel.overlap.
+// multigrid's agglomeration threshold in nodes per rank; parallel.coarse_levels: how the gathered
+// levels run (auto, gather, redundant); parallel.overlap.
 void parse_parallel(const FieldMap& root, Case& c) {
   const FieldMap parallel(root.get_or_empty("parallel"), case_keys::section("parallel"),
                           c.locations);
   if (const auto g = parallel.get("gather_below")) c.parallel.gather_below = read_integer(*g, 0);
+  if (const auto f = parallel.get("coarse_levels"))
+    c.parallel.coarse_levels =
+        static_cast<CoarseLevels>(read_choice(*f, {"auto", "gather", "redundant"}));
   if (const auto f = parallel.get("overlap"))
     c.parallel.overlap = read_choice(*f, {"true", "false"}) == 0;
   const auto f = parallel.get("ranks");

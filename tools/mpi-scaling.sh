@@ -8,8 +8,9 @@
 # from history.csv between the second and the last check, so set-up and output are not in it.
 # Prints one table row per run (markdown) and keeps every log under OUTDIR. SCALING_PARTS
 # (default "jacobi multigrid") picks the tables; SCALING_OVERLAP (default "true false") the
-# Jacobi runs' parallel.overlap; MG_GATHER the gather_below values of the last multigrid table
-# (set it empty to skip that table).
+# Jacobi runs' parallel.overlap; MG_GRIDS the strong multigrid runs ("NAME POINTS CASE" items
+# separated by ';'); MG_GATHER the gather_below values and MG_COARSE the parallel.coarse_levels
+# values of the last multigrid table (set MG_GATHER empty to skip that table).
 set -uo pipefail
 fdsolve=${1:?usage: tools/mpi-scaling.sh FDSOLVE [RANKS] [OUTDIR]}
 max_ranks=${2:-2}
@@ -112,7 +113,7 @@ done
 mg_run() {  # label ranks grid case_file extra --set arguments...: prints "cycles secs secs2"
   local label=$1 ranks=$2 grid=$3 case_file=$4
   shift 4
-  local secs=() cycles="" dir rep
+  local secs=() cycles="" dir rep total
   for rep in 1 2; do
     dir=$(run_case "mg-$label-rep$rep" "$ranks" true "$case_file" --set solve.method=multigrid \
           --set grid.points="[$grid]" --set solve.tolerance=1e-8 --set solve.max_iterations=100 \
@@ -120,6 +121,10 @@ mg_run() {  # label ranks grid case_file extra --set arguments...: prints "cycle
     if [[ ! -d $dir ]]; then echo "failed($dir)"; return; fi
     # The last history row: its iteration is the cycle count, its wall_seconds the solve time.
     secs+=("$(awk -F, 'NR > 1 { w = $NF } END { printf "%.4f", w }' "$dir/history.csv")")
+    # The process from start to exit, beside the solve (summary.json's timings.total).
+    total=$(python3 -c 'import json, sys; print("%.2f" % json.load(open(sys.argv[1]))["timings"]["total"])' \
+            "$dir/summary.json" 2> /dev/null || echo "?")
+    echo "$label rep $rep: solve ${secs[-1]} s, process $total s" >> "$out/process-times.txt"
     cycles=$(awk -F, 'NR > 1 { c = $1 } END { print c }' "$dir/history.csv")
   done
   echo "$cycles ${secs[*]}"
@@ -130,8 +135,9 @@ best() { tr ' ' '\n' <<< "$1" | sort -g | head -1; }
 echo
 echo "| multigrid | kind | ranks | grid | cycles | solve seconds (2 runs) | speed-up / efficiency |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
-for mg in "2d 4097,4097 examples/poisson_multigrid.yaml" "2d 8193,8193 examples/poisson_multigrid.yaml" \
-          "3d 513,513,513 examples/poisson_box.yaml"; do
+mg_grids=${MG_GRIDS:-"2d 4097,4097 examples/poisson_multigrid.yaml;2d 8193,8193 examples/poisson_multigrid.yaml;2d 16385,16385 examples/poisson_multigrid.yaml;3d 513,513,513 examples/poisson_box.yaml"}
+IFS=';' read -r -a mg_list <<< "$mg_grids"
+for mg in "${mg_list[@]}"; do
   read -r name grid case_file <<< "$mg"
   first=""
   for ranks in "${rank_counts[@]}"; do
@@ -155,10 +161,12 @@ done
 if [[ $max_ranks -ge 2 ]]; then
   for mg in "2d 8193,8193 examples/poisson_multigrid.yaml" "3d 513,513,513 examples/poisson_box.yaml"; do
     read -r name grid case_file <<< "$mg"
-    for gather in ${MG_GATHER-4096 65536 1048576}; do
-      read -r cycles times <<< "$(mg_run "$name-$grid-gather$gather" "$max_ranks" "$grid" \
-        "$case_file" --set parallel.gather_below="$gather")"
-      echo "| $name | gather_below $gather | $max_ranks | [$grid] | $cycles | $times | |"
+    for coarse in ${MG_COARSE-gather redundant}; do
+      for gather in ${MG_GATHER-4096 65536 1048576}; do
+        read -r cycles times <<< "$(mg_run "$name-$grid-$coarse-gather$gather" "$max_ranks" "$grid" \
+          "$case_file" --set parallel.gather_below="$gather" --set parallel.coarse_levels="$coarse")"
+        echo "| $name | $coarse, gather_below $gather | $max_ranks | [$grid] | $cycles | $times | |"
+      done
     done
   done
 fi

@@ -121,7 +121,7 @@ SolveResult solve_implicit_heat(const problem::Problem& p, Backend<T>& backend,
                                  backend.kernels(c.grid.dims)[kernel.index],
                                  describe_implicit_heat(c), [&](const StepFields<T>& fields) {
                                    return stencil_step<T>(c, backend, kernel, p.levels, fields,
-                                                          LevelRanks{options.comm, &p.split});
+                                                          LevelRanks{options.comm, &p.split, c.parallel.coarse_levels});
                                  });
 }
 

@@ -80,8 +80,12 @@ std::size_t multigrid_memory(const Case& c, std::array<int, 3> ranks, int rank) 
   // Float cycles in a double solve add the float hierarchy (full multigrid's start holds the
   // double coarse levels beside it).
   if (mixed_precision_obstacle(c).empty()) bytes += MixedCycles::extra_bytes(levels);
-  return bytes + (value == sizeof(float) ? StencilHierarchy<float>::coarse_bytes(levels, split, rank)
-                                         : StencilHierarchy<double>::coarse_bytes(levels, split, rank));
+  // Auto may run the gathered levels on every rank (where the halo travels through NCCL): the
+  // estimate counts them, an upper bound.
+  const bool redundant = c.parallel.coarse_levels != CoarseLevels::Gather;
+  return bytes +
+         (value == sizeof(float) ? StencilHierarchy<float>::coarse_bytes(levels, split, rank, redundant)
+                                 : StencilHierarchy<double>::coarse_bytes(levels, split, rank, redundant));
 }
 
 namespace {
@@ -168,7 +172,7 @@ class StencilSteady final : public SteadyOperator<T> {
     if (const std::string why = mixed_precision_obstacle(c_); why.empty()) {
       if constexpr (std::is_same_v<T, double>) {
         MixedCycles cycles(p_.levels, settings_, backend_, kernel_, fine_halo, p_.layout, p_.box,
-                           LevelRanks{options_.comm, &p_.split});
+                           LevelRanks{options_.comm, &p_.split, c_.parallel.coarse_levels});
         SolveResult result = run(cycles, ", float cycles in a double defect correction", f, r);
         result.mixed = output::MixedPrecision{cycles.fallback_cycle()};
         return result;
@@ -178,7 +182,7 @@ class StencilSteady final : public SteadyOperator<T> {
                    why, c_.precision == Precision::Float ? "float" : "double");
     }
     StencilHierarchy<T> cycles(p_.levels, settings_, backend_, kernel_, fine_halo,
-                               LevelRanks{options_.comm, &p_.split});
+                               LevelRanks{options_.comm, &p_.split, c_.parallel.coarse_levels});
     return run(cycles, "", f, r);
   }
 

@@ -20,14 +20,17 @@ template <typename T>
 void StencilHierarchy<T>::set_bottom_levels_cells(index_t cells) {
   const int last = coarsest();
   plan_.bottom_call_first = static_cast<int>(levels_.size());
-  // One rank: levels split over ranks exchange halos between the steps, and gathered levels
-  // wait for the gather and scatter (the call's levels would be whole on rank 0, but the
-  // simple rule is enough: a split run is large, its coarse levels a small share of a cycle).
-  if (cells <= 0 || comm_.several() || !backend_.bottom_levels_call()) return;
+  // Levels split over ranks exchange halos between the steps: the call visits whole levels
+  // only, on one rank or, over several, the gathered levels where every rank runs them (on rank
+  // 0 alone they wait for the gather and scatter; a split run is large, its coarse levels a
+  // small share of a cycle).
+  if (cells <= 0 || !backend_.bottom_levels_call()) return;
+  if (comm_.several() && !redundant_) return;
   if (last < 2 || levels_[last].cells() > cells) return;
   int first = last;
   // Never the fine level: its field, halo fill and right-hand side are the caller's.
-  while (first - 1 >= 1 && levels_[first - 1].cells() <= cells &&
+  const int whole_from = comm_.several() ? gather_ : 1;
+  while (first - 1 >= whole_from && levels_[first - 1].cells() <= cells &&
          last - (first - 1) + 1 <= kMaxBottomLevels)
     --first;
   if (first < last) plan_.bottom_call_first = first;

@@ -33,6 +33,11 @@ bool fused_restriction_pays(const BackendTraits& traits, int dims) {
   return traits.fused_residual_restriction_2d && dims == 2;
 }
 
+bool record_cycles_default() {
+  const char* text = std::getenv("FDSOLVE_RECORD_CYCLES");
+  return !text || std::string(text) != "0";
+}
+
 bool fused_correction_default() {
   const char* text = std::getenv("FDSOLVE_FUSED_CORRECTION");
   return !text || std::string(text) != "0";
@@ -57,6 +62,14 @@ StencilHierarchy<T>::StencilHierarchy(std::vector<LevelGeometry> levels, const C
     split_ = ranks.split->level;
   }
   gather_ = several ? ranks.split->gather : static_cast<int>(levels_.size());
+  const bool gathers = gather_ < static_cast<int>(levels_.size());
+  const DeviceExchange<T>* device = backend.device_exchange();
+  const bool on_device = several && device && device->connected() && !backend.host_memory();
+  redundant_ = gathers && redundant_coarse_levels(ranks.coarse_levels, backend);
+  device_gather_ = redundant_ && on_device;
+  // Every message of a cycle on the stream: the halos through the device exchange and, where
+  // levels are gathered, their allgather too (no scatter: every rank runs them).
+  stream_ordered_ = on_device && (!gathers || device_gather_);
   // Cubic interpolation reads two coarse nodes beyond the fine node's cell: more than the
   // one-node halo of a rank's box holds.
   if (several && settings.cubic_fmg)
@@ -98,9 +111,22 @@ StencilHierarchy<T>::StencilHierarchy(std::vector<LevelGeometry> levels, const C
       *b = backend.allocate(copy_layout_.size);
       backend.zero(*b);
     }
-    const index_t packed = std::max(sub.n[0] * sub.n[1] * sub.n[2],
-                                    comm_.root() ? layout_[gather_].owned_cells() : index_t(0));
+    const index_t packed =
+        std::max(sub.n[0] * sub.n[1] * sub.n[2],
+                 comm_.root() && !redundant_ ? layout_[gather_].owned_cells() : index_t(0));
     packed_ = backend.allocate(packed);
+    if (device_gather_) {
+      blocks_.resize(static_cast<std::size_t>(comm_.size()));
+      for (int r = 0; r < comm_.size(); ++r)
+        if (r != comm_.rank())
+          blocks_[static_cast<std::size_t>(r)] = backend.allocate(gathered_box(r).cells());
+      // The first message between two ranks sets up their connection (NCCL connects peers
+      // lazily, at a cost of the order of a second): here, in the set-up, where every rank
+      // builds its hierarchy in the same order, not in the first cycle or inside a recording.
+      // Everything it moves is zero.
+      allgather_rhs_on_device();
+      backend.transfers().wait();
+    }
   }
   const int last = coarsest();
   plan_.bottom_by_cg = cg_bottom_applies(levels_) && !split(last);
@@ -113,6 +139,16 @@ StencilHierarchy<T>::StencilHierarchy(std::vector<LevelGeometry> levels, const C
   set_bottom_levels_cells(bottom_levels_cells(backend.traits()));
   set_blocked_smoothing(blocked_smoothing_default(backend.traits(), levels_[0].dims));
   set_fused_correction(fused_correction_default());
+  if (several && comm_.root()) {
+    const std::string whole =
+        !gathers         ? "every level split over the ranks"
+        : !redundant_    ? fmt::format("levels {}-{} whole on rank 0 (gathered and scattered back through MPI)", gather_, coarsest())
+        : device_gather_ ? fmt::format("levels {}-{} whole on every rank (their right-hand side allgathered through the device exchange)", gather_, coarsest())
+                         : fmt::format("levels {}-{} whole on every rank (their right-hand side allgathered through MPI)", gather_, coarsest());
+    spdlog::info("multigrid over {} ranks: {}; {}", comm_.size(), whole,
+                 recordable() ? "cycles recorded as graphs over the ranks"
+                              : "cycles launched operation by operation");
+  }
   if (spdlog::should_log(spdlog::level::debug))
     for (const std::string& line : describe_plan()) spdlog::debug("cycle plan: {}", line);
 }
@@ -309,6 +345,10 @@ std::vector<std::string> StencilHierarchy<T>::describe_plan() const {
       line += plan_.bottom_by_cg ? "; solved by conjugate gradients"
                                  : fmt::format("; solved by {} sweeps", bottom_.sweeps);
     if (split(level)) line += "; split over the ranks";
+    if (comm_.several() && level >= gather_)
+      line += redundant_ ? (device_gather_ ? "; whole on every rank (allgathered through the device exchange)"
+                                           : "; whole on every rank (allgathered through MPI)")
+                         : "; whole on rank 0 (gathered and scattered back through MPI)";
     lines.push_back(std::move(line));
   }
   return lines;

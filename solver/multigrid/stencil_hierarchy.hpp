@@ -101,11 +101,27 @@ struct CyclePlan {
 /// The ranks a hierarchy runs on. With one rank (or no split) every level is whole; with
 /// several, the levels below split.gather hold each rank's box (the fine fields the caller's,
 /// of split.level[0]'s box), exchange their halos before every operation that reads a
-/// neighbour, and the coarser levels run on rank 0 alone (level_split.hpp).
+/// neighbour, and the coarser levels run whole: on rank 0 alone (gathered and scattered back),
+/// or on every rank from an allgathered right-hand side (`coarse_levels`; level_split.hpp).
 struct LevelRanks {
   parallel::Comm comm;
   const parallel::LevelSplit* split = nullptr;
+  CoarseLevels coarse_levels = CoarseLevels::Auto;
 };
+
+/// Whether the gathered levels run on every rank: Redundant and Gather say so; Auto does where
+/// `backend`'s halo travels device to device (its exchange is connected), so that the gather is
+/// a device collective and a cycle needs no host between its kernels.
+template <typename T>
+bool redundant_coarse_levels(CoarseLevels choice, Backend<T>& backend) {
+  if (choice != CoarseLevels::Auto) return choice == CoarseLevels::Redundant;
+  const DeviceExchange<T>* device = backend.device_exchange();
+  return device && device->connected() && !backend.host_memory();
+}
+
+/// Whether cycles that can be recorded are (Backend::record): yes, unless FDSOLVE_RECORD_CYCLES=0
+/// (a test and measurement knob: the launched cycles must give the recorded ones' numbers).
+bool record_cycles_default();
 
 /// Thrown out of a cycle abandoned on request (StencilHierarchy::set_interrupt). The fine field is then
 /// part-way through the cycle: the caller restores the state the cycle started from.
@@ -201,19 +217,28 @@ class StencilHierarchy : private LevelHierarchy {
 
   /// Whether a recording of cycle() / finish_cycle() / full_multigrid() leaves the fine
   /// buffers as it found them (Backend::record): an even number of fine sweeps per cycle, and
-  /// no message between ranks (a recording replays the device work, not the MPI calls).
+  /// over several ranks only where every message is a device exchange enqueued on the stream
+  /// (a recording replays the device work, not MPI calls): the halo through NCCL and the
+  /// gathered levels run on every rank.
   bool recordable() const {
-    return levels_.size() > 1 &&
+    return record_cycles_default() && levels_.size() > 1 &&
            (fine_swaps(settings_.spec.pre_smooth) + fine_swaps(settings_.spec.post_smooth)) % 2 ==
                0 &&
-           !comm_.several();
+           (!comm_.several() || stream_ordered_);
   }
+  /// Whether the gathered levels run on every rank (LevelRanks::coarse_levels).
+  bool redundant_coarse() const { return redundant_; }
+  /// The first level that runs whole (gathered); levels().size() when every level is split.
+  int gather_level() const { return gather_; }
 
   /// Times every operation per level (output::LevelSeconds) from now on, on the backend's
   /// queue clock (events on a GPU's stream: nothing waits for a reading until the cycle
   /// ends). The loops turn it on over several ranks, where the split of a cycle's time is what
-  /// decides its scaling.
+  /// decides its scaling; cycles that are recorded are not timed (level_seconds stays empty).
   void time_levels() {
+    // Recorded cycles replay without the host between their operations: nothing to time per
+    // operation (FDSOLVE_RECORD_CYCLES=0 launches them, timed).
+    if (recordable()) return;
     clock_ = backend_.queue_clock();
     seconds_.assign(levels_.size(), output::LevelSeconds{});
   }
@@ -230,15 +255,17 @@ class StencilHierarchy : private LevelHierarchy {
   /// Backend memory of the coarse levels (three fields each), in bytes.
   static std::size_t coarse_bytes(const std::vector<LevelGeometry>& levels);
   /// The same for rank `rank` of a split: its boxes of the split levels, the gather level's
-  /// split copy (two fields and the packed transfer), and on rank 0 the gathered levels whole.
+  /// split copy (two fields and the packed transfer), and the gathered levels whole on rank 0
+  /// or, `redundant`, on every rank (with the other ranks' blocks of the gather level).
   static std::size_t coarse_bytes(const std::vector<LevelGeometry>& levels,
-                                  const parallel::LevelSplit& split, int rank);
+                                  const parallel::LevelSplit& split, int rank, bool redundant);
 
  private:
   // The cycle driver's operations (cycle_driver.hpp) on level's pair x(level), next(level).
   int coarsest() const override { return static_cast<int>(levels_.size()) - 1; }
-  /// Whether this rank works on `level`: every rank on split levels, rank 0 on gathered ones.
-  bool here(int level) const override { return level < gather_ || comm_.root(); }
+  /// Whether this rank works on `level`: every rank on split levels, rank 0 on gathered ones
+  /// unless every rank runs them (redundant_).
+  bool here(int level) const override { return level < gather_ || comm_.root() || redundant_; }
   void zero(int level) override;
   void smooth(int level, int sweeps, bool zeroed) override {
     smooth_level(level, sweeps, zeroed, nullptr);
@@ -281,10 +308,17 @@ class StencilHierarchy : private LevelHierarchy {
   /// Fills the ghosts of `x` by `rules`, axis by axis between the exchanges of `halo` (null:
   /// nothing to exchange), as Boundaries::before_sweep does for the fine grid.
   void fill_and_exchange(HaloFillArgs<T> rules, HaloExchange<T>* halo, Buffer<T>& x);
-  /// The gather level's right-hand side, restricted into its split copy, to rank 0's whole one.
+  /// The gather level's right-hand side, restricted into its split copy, to rank 0's whole one
+  /// (or every rank's, redundant_).
   void gather_rhs();
-  /// Rank 0's correction of the gather level to every rank's split copy.
+  /// The gather level's right-hand side to every rank's whole one through the device exchange,
+  /// enqueued on the transfer queue (no host wait).
+  void allgather_rhs_on_device();
+  /// Rank 0's correction of the gather level to every rank's split copy (redundant_: each
+  /// rank's own box of its whole correction, a copy on the device).
   void scatter_correction();
+  /// The box of rank r's owned nodes in the gather level's whole layout.
+  Box gathered_box(int rank) const;
   SweepArgs<T> sweep_args(int level, const StencilWeights& w, const Buffer<T>& in, Buffer<T>& out,
                           const T* source) const;
   const T* rhs(int level) const;
@@ -346,7 +380,10 @@ class StencilHierarchy : private LevelHierarchy {
   Backend<T>& backend_;
   FineHalo fine_halo_;
   parallel::Comm comm_;
-  int gather_ = 0;  // the first level on rank 0 alone; levels_.size() when none is
+  int gather_ = 0;  // the first level run whole; levels_.size() when none is
+  bool redundant_ = false;       // the whole levels run on every rank (LevelRanks::coarse_levels)
+  bool device_gather_ = false;   // redundant_, its allgather through the device exchange
+  bool stream_ordered_ = false;  // over ranks, every message of a cycle enqueued on the stream
   std::vector<parallel::Decomposition> split_;  // the split levels' (and gather copy's) boxes
   std::vector<LevelOperator> ops_;
   BottomSolve bottom_;
@@ -363,6 +400,7 @@ class StencilHierarchy : private LevelHierarchy {
   HaloFillArgs<T> copy_rules_;
   std::unique_ptr<HaloExchange<T>> copy_halo_;
   Buffer<T> copy_rhs_, copy_x_, packed_;
+  std::vector<Buffer<T>> blocks_;  // device_gather_: the other ranks' blocks of the gather level
   std::vector<T> mine_, whole_;  // host staging of the gather and the scatter
   Buffer<T> cg_r_, cg_p_, cg_q_;  // the bottom CG's scratch fields
   std::function<bool()> interrupt_;

@@ -41,6 +41,9 @@ class Comm {
 
   /// Every rank's `bytes` bytes, in rank order, on every rank (MPI_Allgather).
   std::vector<char> allgather(const void* data, std::size_t bytes) const;
+  /// Every rank's block concatenated in rank order on every rank (MPI_Allgatherv): rank r gives
+  /// `sizes[r]` bytes (every rank passes the same `sizes`), this rank's from `data`.
+  std::vector<char> allgather_blocks(const void* data, const std::vector<std::size_t>& sizes) const;
   /// Every rank's block (its own size) concatenated in rank order on rank 0; empty elsewhere.
   std::vector<char> gather_to_root(const void* data, std::size_t bytes) const;
   /// The reverse of gather_to_root: rank 0's `blocks` (rank r's `bytes[r]` bytes, in rank

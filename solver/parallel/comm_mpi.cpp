@@ -116,6 +116,26 @@ std::vector<char> Comm::allgather(const void* data, std::size_t bytes) const {
   return all;
 }
 
+std::vector<char> Comm::allgather_blocks(const void* data,
+                                         const std::vector<std::size_t>& sizes) const {
+  const std::size_t mine = sizes.at(static_cast<std::size_t>(rank_));
+  if (size_ == 1) return allgather(data, mine);
+  // One unit dividing every size divides every displacement too.
+  std::size_t unit = 4096, total = 0;
+  for (std::size_t b : sizes) unit = std::min(unit, unit_dividing(b));
+  const Blocks blocks(unit);
+  std::vector<int> counts, offsets;
+  for (std::size_t b : sizes) {
+    counts.push_back(blocks.count(b));
+    offsets.push_back(blocks.count(total));
+    total += b;
+  }
+  std::vector<char> all(total);
+  FDSOLVE_MPI_CHECK(MPI_Allgatherv(data, blocks.count(mine), blocks.type(), all.data(),
+                                   counts.data(), offsets.data(), blocks.type(), MPI_COMM_WORLD));
+  return all;
+}
+
 std::vector<char> Comm::gather_to_root(const void* data, std::size_t bytes) const {
   if (size_ == 1) return allgather(data, bytes);
   const long long mine = static_cast<long long>(bytes);

@@ -14,6 +14,11 @@ std::vector<char> Comm::allgather(const void* data, std::size_t bytes) const {
   return std::vector<char>(p, p + bytes);
 }
 
+std::vector<char> Comm::allgather_blocks(const void* data,
+                                         const std::vector<std::size_t>& sizes) const {
+  return allgather(data, sizes.at(0));
+}
+
 std::vector<char> Comm::gather_to_root(const void* data, std::size_t bytes) const {
   return allgather(data, bytes);
 }

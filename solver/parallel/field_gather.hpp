@@ -11,17 +11,14 @@
 
 namespace fdsolve::parallel {
 
-/// The dense field of the whole grid on rank 0 (empty on the others), from every rank's dense
-/// owned nodes `mine`. On one rank: `mine` itself.
+/// The dense field of the whole grid from every rank's dense owned nodes concatenated in rank
+/// order (`blocks`, what gather_to_root and allgather_blocks deliver).
 template <typename T>
-std::vector<T> gather_field(const Comm& comm, const Decomposition& d, const std::vector<T>& mine) {
-  if (!comm.several()) return mine;
-  const std::vector<char> bytes = comm.gather_to_root(mine.data(), mine.size() * sizeof(T));
-  if (!comm.root()) return {};
+std::vector<T> assemble_field(const Decomposition& d, const char* blocks) {
   const auto& g = d.sub.global;
   std::vector<T> whole(static_cast<std::size_t>(g[0] * g[1] * g[2]));
-  const char* from = bytes.data();
-  for (int r = 0; r < comm.size(); ++r) {
+  const char* from = blocks;
+  for (int r = 0; r < d.size; ++r) {
     const Subdomain s = d.subdomain_of(r);
     for (index_t k = 0; k < s.n[2]; ++k)
       for (index_t j = 0; j < s.n[1]; ++j) {
@@ -32,6 +29,36 @@ std::vector<T> gather_field(const Comm& comm, const Decomposition& d, const std:
       }
   }
   return whole;
+}
+
+/// Each rank's owned nodes in bytes, in rank order.
+template <typename T>
+std::vector<std::size_t> block_bytes(const Decomposition& d) {
+  std::vector<std::size_t> bytes;
+  for (int r = 0; r < d.size; ++r) {
+    const Subdomain s = d.subdomain_of(r);
+    bytes.push_back(static_cast<std::size_t>(s.n[0] * s.n[1] * s.n[2]) * sizeof(T));
+  }
+  return bytes;
+}
+
+/// The dense field of the whole grid on rank 0 (empty on the others), from every rank's dense
+/// owned nodes `mine`. On one rank: `mine` itself.
+template <typename T>
+std::vector<T> gather_field(const Comm& comm, const Decomposition& d, const std::vector<T>& mine) {
+  if (!comm.several()) return mine;
+  const std::vector<char> bytes = comm.gather_to_root(mine.data(), mine.size() * sizeof(T));
+  if (!comm.root()) return {};
+  return assemble_field<T>(d, bytes.data());
+}
+
+/// The dense field of the whole grid on every rank, from every rank's dense owned nodes `mine`.
+template <typename T>
+std::vector<T> allgather_field(const Comm& comm, const Decomposition& d,
+                               const std::vector<T>& mine) {
+  if (!comm.several()) return mine;
+  const std::vector<char> bytes = comm.allgather_blocks(mine.data(), block_bytes<T>(d));
+  return assemble_field<T>(d, bytes.data());
 }
 
 /// The reverse of gather_field: the dense field of the whole grid `whole` cut into every rank's

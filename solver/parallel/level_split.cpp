@@ -144,7 +144,7 @@ LevelSplit split_levels(const Case& c, const std::vector<std::array<index_t, 3>>
 
 std::vector<std::string> describe_levels(const LevelSplit& s,
                                          const std::vector<std::array<index_t, 3>>& points,
-                                         index_t gather_below) {
+                                         index_t gather_below, CoarseLevels coarse) {
   std::vector<std::string> lines;
   const int dims = s.level[0].dims;
   lines.push_back(fmt::format(
@@ -164,12 +164,20 @@ std::vector<std::string> describe_levels(const LevelSplit& s,
             : std::string(
                   "a split aligned for it would leave a rank fewer than 2 nodes of an "
                   "axis");
-    lines.push_back(fmt::format(
-        "  level {}{}: gathered onto rank 0 ({} nodes; {}); rank 0 runs {} alone and sends the "
-        "correction back",
-        s.gather, s.gather == last ? "" : fmt::format("-{}", last),
-        fmt::join(points[s.gather].begin(), points[s.gather].begin() + dims, "x"), why,
-        s.gather == last ? "the bottom solve" : "these levels and the bottom solve"));
+    const std::string what = s.gather == last ? "the bottom solve" : "these levels and the bottom solve";
+    const std::string gather = "rank 0 runs " + what + " alone and sends the correction back";
+    const std::string redundant =
+        "every rank gathers the right-hand side and runs " + what + " itself";
+    const std::string how =
+        coarse == CoarseLevels::Gather      ? gather
+        : coarse == CoarseLevels::Redundant ? redundant
+                                            : "on GPU ranks whose halo travels through NCCL " +
+                                                  redundant + ", else " + gather +
+                                                  " (parallel.coarse_levels: auto)";
+    lines.push_back(fmt::format("  level {}{}: gathered ({} nodes; {}); {}", s.gather,
+                                s.gather == last ? "" : fmt::format("-{}", last),
+                                fmt::join(points[s.gather].begin(), points[s.gather].begin() + dims, "x"),
+                                why, how));
   } else {
     lines.push_back("  every level split, the bottom solve too (no level is gathered)");
   }

@@ -44,6 +44,6 @@ LevelSplit split_levels(const Case& c, const std::vector<std::array<index_t, 3>>
 /// where the levels are gathered onto rank 0.
 std::vector<std::string> describe_levels(const LevelSplit& s,
                                          const std::vector<std::array<index_t, 3>>& points,
-                                         index_t gather_below);
+                                         index_t gather_below, CoarseLevels coarse);
 
 }  // namespace fdsolve::parallel

@@ -4,7 +4,10 @@
 # bit-identical to each other and to one CUDA rank (they move the same bytes), for Jacobi
 # (27 points, edges carried axis by axis; 5 points on a periodic axis whose two faces pair with
 # one rank) and multigrid (levels split to the bottom; float cycles on a backend of their own),
-# and summary.json's parallel.transport and the log must name the transport that ran. Ranks
+# and summary.json's parallel.transport and the log must name the transport that ran. Through
+# NCCL the multigrid cycles run their gathered levels on every rank and are recorded as CUDA
+# graphs over the ranks (the log says so): launched one by one (FDSOLVE_RECORD_CYCLES=0) they
+# must give the same bits. Ranks
 # sharing a GPU fall back to the staged path (NCCL needs a GPU per rank) and
 # FDSOLVE_TRANSPORT=nccl then fails with exit 2. Built without NCCL, the default run must take
 # the staged path and say so. 4 ranks run too where there are 4 GPUs.
@@ -47,7 +50,8 @@ run_ranks() {
 
 ranks="2"
 [ "$gpus" -ge 4 ] && ranks="2 4"
-for name in poisson_3d_27pt_y heat_2d_y_periodic mg_poisson_2d_x mg_poisson_3d_27pt_y_float_cycles; do
+for name in poisson_3d_27pt_y heat_2d_y_periodic mg_poisson_2d_x mg_poisson_3d_27pt_y_float_cycles \
+            mg_poisson_3d_7pt_z mg_poisson_2d_periodic_float_w implicit_cn_3d_7pt_z; do
   case=$cases/$name.yaml
   "$fdsolve" run "$case" --backend cuda --output "$work/$name-1" --quiet
   expected=$?
@@ -74,6 +78,21 @@ for name in poisson_3d_27pt_y heat_2d_y_periodic mg_poisson_2d_x mg_poisson_3d_2
     [ "$tb" = "mpi staged through host" ] || [ "$tb" = "mpi from device memory" ] ||
       fail "$name: $n ranks, FDSOLVE_TRANSPORT=mpi: parallel.transport '$tb'"
     grep -q "halo exchange: .*(FDSOLVE_TRANSPORT=mpi)" "$b.log" || fail "$name: $n ranks: no log line for FDSOLVE_TRANSPORT=mpi"
+    if [ "$default" = nccl ] && [ "${name#mg_}" != "$name" ] && [ "${name%float_cycles}" = "$name" ]; then
+      grep -q "multigrid over $n ranks: .*cycles recorded as graphs over the ranks" "$a.log" ||
+        { fail "$name: $n ranks: cycles not recorded over NCCL"; grep "multigrid over" "$a.log"; }
+      if grep -q "gathered levels\|whole on" "$a.log"; then
+        grep -q "whole on every rank (their right-hand side allgathered through the device exchange)" "$a.log" ||
+          fail "$name: $n ranks: gathered levels not on every rank through NCCL"
+      fi
+      c=$work/$name-n$n-launched
+      FDSOLVE_RECORD_CYCLES=0 "$mpiexec" -x FDSOLVE_RECORD_CYCLES -n "$n" --oversubscribe \
+        "$fdsolve" run "$case" --backend cuda --output "$c" > "$c.log" 2>&1
+      grep -q "cycles launched operation by operation" "$c.log" ||
+        fail "$name: $n ranks, FDSOLVE_RECORD_CYCLES=0: cycles still recorded"
+      same "$a" "$c" "$name: $n ranks, recorded against launched cycles" &&
+        echo "ok: $name: $n ranks, cycles recorded over NCCL bit-identical to launched ones"
+    fi
     same "$work/$name-1" "$a" "$name: $n ranks ($ta) against 1 rank" &&
       same "$work/$name-1" "$b" "$name: $n ranks ($tb) against 1 rank" &&
       same "$a" "$b" "$name: $n ranks, $ta against $tb" &&

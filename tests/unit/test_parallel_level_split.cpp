@@ -93,8 +93,15 @@ TEST_CASE("split_levels: the gather level, by hand") {
   const parallel::LevelSplit b = split(grid_case({129, 129, 1}, 2, 4096), {2, 1, 1}, 1);
   CHECK(b.gather == 1);
   CHECK(b.level[0].sub.offset[0] == 64);
-  const auto lines = parallel::describe_levels(b, {{129, 129, 1}, {65, 65, 1}}, 4096);
-  CHECK(lines.back().find("gathered onto rank 0") != std::string::npos);
+  const auto lines =
+      parallel::describe_levels(b, {{129, 129, 1}, {65, 65, 1}}, 4096, CoarseLevels::Gather);
+  CHECK(lines.back().find(": gathered (65x65 nodes") != std::string::npos);
+  CHECK(lines.back().find("rank 0 runs") != std::string::npos);
+  CHECK(lines.back().find("sends the correction back") != std::string::npos);
+  const auto everywhere =
+      parallel::describe_levels(b, {{129, 129, 1}, {65, 65, 1}}, 4096, CoarseLevels::Redundant);
+  CHECK(everywhere.back().find("every rank gathers the right-hand side") != std::string::npos);
+  CHECK(everywhere.back().find("rank 0 runs") == std::string::npos);
   // One rank: every level whole, nothing gathered.
   const parallel::LevelSplit one = split(grid_case({33, 17, 1}, 2, 4096), {1, 1, 1}, 0);
   CHECK(one.gather == one.levels);
