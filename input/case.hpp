@@ -141,8 +141,14 @@ struct StencilSpec {
 
 /// solve.multigrid: the cycle, the smoothing sweeps before and after the coarse-grid
 /// correction, and whether to start by full multigrid (coarsest grid first, interpolated up).
+/// solve.multigrid.smoother: weighted Jacobi with one relaxation weight, or Chebyshev: the sweeps
+/// of one smoothing step take the weights whose product is the Chebyshev polynomial of that
+/// degree over the high frequencies (docs/numerics.md). Auto: the measured choice per case.
+enum class Smoother { Auto, Jacobi, Chebyshev };
+
 struct MultigridSpec {
   CycleKind cycle = CycleKind::V;
+  Smoother smoother = Smoother::Auto;
   int pre_smooth = 2;   // at least 1
   int post_smooth = 2;  // at least 1
   bool fmg = true;

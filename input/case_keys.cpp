@@ -33,7 +33,7 @@ const std::vector<Section>& table() {
        {"method", "multigrid", "krylov", "criterion", "max_iterations", "tolerance",
         "absolute_tolerance", "norm", "check_every", "divergence_factor", "diagnostics",
         "stagnation_checks", "max_wall_time"}},
-      {"solve.multigrid", {"cycle", "pre_smooth", "post_smooth", "fmg", "precision"}},
+      {"solve.multigrid", {"cycle", "smoother", "pre_smooth", "post_smooth", "fmg", "precision"}},
       {"output",
        {"directory", "every", "interval", "times", "fields", "precision", "compression", "queue",
         "probes"}},

@@ -102,6 +102,9 @@ const char* criterion_name(Criterion k) {
 void emit_multigrid(YAML::Emitter& out, const MultigridSpec& m) {
   out << YAML::Key << "multigrid" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "cycle" << YAML::Value << (m.cycle == CycleKind::V ? "v" : "w");
+  if (m.smoother != Smoother::Auto)
+    out << YAML::Key << "smoother" << YAML::Value
+        << (m.smoother == Smoother::Jacobi ? "jacobi" : "chebyshev");
   out << YAML::Key << "pre_smooth" << YAML::Value << m.pre_smooth;
   out << YAML::Key << "post_smooth" << YAML::Value << m.post_smooth;
   out << YAML::Key << "fmg" << YAML::Value << m.fmg;

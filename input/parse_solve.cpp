@@ -38,6 +38,8 @@ void parse_multigrid(const Field& field, Case& c) {
   if (const auto f = mg.get("cycle")) {
     m.cycle = read_choice(*f, {"v", "w"}) == 0 ? CycleKind::V : CycleKind::W;
   }
+  if (const auto f = mg.get("smoother"))
+    m.smoother = static_cast<Smoother>(read_choice(*f, {"auto", "jacobi", "chebyshev"}));
   if (const auto f = mg.get("pre_smooth")) m.pre_smooth = read_smoothing(*f);
   if (const auto f = mg.get("post_smooth")) m.post_smooth = read_smoothing(*f);
   if (const auto f = mg.get("fmg")) m.fmg = read_choice(*f, {"true", "false"}) == 0;

@@ -22,6 +22,9 @@
 
 namespace fdsolve {
 
+/// The most sweeps per smoothing step the call takes (its weights travel in the launch).
+constexpr int kMaxStepSweeps = 4;
+
 /// One level of the call: its fields (a correction, that field's second buffer and the
 /// right-hand side g, all of `layout`), the nodes its sweeps update and its homogeneous face
 /// rules (StencilHierarchy::fill_homogeneous's).
@@ -33,8 +36,11 @@ struct BottomLevelArgs {
   Layout layout;
   Box box;
   std::array<GhostRule, 6> rules{};
-  StencilWeights smooth;    // weighted Jacobi (the source: g)
+  StencilWeights smooth;    // weighted Jacobi (the source: g): the bottom sweeps
   StencilWeights residual;  // the scaled residual
+  /// With BottomLevelsArgs::stepped, the sweeps of a pre- and of a post-smoothing step in order
+  /// (Chebyshev steps differ per sweep); else every smoothing sweep is `smooth`.
+  std::array<StencilWeights, kMaxStepSweeps> pre{}, post{};
   /// How g comes from the next finer level of the call (unused on the first level): where
   /// this level's nodes sit on it, the factor diag_fine / diag_this, and whether the residual
   /// is computed inside the restriction (Backend::restrict_residual) or swept first.
@@ -50,6 +56,8 @@ struct BottomLevelsArgs {
   bool fresh = true;  // start the first level's correction from zero
   int pre_smooth = 2;
   int post_smooth = 2;
+  /// The levels' pre / post weights per sweep (at most kMaxStepSweeps sweeps a step).
+  bool stepped = false;
   bool w_cycle = false;  // two coarse visits below every level but the one above the coarsest
   /// The coarsest level's solve: conjugate gradients (`bottom`, whose x is the coarsest
   /// level's x) or `bottom_sweeps` smoothing sweeps.
@@ -71,6 +79,7 @@ struct LevelPlain {
   index_t size;  // elements of each field, halo included
   index_t lo[3], extent[3];
   TypedWeights<T> smooth, residual;
+  TypedWeights<T> pre[kMaxStepSweeps], post[kMaxStepSweeps];
   TransferRatio ratio;
   T scale;
   bool halves, fused;
@@ -90,6 +99,7 @@ struct BottomLevelsPlain {
   int count;
   bool fresh, w_cycle, cg;
   int pre_smooth, post_smooth, bottom_sweeps;
+  bool stepped;
   BottomPlain<T> bottom;
   LevelPlain<T> level[kMaxBottomLevels];
 };
@@ -99,12 +109,16 @@ BottomLevelsPlain<T> bottom_levels_plain(const BottomLevelsArgs<T>& a) {
   if (a.levels.size() < 2 || a.levels.size() > std::size_t(kMaxBottomLevels))
     throw std::invalid_argument("the bottom levels' call takes 2 to " +
                                 std::to_string(kMaxBottomLevels) + " levels");
+  if (a.stepped && (a.pre_smooth > kMaxStepSweeps || a.post_smooth > kMaxStepSweeps))
+    throw std::invalid_argument("the bottom levels' call takes at most " +
+                                std::to_string(kMaxStepSweeps) + " sweeps per smoothing step");
   BottomLevelsPlain<T> p{};
   p.count = static_cast<int>(a.levels.size());
   p.fresh = a.fresh;
   p.w_cycle = a.w_cycle;
   p.cg = a.cg;
   p.pre_smooth = a.pre_smooth;
+  p.stepped = a.stepped;
   p.post_smooth = a.post_smooth;
   p.bottom_sweeps = a.bottom_sweeps;
   if (a.cg) p.bottom = bottom_plain(a.bottom);
@@ -122,6 +136,10 @@ BottomLevelsPlain<T> bottom_levels_plain(const BottomLevelsArgs<T>& a) {
     }
     out.smooth = typed<T>(in.smooth);
     out.residual = typed<T>(in.residual);
+    for (int s = 0; s < kMaxStepSweeps; ++s) {
+      out.pre[s] = typed<T>(in.pre[static_cast<std::size_t>(s)]);
+      out.post[s] = typed<T>(in.post[static_cast<std::size_t>(s)]);
+    }
     out.ratio = in.ratio;
     out.scale = static_cast<T>(in.scale);
     out.halves = in.ratio.halves(in.layout.dims);

@@ -82,9 +82,9 @@ FDSOLVE_HOST_DEVICE void sweep_level(const LevelPlain<T>& L, const TypedWeights<
     L.node(n, i, j, k);
     const index_t c = L.F.s.at(i, j, k);
     if constexpr (Points == 5)
-      out[c] = update_5pt(in, c, L.F.s.pitch, w, L.g[c]);
+      out[c] = update_5pt(in, c, L.F.s.pitch, w, w.source_scale * L.g[c]);
     else
-      out[c] = update_3d<Points>(in, c, L.F.s.pitch, L.F.s.plane, w, L.g[c]);
+      out[c] = update_3d<Points>(in, c, L.F.s.pitch, L.F.s.plane, w, w.source_scale * L.g[c]);
   }
   team.sync();
 }
@@ -144,11 +144,12 @@ FDSOLVE_HOST_DEVICE void bottom_levels(const BottomLevelsPlain<T>& a, Team& team
   unsigned swapped = 0;
   const auto cur = [&](int l) { return (swapped >> l) & 1u ? a.level[l].next : a.level[l].x; };
   const auto spare = [&](int l) { return (swapped >> l) & 1u ? a.level[l].x : a.level[l].next; };
-  const auto smooth = [&](int l, int sweeps) {
+  // `steps`: the weights of each sweep of a smoothing step; null: L.smooth (bottom sweeps).
+  const auto smooth = [&](int l, int sweeps, const TypedWeights<T>* steps) {
     const LevelPlain<T>& L = a.level[l];
     for (int s = 0; s < sweeps; ++s) {
       fill_level(L.F, cur(l), team);
-      sweep_level<Points>(L, L.smooth, cur(l), spare(l), team);
+      sweep_level<Points>(L, steps ? steps[s] : L.smooth, cur(l), spare(l), team);
       swapped ^= 1u << l;
     }
   };
@@ -160,7 +161,7 @@ FDSOLVE_HOST_DEVICE void bottom_levels(const BottomLevelsPlain<T>& a, Team& team
     const LevelPlain<T>& L = a.level[l];
     if (step == LevelStep::Down) {
       if (fresh) zero_level(L, cur(l), team);
-      smooth(l, a.pre_smooth);
+      smooth(l, a.pre_smooth, a.stepped ? L.pre : nullptr);
       fill_level(L.F, cur(l), team);
       restrict_level<Points>(L, a.level[l + 1], cur(l), spare(l), team);
     } else if (step == LevelStep::Bottom) {
@@ -169,12 +170,12 @@ FDSOLVE_HOST_DEVICE void bottom_levels(const BottomLevelsPlain<T>& a, Team& team
         auto cg_team = team.cg();
         bottom_cg(a.bottom, cg_team);  // the coarsest never sweeps: its x is a.bottom.x
       } else {
-        smooth(l, a.bottom_sweeps);
+        smooth(l, a.bottom_sweeps, nullptr);
       }
     } else {
       fill_level(a.level[l + 1].F, cur(l + 1), team);
       correct_level(L, a.level[l + 1], cur(l + 1), cur(l), team);
-      smooth(l, a.post_smooth);
+      smooth(l, a.post_smooth, a.stepped ? L.post : nullptr);
     }
   }
 }

@@ -10,13 +10,13 @@ namespace fdsolve {
 /// The stencil weights converted once to the working precision.
 template <typename T>
 struct TypedWeights {
-  T center, fx, fy, fz, edge, corner, source;
+  T center, fx, fy, fz, edge, corner, source, source_scale;
 };
 
 template <typename T>
 TypedWeights<T> typed(const StencilWeights& w) {
   return {T(w.center), T(w.face[0]), T(w.face[1]), T(w.face[2]),
-          T(w.edge),   T(w.corner),  T(w.source)};
+          T(w.edge),   T(w.corner),  T(w.source), T(w.source_scale)};
 }
 
 /// 2D 5-point update from the node's value and its four neighbours: the one formula every

@@ -25,6 +25,9 @@ struct StencilWeights {
   double edge = 0;
   double corner = 0;
   double source = 0;  // constant added to every update (already scaled by the equation)
+  /// Factor on the source field's values (SweepArgs::source_field): a smoothing sweep whose
+  /// relaxation weight differs from the one the field was scaled for (Chebyshev smoothing).
+  double source_scale = 1;
 };
 
 /// One sweep: reads `in`, writes `out` on the nodes of `box`. Both arrays have `layout`; the

@@ -46,14 +46,14 @@ void plane_sums(const T* in, const Layout& L, index_t x0, index_t nx, index_t j0
 template <bool SourceField, bool Stats, typename T>
 RowStats combine_row(const T* __restrict in, T* __restrict out, const T* __restrict src,
                      index_t first, index_t nx, const T* __restrict r, const T* __restrict qm,
-                     const T* __restrict qp, T source) {
+                     const T* __restrict qp, T source, T source_scale) {
   double sum_sq = 0, sum = 0, max_abs = 0;
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   index_t nans = 0;
 #pragma omp simd reduction(+ : sum_sq, sum, nans) reduction(max : max_abs, hi) reduction(min : lo)
   for (index_t x = 0; x < nx; ++x) {
     const index_t c = first + x;
-    const T v = r[x] + qm[x] + qp[x] + (SourceField ? src[c] : source);
+    const T v = r[x] + qm[x] + qp[x] + (SourceField ? source_scale * src[c] : source);
     out[c] = v;
     if constexpr (Stats) accumulate(in[c], v, sum_sq, sum, max_abs, lo, hi, nans);
   }
@@ -89,7 +89,8 @@ void march(const SweepArgs<T>& a, std::vector<SweepStats>& partial) {
           const index_t o = (j - j0) * nx;
           const RowStats rs =
               combine_row<SourceField, Stats>(a.in, a.out, a.source_field, L.at(b.lo[0], j, k), nx,
-                                              r[1] + o, q[0] + o, q[2] + o, w.source);
+                                              r[1] + o, q[0] + o, q[2] + o, w.source,
+                                              w.source_scale);
           if constexpr (Stats) partial[(k - b.lo[2]) * ny + (j - b.lo[1])] = rs.stats(nx);
         }
         std::swap(q[0], q[1]);  // below <- at, at <- above, above <- free

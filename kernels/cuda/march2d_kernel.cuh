@@ -75,7 +75,7 @@ __global__ void __launch_bounds__(BX)
   // The source at row r (zero off the box: no sweep there reads it).
   const auto load_g = [&](long long r) {
     if (!(x_box && r >= a.lo[1] && r < a.hi[1])) return T(0);
-    return a.src ? a.src[base + r * a.pitch] : w.source;
+    return a.src ? w.source_scale * a.src[base + r * a.pitch] : w.source;
   };
 
   // Row r's step: the first sweep at r (rows y0 - 1 .. y1 for two sweeps: the second needs

@@ -75,10 +75,27 @@ LevelOperator level_operator(const LevelGeometry& g, double alpha, double beta) 
   }
   op.omega = 2.0 / (lo + hi);
   op.smoothing_factor = (hi - lo) / (hi + lo);
+  op.high_lo = lo;
+  op.high_hi = hi;
+  op.kappa = kappa;
+  op.jacobi_weights = g.jacobi.weights;
   op.rhs_scale = op.omega / op.diag;
   op.smooth = neighbour_weights(g.jacobi.weights, op.omega * kappa, 1.0 - op.omega);
   op.residual = neighbour_weights(g.jacobi.weights, op.omega * kappa, -op.omega);
   return op;
+}
+
+StencilWeights chebyshev_sweep(const LevelOperator& op, int degree, int index) {
+  if (degree <= 1) return op.smooth;
+  // Roots in decreasing order of lambda: the smallest relaxation weight first, so that the
+  // large weight (> 1, which amplifies the smoothest modes on its own) comes last.
+  const double theta = M_PI * (2.0 * index + 1.0) / (2.0 * degree);
+  const double lambda =
+      0.5 * (op.high_hi + op.high_lo) + 0.5 * (op.high_hi - op.high_lo) * std::cos(theta);
+  const double omega = 1.0 / lambda;
+  StencilWeights w = neighbour_weights(op.jacobi_weights, omega * op.kappa, 1.0 - omega);
+  w.source_scale = omega / op.omega;
+  return w;
 }
 
 BottomSolve bottom_solve(const LevelGeometry& g, const LevelOperator& op, double alpha,

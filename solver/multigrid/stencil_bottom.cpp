@@ -30,6 +30,10 @@ void StencilHierarchy<T>::set_bottom_levels_cells(index_t cells) {
   int first = last;
   // Never the fine level: its field, halo fill and right-hand side are the caller's.
   const int whole_from = comm_.several() ? gather_ : 1;
+  // Chebyshev steps: the call takes the weights of at most kMaxStepSweeps sweeps per step.
+  if (chebyshev_ &&
+      (settings_.spec.pre_smooth > kMaxStepSweeps || settings_.spec.post_smooth > kMaxStepSweeps))
+    return;
   while (first - 1 >= whole_from && levels_[first - 1].cells() <= cells &&
          last - (first - 1) + 1 <= kMaxBottomLevels)
     --first;
@@ -50,6 +54,10 @@ void StencilHierarchy<T>::visit_below(int level, bool fresh) {
     b.box = box_[l];
     for (int f = 0; f < 6; ++f) b.rules[f] = homogeneous_[l].faces[f].rule;
     b.smooth = ops_[l].smooth;
+    for (int i = 0; i < kMaxStepSweeps; ++i) {
+      b.pre[static_cast<std::size_t>(i)] = smoothing_weights(l, settings_.spec.pre_smooth, i);
+      b.post[static_cast<std::size_t>(i)] = smoothing_weights(l, settings_.spec.post_smooth, i);
+    }
     b.residual = ops_[l].residual;
     if (l > level) {  // as restrict_residual restricts level l - 1 into this one
       b.ratio = levels_[l].ratio;
@@ -61,6 +69,7 @@ void StencilHierarchy<T>::visit_below(int level, bool fresh) {
   a.fresh = fresh;
   a.pre_smooth = settings_.spec.pre_smooth;
   a.post_smooth = settings_.spec.post_smooth;
+  a.stepped = chebyshev_;
   a.w_cycle = settings_.spec.cycle == CycleKind::W;
   a.cg = plan_.bottom_by_cg;
   if (plan_.bottom_by_cg)

@@ -33,6 +33,10 @@ bool fused_restriction_pays(const BackendTraits& traits, int dims) {
   return traits.fused_residual_restriction_2d && dims == 2;
 }
 
+bool uses_chebyshev(const MultigridSpec& spec, int /*dims*/) {
+  return spec.smoother == Smoother::Chebyshev;
+}
+
 bool record_cycles_default() {
   const char* text = std::getenv("FDSOLVE_RECORD_CYCLES");
   return !text || std::string(text) != "0";
@@ -62,6 +66,7 @@ StencilHierarchy<T>::StencilHierarchy(std::vector<LevelGeometry> levels, const C
     split_ = ranks.split->level;
   }
   gather_ = several ? ranks.split->gather : static_cast<int>(levels_.size());
+  chebyshev_ = uses_chebyshev(settings.spec, levels_[0].dims);
   const bool gathers = gather_ < static_cast<int>(levels_.size());
   const DeviceExchange<T>* device = backend.device_exchange();
   const bool on_device = several && device && device->connected() && !backend.host_memory();
@@ -186,7 +191,8 @@ SweepArgs<T> StencilHierarchy<T>::sweep_args(int level, const StencilWeights& w,
   a.layout = layout_[level];
   a.box = box_[level];
   a.weights = w;
-  if (!source) a.weights.source = fine_rhs_constant_;  // only the fine level has no g field
+  // Only the fine level has no g field; its constant takes the sweep's factor as a field would.
+  if (!source) a.weights.source = fine_rhs_constant_ * w.source_scale;
   return a;
 }
 
@@ -223,7 +229,9 @@ void StencilHierarchy<T>::set_blocked_smoothing(bool on, index_t min_cells) {
     // boundary nodes no sweep changes, keep every sweep's inputs what single sweeps see.
     const bool dirichlet = std::all_of(g.faces.begin(), g.faces.begin() + 2 * dims,
                                        [](BoundaryType b) { return b == BoundaryType::Dirichlet; });
-    if (dirichlet && g.cells() >= min_cells) plan_.level[l].passes = id;
+    // A blocked pass runs its sweeps with one set of weights: not Chebyshev steps.
+    if (dirichlet && g.cells() >= min_cells && !chebyshev(static_cast<int>(l)))
+      plan_.level[l].passes = id;
   }
   // The probe as the fine level's first two pre-smoothing sweeps, where the kernel can count
   // the first one's update as it goes.
@@ -233,7 +241,7 @@ void StencilHierarchy<T>::set_blocked_smoothing(bool on, index_t min_cells) {
 
 template <typename T>
 void StencilHierarchy<T>::smooth_level(int level, int sweeps, bool zeroed,
-                             const TransferArgs<T>* correction) {
+                             const TransferArgs<T>* correction, int degree) {
   if (!here(level)) return;
   Buffer<T>& xl = x(level);
   Buffer<T>& nl = next(level);
@@ -242,7 +250,9 @@ void StencilHierarchy<T>::smooth_level(int level, int sweeps, bool zeroed,
     check_interrupt();
     const int n = blocked ? std::min(sweeps - done, kMaxBlockedSweeps) : 1;
     if (!(zeroed && done == 0)) fill_boundary(level, xl);
-    const SweepArgs<T> a = sweep_args(level, ops_[level].smooth, xl, nl, rhs(level));
+    const SweepArgs<T> a = sweep_args(
+        level, smoothing_weights(level, degree, std::max(0, degree - sweeps + done)), xl, nl,
+        rhs(level));
     SmoothingPass<T> pass{a, n, plan_.level[level].sweep};
     pass.correction = done == 0 ? correction : nullptr;
     if (n >= 2 || pass.correction) {  // x's box is scratch afterwards
@@ -263,7 +273,8 @@ void StencilHierarchy<T>::zero(int level) {
 template <typename T>
 SweepStats StencilHierarchy<T>::probe(Buffer<T>& u, Buffer<T>& next) {
   fill_boundary(0, u);
-  const SweepArgs<T> a = sweep_args(0, ops_[0].smooth, u, next, rhs(0));
+  const SweepArgs<T> a =
+      sweep_args(0, smoothing_weights(0, settings_.spec.pre_smooth, 0), u, next, rhs(0));
   SweepStats stats;
   timed(0, &output::LevelSeconds::sweep, [&] { stats = backend_.smooth(probe_pass(a, PassStats::Now)); });
   return stats;
@@ -279,7 +290,8 @@ SmoothingPass<T> StencilHierarchy<T>::probe_pass(const SweepArgs<T>& a, PassStat
 template <typename T>
 void StencilHierarchy<T>::enqueue_probe(Buffer<T>& u, Buffer<T>& next) {
   fill_boundary(0, u);
-  const SweepArgs<T> a = sweep_args(0, ops_[0].smooth, u, next, rhs(0));
+  const SweepArgs<T> a =
+      sweep_args(0, smoothing_weights(0, settings_.spec.pre_smooth, 0), u, next, rhs(0));
   backend_.smooth(probe_pass(a, PassStats::Queued));
 }
 
@@ -336,6 +348,9 @@ std::vector<std::string> StencilHierarchy<T>::describe_plan() const {
       if (p.passes)
         line += ", smoothing passes " + passes[static_cast<std::size_t>(p.passes->index)];
       if (level == 0 && plan_.pair_probe) line += ", the probe a checked pair";
+      if (chebyshev(level))
+        line += fmt::format(", Chebyshev steps over [{:.4f}, {:.4f}]", ops_[l].high_lo,
+                            ops_[l].high_hi);
       if (fuses_correction(level)) line += ", the correction inside the first pass";
       if (level < coarsest() && settings_.fuse_residual_restriction &&
           levels_[l + 1].ratio.halves(dims))

@@ -70,6 +70,10 @@ bool blocked_smoothing_default(const BackendTraits& traits, int dims);
 /// measurement knob).
 bool fused_correction_default();
 
+/// Whether cycles of `spec` in `dims` dimensions smooth by Chebyshev steps
+/// (solve.multigrid.smoother; auto: the measured choice, docs/performance.md).
+bool uses_chebyshev(const MultigridSpec& spec, int dims);
+
 /// The smallest level that smooths with blocked passes (2^21 nodes, about 1449^2). Below it a
 /// pass is bound by latency more than bytes: on an H100 in double a two-sweep pass costs 1.64
 /// single sweeps at 1025^2 against 1.2 at 2049^2 and 4097^2, and blocking 1025^2's fine level
@@ -250,8 +254,15 @@ class StencilHierarchy : private LevelHierarchy {
 
   /// Whether every cycle should reduce the residual (the stall rule applies).
   bool monotone() const { return true; }
-  /// Multiplies the probe's update norms into residual norms: diag / omega of the fine level.
-  double residual_scale() const { return ops_[0].diag / ops_[0].omega; }
+  /// Multiplies the probe's update norms into residual norms: diag / omega of the fine level's
+  /// first pre-smoothing sweep.
+  double residual_scale() const {
+    return ops_[0].diag /
+           (ops_[0].omega * smoothing_weights(0, settings_.spec.pre_smooth, 0).source_scale);
+  }
+  /// Whether the cycles smooth by Chebyshev steps (solve.multigrid.smoother) on their large
+  /// levels.
+  bool chebyshev_smoothing() const { return chebyshev_; }
   /// Backend memory of the coarse levels (three fields each), in bytes.
   static std::size_t coarse_bytes(const std::vector<LevelGeometry>& levels);
   /// The same for rank `rank` of a split: its boxes of the split levels, the gather level's
@@ -267,8 +278,10 @@ class StencilHierarchy : private LevelHierarchy {
   /// unless every rank runs them (redundant_).
   bool here(int level) const override { return level < gather_ || comm_.root() || redundant_; }
   void zero(int level) override;
+  /// Pre-smoothing: the last `sweeps` sweeps of a step of spec.pre_smooth (the probe took the
+  /// first ones).
   void smooth(int level, int sweeps, bool zeroed) override {
-    smooth_level(level, sweeps, zeroed, nullptr);
+    smooth_level(level, sweeps, zeroed, nullptr, settings_.spec.pre_smooth);
   }
   /// Restricts the residual of x (computed into next, the scratch) to the next level's
   /// right-hand side.
@@ -284,7 +297,9 @@ class StencilHierarchy : private LevelHierarchy {
   /// The coarsest level's correction equation solved (CG, or the bottom sweeps).
   void solve_coarsest() override;
   /// The fine level alone: the bottom sweeps (its fields have no CG scratch).
-  void solve_alone(int done) override { smooth(0, std::max(0, bottom_.sweeps - done), false); }
+  void solve_alone(int done) override {
+    smooth_level(0, std::max(0, bottom_.sweeps - done), false, nullptr, 0);
+  }
   bool visits_below(int level) const override { return level >= plan_.bottom_call_first; }
   /// visit(level, fresh) of level >= plan_.bottom_call_first as one BottomLevelsCall::bottom_levels call.
   void visit_below(int level, bool fresh) override;
@@ -324,10 +339,20 @@ class StencilHierarchy : private LevelHierarchy {
   const T* rhs(int level) const;
   void fill_boundary(int level, Buffer<T>& x);
   void fill_homogeneous(int level, Buffer<T>& x);
-  /// `sweeps` smoothing sweeps of x(level); `zeroed`: x was just zeroed, halo included, so its
-  /// first sweep needs no halo fill (over ranks, no exchange: every halo value is zero);
-  /// `correction`: added to x inside the first blocked pass (SmoothingPass::correction).
-  void smooth_level(int level, int sweeps, bool zeroed, const TransferArgs<T>* correction);
+  /// `sweeps` smoothing sweeps of x(level), the last ones of a step of `degree` sweeps (their
+  /// weights: smoothing_weights; degree 0: the plain weights, as the bottom sweeps); `zeroed`: x
+  /// was just zeroed, halo included, so its first sweep needs no halo fill (over ranks, no
+  /// exchange: every halo value is zero); `correction`: added to x inside the first blocked pass
+  /// (SmoothingPass::correction).
+  void smooth_level(int level, int sweeps, bool zeroed, const TransferArgs<T>* correction,
+                    int degree);
+  /// Whether `level` smooths by Chebyshev steps (every level, where the settings ask for them:
+  /// the cycle's factor is its worst level's).
+  bool chebyshev(int /*level*/) const { return chebyshev_; }
+  /// The weights of sweep `index` of a smoothing step of `degree` sweeps on `level`.
+  StencilWeights smoothing_weights(int level, int degree, int index) const {
+    return chebyshev(level) ? chebyshev_sweep(ops_[level], degree, index) : ops_[level].smooth;
+  }
   /// The probe's pass over the fine level: a checked sweep, or the checked pair.
   SmoothingPass<T> probe_pass(const SweepArgs<T>& a, PassStats when) const;
   /// How often smooth(0, ..., sweeps) swaps the fine buffers: once per blocked pass, once per
@@ -382,6 +407,7 @@ class StencilHierarchy : private LevelHierarchy {
   parallel::Comm comm_;
   int gather_ = 0;  // the first level run whole; levels_.size() when none is
   bool redundant_ = false;       // the whole levels run on every rank (LevelRanks::coarse_levels)
+  bool chebyshev_ = false;       // Chebyshev smoothing steps (solve.multigrid.smoother)
   bool device_gather_ = false;   // redundant_, its allgather through the device exchange
   bool stream_ordered_ = false;  // over ranks, every message of a cycle enqueued on the stream
   std::vector<parallel::Decomposition> split_;  // the split levels' (and gather copy's) boxes

@@ -89,7 +89,7 @@ template <typename T>
 void StencilHierarchy<T>::correct_and_smooth(int level, int sweeps) {
   if (!fuses_correction(level)) {
     correct(level);
-    smooth_level(level, sweeps, false, nullptr);
+    smooth_level(level, sweeps, false, nullptr, settings_.spec.post_smooth);
     return;
   }
   // The first post-smoothing pass adds the correction as it reads x
@@ -97,7 +97,7 @@ void StencilHierarchy<T>::correct_and_smooth(int level, int sweeps) {
   // halo before the pass writes only nodes the correction leaves alone.
   fill_homogeneous(level + 1, x_[level + 1]);
   const TransferArgs<T> t = correction_args(level, x(level));
-  smooth_level(level, sweeps, false, &t);
+  smooth_level(level, sweeps, false, &t, settings_.spec.post_smooth);
 }
 
 template <typename T>
@@ -125,7 +125,7 @@ void StencilHierarchy<T>::solve_coarsest() {
   const int l = coarsest();
   check_interrupt();
   if (!plan_.bottom_by_cg) {
-    smooth_level(l, bottom_.sweeps, false, nullptr);
+    smooth_level(l, bottom_.sweeps, false, nullptr, 0);
     return;
   }
   timed(l, &output::LevelSeconds::bottom, [&] { backend_.bottom_solve(bottom_args()); });

@@ -81,6 +81,9 @@ TEST_CASE(
         compare<float>(bc, kAll);
       }
   for (const auto& bc : bottom_cases(3, 33, 27)) compare<double>(bc, kBottomLevelsCells);
+  // Chebyshev steps: each sweep of a step with its own weights.
+  for (const auto& bc : bottom_cases(3, 17, 7, "solve: {multigrid: {smoother: chebyshev}}\n"))
+    compare<double>(bc, kAll);
 }
 
 TEST_CASE("gpu: multigrid bottom levels: on by default, and a recorded cycle replays the kernel") {

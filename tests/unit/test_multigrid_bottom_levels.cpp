@@ -89,6 +89,16 @@ TEST_CASE("multigrid bottom levels: one call equals level by level, 3D 7- and 27
     compare<double>(bc, kBottomLevelsCells, 0.0, 1.0, 0);
 }
 
+TEST_CASE("multigrid bottom levels: one call equals level by level, Chebyshev steps") {
+  // Each sweep of a step takes its own weights in the call as level by level.
+  for (const char* settings : {"solve: {multigrid: {smoother: chebyshev}}\n",
+                               "solve: {multigrid: {smoother: chebyshev, pre_smooth: 3, "
+                               "post_smooth: 1, cycle: w}}\n"}) {
+    for (const auto& bc : bottom_cases(3, 17, 7, settings)) compare<double>(bc, kAll, 0.0, 1.0, 0);
+    for (const auto& bc : bottom_cases(2, 33, 5, settings)) compare<double>(bc, kAll, 0.0, 1.0, 0);
+  }
+}
+
 TEST_CASE("multigrid bottom levels: one call equals level by level, semi-coarsened grids") {
   // Thin grids coarsen only their long axes at first: transfers of ratio 1 on the others.
   const std::string faces = face_cases(2)[1].faces;
