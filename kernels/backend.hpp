@@ -231,6 +231,9 @@ class Backend {
   /// pass as it goes (the probe's pair: what the cycle plan asks before pairing the probe with
   /// the pre-smoothing).
   virtual bool pairs_with_stats(KernelId step_kernel) const = 0;
+  /// Whether `step_kernel` runs a two-sweep pass with SweepArgs::second_weights (each sweep its
+  /// own weights: Chebyshev smoothing steps).
+  virtual bool steps_take_two_weights(KernelId /*step_kernel*/) const { return false; }
 
   /// The diagnostics of a check (diagnostics.hpp): `prev` is u before the sweep and `cur` u
   /// after it, both of `layout` in this backend's memory; `updated` is the box the sweep

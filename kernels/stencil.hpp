@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <cmath>
 #include <limits>
 
@@ -53,6 +54,10 @@ struct SweepArgs {
   /// u when keep is 0: a residual's statistics describe the state it is of). Single sweeps
   /// only (no x_ghosts, no sweep_steps).
   FluxOperator<T> flux{};
+  /// A blocked pass of two sweeps (Backend::sweep_steps, the checked pair, the corrected pass):
+  /// the second sweep's weights where they differ from the first's (Chebyshev smoothing steps);
+  /// empty: `weights` for both. Only where Backend::steps_take_two_weights(kernel).
+  std::optional<StencilWeights> second_weights;
   bool writes_x_ghosts() const {
     return x_ghosts[0].rule != GhostRule::None || x_ghosts[1].rule != GhostRule::None;
   }

@@ -123,10 +123,12 @@ class CpuBackend final : public Backend<T>,
     pair_copy_.assign(args.out, args.out + args.layout.size);
     SweepArgs<T> second = args;
     second.in = pair_copy_.data();
+    if (args.second_weights) second.weights = *args.second_weights;
     cpu::sweep(second, nullptr);
     return n;
   }
   bool pairs_with_stats(KernelId) const override { return true; }
+  bool steps_take_two_weights(KernelId) const override { return true; }
   std::vector<std::string> step_kernels(int) const override { return {"omp"}; }
   std::string default_step_kernel(int) const override { return "omp"; }
   /// Single sweeps ping-ponging args.in and args.out (the CPU gains nothing from blocking at
@@ -134,9 +136,12 @@ class CpuBackend final : public Backend<T>,
   void sweep_steps(const SweepArgs<T>& args, int steps, KernelId) override {
     SweepArgs<T> a = args;
     T* bufs[2] = {const_cast<T*>(args.in), args.out};
+    if (args.second_weights && steps > 2)
+      throw BackendError("a pass of two weights runs at most two sweeps");
     for (int s = 0; s < steps; ++s) {
       a.in = bufs[s % 2];
       a.out = bufs[(s + 1) % 2];
+      if (s == 1 && args.second_weights) a.weights = *args.second_weights;
       cpu::sweep(a, nullptr);
     }
     if (steps % 2 != 0 || args.box.empty()) return;

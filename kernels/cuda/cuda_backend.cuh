@@ -68,6 +68,9 @@ class CudaBackend final : public Backend<T>,
   void enqueue_sweep_with_stats(const SweepArgs<T>& args, KernelId kernel) override;
   SweepStats sweep_pair_with_stats(const SweepArgs<T>& args, KernelId kernel) override;
   void enqueue_sweep_pair_with_stats(const SweepArgs<T>& args, KernelId kernel) override;
+  bool steps_take_two_weights(KernelId kernel) const override {
+    return kernel.index >= 0 && step_variant(kernel).two_weights;
+  }
   bool pairs_with_stats(KernelId kernel) const override {
     return step_variant(kernel).launch_checked != nullptr;
   }
@@ -191,6 +194,8 @@ class CudaBackend final : public Backend<T>,
   int free_stats_slot() const;
 
   const StepVariant<T>& step_variant(KernelId kernel) const;
+  /// Throws where `args` gives a second sweep's weights that `v` cannot take in `steps` sweeps.
+  void require_two_weights(const StepVariant<T>& v, const SweepArgs<T>& args, int steps) const;
 
   /// Enqueues a checked pair of sweeps (its first sweep's total in host stats slot `slot`).
   void enqueue_pair_stats(const SweepArgs<T>& args, KernelId kernel, int slot);

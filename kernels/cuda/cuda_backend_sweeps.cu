@@ -93,6 +93,7 @@ void CudaBackend<T>::sweep_steps(const SweepArgs<T>& args, int steps, KernelId k
     throw BackendError("kernel id does not match a " + std::to_string(args.layout.dims) +
                        "D blocked CUDA kernel");
   const StepVariant<T>& v = step_variant(kernel);
+  require_two_weights(v, args, steps);
   DevArgs<T> a = device_args(args);
   const T* first = a.in;
   T* second = a.out;
@@ -113,6 +114,7 @@ void CudaBackend<T>::correct_and_sweep_steps(const TransferArgs<T>& t, const Swe
       t.box.lo != args.box.lo || t.box.hi != args.box.hi)
     return Backend<T>::correct_and_sweep_steps(t, args, steps, kernel);
   if (args.box.empty()) return;
+  require_two_weights(*v, args, steps);
   v->launch_corrected(device_args(args), steps, CoarseCorrection<T>{t.from, strides_of(t.coarse)},
                       props_.multiProcessorCount, stream_);
 }
@@ -137,6 +139,16 @@ int CudaBackend<T>::free_stats_slot() const {
 }
 
 template <typename T>
+void CudaBackend<T>::require_two_weights(const StepVariant<T>& v, const SweepArgs<T>& args,
+                                         int steps) const {
+  if (!args.second_weights) return;
+  if (!v.two_weights)
+    throw BackendError(std::string("the blocked CUDA kernel ") + v.name +
+                       " runs every sweep of a pass with one set of weights");
+  if (steps > 2) throw BackendError("a pass of two weights runs at most two sweeps");
+}
+
+template <typename T>
 const StepVariant<T>& CudaBackend<T>::step_variant(KernelId kernel) const {
   const auto& t = steps_[kernel.dims == 2 ? 0 : 1];
   if (kernel.index < 0 || kernel.index >= static_cast<int>(t.size()))
@@ -151,6 +163,7 @@ void CudaBackend<T>::enqueue_pair_stats(const SweepArgs<T>& args, KernelId kerne
       args.writes_x_ghosts())
     throw BackendError(std::string("the blocked CUDA kernel ") + v.name +
                        " has no checked pair for these arguments");
+  require_two_weights(v, args, 2);
   const DevArgs<T> a = device_args(args);
   const int sms = props_.multiProcessorCount;
   stats_->finish(
@@ -183,6 +196,7 @@ template void CudaBackend<float>::enqueue_sweep_pair_with_stats(const SweepArgs<
 template std::vector<SweepStats> CudaBackend<float>::collect_stats();
 template std::vector<std::string> CudaBackend<float>::step_kernels(int) const;
 template void CudaBackend<float>::sweep_steps(const SweepArgs<float>&, int, KernelId);
+template void CudaBackend<float>::require_two_weights(const StepVariant<float>&, const SweepArgs<float>&, int) const;
 template void CudaBackend<float>::correct_and_sweep_steps(const TransferArgs<float>&,
                                                           const SweepArgs<float>&, int, KernelId);
 template const Variant<float>& CudaBackend<float>::variant(const SweepArgs<float>&, KernelId) const;
@@ -200,6 +214,7 @@ template void CudaBackend<double>::enqueue_sweep_pair_with_stats(const SweepArgs
 template std::vector<SweepStats> CudaBackend<double>::collect_stats();
 template std::vector<std::string> CudaBackend<double>::step_kernels(int) const;
 template void CudaBackend<double>::sweep_steps(const SweepArgs<double>&, int, KernelId);
+template void CudaBackend<double>::require_two_weights(const StepVariant<double>&, const SweepArgs<double>&, int) const;
 template void CudaBackend<double>::correct_and_sweep_steps(const TransferArgs<double>&,
                                                            const SweepArgs<double>&, int, KernelId);
 template const Variant<double>& CudaBackend<double>::variant(const SweepArgs<double>&,

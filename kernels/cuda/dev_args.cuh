@@ -39,6 +39,7 @@ struct StepArgs {
 template <typename T>
 struct DevArgs : StepArgs<T> {
   XGhosts<T> xg;
+  TypedWeights<T> w2;  // a two-sweep pass's second sweep (SweepArgs::second_weights, else w)
 };
 
 }  // namespace fdsolve::cuda

@@ -48,8 +48,8 @@ struct NoCorrection {
 /// Correction is added to u's box nodes as they are read (NoCorrection: none).
 template <typename T, int BX, typename Probe = NoProbe<T>, typename Correction = NoCorrection<T>>
 __global__ void __launch_bounds__(BX)
-    march2d_kernel(const StepArgs<T> a, int steps, long long chunk, const typename Probe::Sink sink,
-                   const Correction correction = {}) {
+    march2d_kernel(const StepArgs<T> a, const TypedWeights<T> w2, int steps, long long chunk,
+                   const typename Probe::Sink sink, const Correction correction = {}) {
   extern __shared__ __align__(16) unsigned char smem[];
   T* const rows_u = reinterpret_cast<T*>(smem);  // [2][BX]
   T* const rows_s = rows_u + 2 * BX;             // [2][BX]
@@ -72,10 +72,14 @@ __global__ void __launch_bounds__(BX)
     return u;
   };
 
-  // The source at row r (zero off the box: no sweep there reads it).
+  // The source field at row r (zero off the box and without a field: no sweep there reads
+  // it); each sweep adds it times its factor, or its constant.
   const auto load_g = [&](long long r) {
-    if (!(x_box && r >= a.lo[1] && r < a.hi[1])) return T(0);
-    return a.src ? w.source_scale * a.src[base + r * a.pitch] : w.source;
+    if (!(a.src && x_box && r >= a.lo[1] && r < a.hi[1])) return T(0);
+    return a.src[base + r * a.pitch];
+  };
+  const auto source = [&](const TypedWeights<T>& weights, T field) {
+    return a.src ? weights.source_scale * field : weights.source;
   };
 
   // Row r's step: the first sweep at r (rows y0 - 1 .. y1 for two sweeps: the second needs
@@ -100,7 +104,7 @@ __global__ void __launch_bounds__(BX)
     T s = u_mid;
     if (first_ok && r >= a.lo[1] && r < a.hi[1])
       s = combine_5pt(u_mid, rows_u[slot * BX + tx - 1], rows_u[slot * BX + tx + 1], u_up, u_down,
-                      w, g);
+                      w, source(w, g));
     if (second_ok && r >= y0 && r < y1) Probe::add(probe, u_mid, s);
     if (steps == 1) {
       if (second_ok && r >= y0 && r < y1) a.out[base + r * a.pitch] = s;
@@ -108,7 +112,8 @@ __global__ void __launch_bounds__(BX)
       const int above = slot ^ 1;  // row r - 1's slot
       if (second_ok && r - 1 >= y0)
         a.out[base + (r - 1) * a.pitch] = combine_5pt(
-            s_mid, rows_s[above * BX + tx - 1], rows_s[above * BX + tx + 1], s_up, s, w, g_mid);
+            s_mid, rows_s[above * BX + tx - 1], rows_s[above * BX + tx + 1], s_up, s, w2,
+            source(w2, g_mid));
       rows_s[slot * BX + tx] = s;
     }
     u_up = u_mid;

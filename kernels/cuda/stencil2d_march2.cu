@@ -42,7 +42,7 @@ void march2d_launch(const DevArgs<T>& a, int steps, int sm_count, cudaStream_t s
   const long long chunk = march2d_chunk<BX>(a, sm_count);
   march2d_kernel<T, BX>
       <<<march2d_grid<BX>(a, chunk), dim3(BX), march2d_shared_bytes<T, BX>(), stream>>>(
-          a, steps, chunk, nullptr);
+          a, a.w2, steps, chunk, nullptr);
   FDSOLVE_CUDA_CHECK_LAUNCH();
 }
 
@@ -52,7 +52,7 @@ void march2d_launch_checked(const DevArgs<T>& a, int steps, int sm_count, StatsS
   const long long chunk = march2d_chunk<BX>(a, sm_count);
   march2d_kernel<T, BX, CubProbe<T, BX>>
       <<<march2d_grid<BX>(a, chunk), dim3(BX), march2d_shared_bytes<T, BX>(), stream>>>(
-          a, steps, chunk, sink);
+          a, a.w2, steps, chunk, sink);
   FDSOLVE_CUDA_CHECK_LAUNCH();
 }
 
@@ -63,7 +63,7 @@ void march2d_launch_corrected(const DevArgs<T>& a, int steps, const CoarseCorrec
   const long long chunk = march2d_chunk<BX>(a, sm_count);
   march2d_kernel<T, BX, NoProbe<T>, CoarseCorrection<T>>
       <<<march2d_grid<BX>(a, chunk), dim3(BX), march2d_shared_bytes<T, BX>(), stream>>>(
-          a, steps, chunk, nullptr, correction);
+          a, a.w2, steps, chunk, nullptr, correction);
   FDSOLVE_CUDA_CHECK_LAUNCH();
 }
 
@@ -87,7 +87,8 @@ StepVariant<T> march2d(const char* name) {
           &march2d_launch<T, BX>,
           &march2d_launch_checked<T, BX>,
           &march2d_blocks<T, BX>,
-          &march2d_launch_corrected<T, BX>};
+          &march2d_launch_corrected<T, BX>,
+          true};
 }
 
 }  // namespace

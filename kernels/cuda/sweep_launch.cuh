@@ -20,6 +20,7 @@ DevArgs<T> device_args(const SweepArgs<T>& s) {
     a.hi[d] = s.box.hi[d];
   }
   a.w = typed<T>(s.weights);
+  a.w2 = typed<T>(s.second_weights ? *s.second_weights : s.weights);
   a.points = s.layout.dims == 2 ? 5 : s.weights.points;
   return a;
 }

@@ -71,6 +71,8 @@ struct StepVariant {
   /// post-smoothing in one pass.
   void (*launch_corrected)(const DevArgs<T>& a, int steps, const CoarseCorrection<T>& correction,
                            int sm_count, cudaStream_t stream) = nullptr;
+  /// Whether a two-sweep pass runs its second sweep with DevArgs::w2 (else w for both).
+  bool two_weights = false;
 };
 
 template <typename T>

@@ -33,8 +33,12 @@ bool fused_restriction_pays(const BackendTraits& traits, int dims) {
   return traits.fused_residual_restriction_2d && dims == 2;
 }
 
-bool uses_chebyshev(const MultigridSpec& spec, int /*dims*/) {
-  return spec.smoother == Smoother::Chebyshev;
+bool uses_chebyshev(const MultigridSpec& spec, const LevelGeometry& fine) {
+  if (spec.smoother != Smoother::Auto) return spec.smoother == Smoother::Chebyshev;
+  // Measured (docs/performance.md, "Smoothers"): in 3D with 7 points Chebyshev steps take 8
+  // V(2,2) cycles to 1e-8 where Jacobi takes 12, 1.4x faster on a GPU; in 2D they save two
+  // cycles of eight but cost the two-sweep passes, no faster. 19 and 27 points: not measured.
+  return fine.dims == 3 && fine.points_stencil == 7;
 }
 
 bool record_cycles_default() {
@@ -66,7 +70,7 @@ StencilHierarchy<T>::StencilHierarchy(std::vector<LevelGeometry> levels, const C
     split_ = ranks.split->level;
   }
   gather_ = several ? ranks.split->gather : static_cast<int>(levels_.size());
-  chebyshev_ = uses_chebyshev(settings.spec, levels_[0].dims);
+  chebyshev_ = uses_chebyshev(settings.spec, levels_[0]);
   const bool gathers = gather_ < static_cast<int>(levels_.size());
   const DeviceExchange<T>* device = backend.device_exchange();
   const bool on_device = several && device && device->connected() && !backend.host_memory();
@@ -229,8 +233,9 @@ void StencilHierarchy<T>::set_blocked_smoothing(bool on, index_t min_cells) {
     // boundary nodes no sweep changes, keep every sweep's inputs what single sweeps see.
     const bool dirichlet = std::all_of(g.faces.begin(), g.faces.begin() + 2 * dims,
                                        [](BoundaryType b) { return b == BoundaryType::Dirichlet; });
-    // A blocked pass runs its sweeps with one set of weights: not Chebyshev steps.
-    if (dirichlet && g.cells() >= min_cells && !chebyshev(static_cast<int>(l)))
+    // Chebyshev steps: where the pass runs each of its two sweeps with its own weights.
+    if (dirichlet && g.cells() >= min_cells &&
+        (!chebyshev(static_cast<int>(l)) || backend_.steps_take_two_weights(id)))
       plan_.level[l].passes = id;
   }
   // The probe as the fine level's first two pre-smoothing sweeps, where the kernel can count
@@ -250,9 +255,9 @@ void StencilHierarchy<T>::smooth_level(int level, int sweeps, bool zeroed,
     check_interrupt();
     const int n = blocked ? std::min(sweeps - done, kMaxBlockedSweeps) : 1;
     if (!(zeroed && done == 0)) fill_boundary(level, xl);
-    const SweepArgs<T> a = sweep_args(
-        level, smoothing_weights(level, degree, std::max(0, degree - sweeps + done)), xl, nl,
-        rhs(level));
+    const int index = std::max(0, degree - sweeps + done);
+    SweepArgs<T> a = sweep_args(level, smoothing_weights(level, degree, index), xl, nl, rhs(level));
+    if (n >= 2 && chebyshev(level)) a.second_weights = pass_weights(level, degree, index + 1);
     SmoothingPass<T> pass{a, n, plan_.level[level].sweep};
     pass.correction = done == 0 ? correction : nullptr;
     if (n >= 2 || pass.correction) {  // x's box is scratch afterwards
@@ -281,9 +286,20 @@ SweepStats StencilHierarchy<T>::probe(Buffer<T>& u, Buffer<T>& next) {
 }
 
 template <typename T>
+StencilWeights StencilHierarchy<T>::pass_weights(int level, int degree, int index) const {
+  StencilWeights w = smoothing_weights(level, degree, index);
+  if (!rhs(level)) w.source = fine_rhs_constant_ * w.source_scale;  // as sweep_args does
+  return w;
+}
+
+template <typename T>
 SmoothingPass<T> StencilHierarchy<T>::probe_pass(const SweepArgs<T>& a, PassStats when) const {
   // Paired: the first two pre-smoothing sweeps, the first one's update counted as it goes.
-  if (plan_.pair_probe) return {a, 2, *plan_.level[0].passes, true, nullptr, when};
+  if (plan_.pair_probe) {
+    SweepArgs<T> pair = a;
+    if (chebyshev(0)) pair.second_weights = pass_weights(0, settings_.spec.pre_smooth, 1);
+    return {pair, 2, *plan_.level[0].passes, true, nullptr, when};
+  }
   return {a, 1, plan_.level[0].sweep, false, nullptr, when};
 }
 

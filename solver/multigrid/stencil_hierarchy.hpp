@@ -70,9 +70,9 @@ bool blocked_smoothing_default(const BackendTraits& traits, int dims);
 /// measurement knob).
 bool fused_correction_default();
 
-/// Whether cycles of `spec` in `dims` dimensions smooth by Chebyshev steps
+/// Whether cycles of `spec` on the fine level `fine` smooth by Chebyshev steps
 /// (solve.multigrid.smoother; auto: the measured choice, docs/performance.md).
-bool uses_chebyshev(const MultigridSpec& spec, int dims);
+bool uses_chebyshev(const MultigridSpec& spec, const LevelGeometry& fine);
 
 /// The smallest level that smooths with blocked passes (2^21 nodes, about 1449^2). Below it a
 /// pass is bound by latency more than bytes: on an H100 in double a two-sweep pass costs 1.64
@@ -349,6 +349,9 @@ class StencilHierarchy : private LevelHierarchy {
   /// Whether `level` smooths by Chebyshev steps (every level, where the settings ask for them:
   /// the cycle's factor is its worst level's).
   bool chebyshev(int /*level*/) const { return chebyshev_; }
+  /// smoothing_weights with the fine level's constant source (sweep_args') for a pass's second
+  /// sweep (SweepArgs::second_weights).
+  StencilWeights pass_weights(int level, int degree, int index) const;
   /// The weights of sweep `index` of a smoothing step of `degree` sweeps on `level`.
   StencilWeights smoothing_weights(int level, int degree, int index) const {
     return chebyshev(level) ? chebyshev_sweep(ops_[level], degree, index) : ops_[level].smooth;

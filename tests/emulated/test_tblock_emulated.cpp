@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -59,6 +60,8 @@ struct Problem {
   StencilWeights weights;
   std::vector<T> init, src;
   bool with_source = false;
+  /// The second sweep's weights (a two-weight pass: Chebyshev smoothing steps); else `weights`.
+  std::optional<StencilWeights> second;
 
   Problem(int dims, int points, const Case& c, bool source, std::mt19937_64& gen)
       : L(Layout::make(dims, c.n, static_cast<index_t>(128 / sizeof(T)))),
@@ -77,13 +80,13 @@ struct Problem {
   /// The same from `start`.
   std::vector<T> reference_from(std::vector<T> start, int k) const {
     std::vector<T> a = start, b = std::move(start);
-    const TypedWeights<T> w = typed<T>(weights);
     for (int s = 0; s < k; ++s) {
+      const TypedWeights<T> w = typed<T>(s == 1 && second ? *second : weights);
       for (index_t z = box.lo[2]; z < box.hi[2]; ++z)
         for (index_t y = box.lo[1]; y < box.hi[1]; ++y)
           for (index_t x = box.lo[0]; x < box.hi[0]; ++x) {
             const index_t c = L.at(x, y, z);
-            const T sv = with_source ? src[c] : w.source;
+            const T sv = with_source ? w.source_scale * src[c] : w.source;
             if (L.dims == 2)
               b[c] = update_5pt(a.data(), c, L.pitch, w, sv);
             else if (weights.points == 7)
@@ -120,6 +123,7 @@ struct Problem {
       a.hi[d] = box.hi[d];
     }
     a.w = typed<T>(weights);
+    a.w2 = typed<T>(second ? *second : weights);
     a.points = L.dims == 2 ? 5 : weights.points;
     return a;
   }
@@ -170,12 +174,18 @@ void check_3d(const std::vector<Case>& cases, std::mt19937_64& gen) {
 
 /// The marching kernel against one and two single sweeps; `corrected`: its corrected form
 /// (multigrid's prolongation fused into the first post-smoothing pass) against prolong_add's
-/// formula applied to the box first.
+/// formula applied to the box first; `two_weights`: the second sweep with weights of its own
+/// (a source factor too), as Chebyshev smoothing steps run.
 template <typename T, int BX>
-void check_march2d(const std::vector<Case>& cases, std::mt19937_64& gen, bool corrected = false) {
+void check_march2d(const std::vector<Case>& cases, std::mt19937_64& gen, bool corrected = false,
+                   bool two_weights = false) {
   std::uniform_real_distribution<double> d(-1.0, 1.0);
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    const Problem<T> p(2, 5, cases[i], i % 2 == (corrected ? 0 : 1), gen);
+    Problem<T> p(2, 5, cases[i], i % 2 == (corrected ? 0 : 1), gen);
+    if (two_weights) {
+      p.second = random_weights(2, 5, gen);
+      p.second->source_scale = 0.5;  // a power of two: the product is exact, fused or not
+    }
     // Coarse node I on fine node 2I: enough coarse nodes for the box's last fine node.
     const Layout C = Layout::make(2, {p.L.n[0] / 2 + 1, p.L.n[1] / 2 + 1, 1},
                                   static_cast<index_t>(128 / sizeof(T)));
@@ -198,9 +208,9 @@ void check_march2d(const std::vector<Case>& cases, std::mt19937_64& gen, bool co
         emu::launch(cuda::march2d_grid<BX>(a, chunk), dim3(BX), [&] {
           if (corrected)
             cuda::march2d_kernel<T, BX, cuda::NoProbe<T>, cuda::CoarseCorrection<T>>(
-                a, k, chunk, nullptr, correction);
+                a, a.w2, k, chunk, nullptr, correction);
           else
-            cuda::march2d_kernel<T, BX>(a, k, chunk, nullptr);
+            cuda::march2d_kernel<T, BX>(a, a.w2, k, chunk, nullptr);
         });
         // The kernel leaves its input uncorrected: outside the box `out` keeps init's values
         // (the nodes no sweep writes), which the reference took from `start` only inside.
@@ -242,6 +252,13 @@ TEST_CASE("emulated: 2D two-sweep marching kernel equals one and two single swee
   std::mt19937_64 gen(14);
   check_march2d<double, 32>(cases_2d(), gen);
   check_march2d<float, 128>(cases_2d(), gen);
+}
+
+TEST_CASE("emulated: 2D marching kernel with a second sweep's weights equals two single sweeps") {
+  std::mt19937_64 gen(16);
+  check_march2d<double, 32>(cases_2d(), gen, false, true);
+  check_march2d<float, 128>(cases_2d(), gen, false, true);
+  check_march2d<double, 32>(cases_2d(), gen, true, true);
 }
 
 TEST_CASE(

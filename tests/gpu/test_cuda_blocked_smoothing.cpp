@@ -103,6 +103,15 @@ TEST_CASE("gpu: multigrid blocked smoothing matches single sweeps, 2D") {
   }
 }
 
+TEST_CASE("gpu: multigrid blocked smoothing matches single sweeps, Chebyshev steps") {
+  // The two-sweep pass with each sweep's own weights (march2's second weights).
+  for (const index_t n : {129, 130}) {
+    compare<double>(bottom_cases(2, n, 5, "solve: {multigrid: {smoother: chebyshev}}\n")[0], true);
+    compare<float>(bottom_cases(2, n, 5, "solve: {multigrid: {smoother: chebyshev, pre_smooth: 3, "
+                                         "post_smooth: 3}}\n")[0]);
+  }
+}
+
 TEST_CASE("gpu: multigrid blocked smoothing matches single sweeps, 3D") {
   for (const int stencil : {7, 19, 27}) compare<double>(bottom_cases(3, 33, stencil)[0], true);
   compare<float>(bottom_cases(3, 34, 27, "solve: {multigrid: {cycle: w}}\n")[0]);

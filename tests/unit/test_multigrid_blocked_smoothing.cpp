@@ -70,6 +70,21 @@ TEST_CASE("multigrid blocked smoothing: bit-identical to single sweeps, 3D") {
       bottom_cases(3, 18, 19, "solve: {multigrid: {pre_smooth: 3, post_smooth: 3}}\n")[0]);
 }
 
+TEST_CASE("multigrid blocked smoothing: Chebyshev steps, each sweep of a pass its own weights") {
+  // The pass takes the second sweep's weights (SweepArgs::second_weights): the same numbers as
+  // single sweeps, through the probe's pair, the corrected first post-smoothing pass, W cycles
+  // and full multigrid.
+  for (const index_t n : {65, 66})
+    for (const char* smoothing : {"{smoother: chebyshev}", "{smoother: chebyshev, pre_smooth: 3, "
+                                                           "post_smooth: 4, cycle: w}"})
+      for (const auto& bc :
+           bottom_cases(2, n, 5, std::string("solve: {multigrid: ") + smoothing + "}\n")) {
+        const bool fuses = n % 2 == 1 && bc.name.find("dirichlet") != std::string::npos;
+        compare<double>(bc, true, fuses);
+        compare<float>(bc, false, fuses);
+      }
+}
+
 TEST_CASE("multigrid blocked smoothing: recordable cycles") {
   // A recording must leave the fine buffers as it found them: V(2,1) swaps them three times
   // with single sweeps, twice with blocked passes.
