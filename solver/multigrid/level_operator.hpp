@@ -25,11 +25,16 @@ struct LevelOperator {
   StencilWeights jacobi_weights; // the stencil's Jacobi weights (neighbour_weights' input)
 };
 
+/// The highest degree of one Chebyshev polynomial: a longer step runs polynomials of this degree
+/// in turn (and one of the remaining degree).
+constexpr int kMaxChebyshevDegree = 4;
+
 /// The weights of sweep `index` (0-based) of a smoothing step of `degree` sweeps by Chebyshev
 /// smoothing: relaxation weight 1 / lambda_index, lambda_index the roots of the Chebyshev
 /// polynomial of that degree mapped onto [high_lo, high_hi], so that the step's error
 /// propagation is the polynomial with the least maximum over the high frequencies. The source
 /// field, stored for op.omega, takes the factor omega_index / omega. Degree 1 is op.smooth.
+/// Steps of more than kMaxChebyshevDegree sweeps are split into polynomials of that degree.
 StencilWeights chebyshev_sweep(const LevelOperator& op, int degree, int index);
 
 /// The operator alpha I - beta L of grid `g`, L the Laplacian of its stencil.

@@ -36,8 +36,9 @@ bool fused_restriction_pays(const BackendTraits& traits, int dims) {
 bool uses_chebyshev(const MultigridSpec& spec, const LevelGeometry& fine) {
   if (spec.smoother != Smoother::Auto) return spec.smoother == Smoother::Chebyshev;
   // Measured (docs/performance.md, "Smoothers"): in 3D with 7 points Chebyshev steps take 8
-  // V(2,2) cycles to 1e-8 where Jacobi takes 12, 1.4x faster on a GPU; in 2D they save two
-  // cycles of eight but cost the two-sweep passes, no faster. 19 and 27 points: not measured.
+  // V(2,2) cycles to 1e-8 where Jacobi takes 12, 1.4x faster on a GPU. Elsewhere they gain
+  // 1.13-1.23x too (2D, 3D 27-point), but the default there stays until its references and
+  // tests are re-derived (performance.md says what remains).
   return fine.dims == 3 && fine.points_stencil == 7;
 }
 

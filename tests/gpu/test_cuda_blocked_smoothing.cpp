@@ -113,8 +113,12 @@ TEST_CASE("gpu: multigrid blocked smoothing matches single sweeps, Chebyshev ste
 }
 
 TEST_CASE("gpu: multigrid blocked smoothing matches single sweeps, 3D") {
-  for (const int stencil : {7, 19, 27}) compare<double>(bottom_cases(3, 33, stencil)[0], true);
-  compare<float>(bottom_cases(3, 34, 27, "solve: {multigrid: {cycle: w}}\n")[0]);
+  // Weighted Jacobi: 3D's blocked kernels run every sweep of a pass with one weight, so
+  // Chebyshev steps smooth by single sweeps there.
+  for (const int stencil : {7, 19, 27})
+    compare<double>(bottom_cases(3, 33, stencil, "solve: {multigrid: {smoother: jacobi}}\n")[0],
+                    true);
+  compare<float>(bottom_cases(3, 34, 27, "solve: {multigrid: {cycle: w, smoother: jacobi}}\n")[0]);
 }
 
 TEST_CASE("gpu: multigrid blocked smoothing: recorded cycles replay what direct cycles do") {

@@ -37,6 +37,11 @@ PROBLEM_TEST("multigrid: Chebyshev weights are the roots over the high frequenci
   check(3, 0, 7.0 / 6 + 5.0 / 6 * c6);
   check(3, 1, 7.0 / 6);
   check(3, 2, 7.0 / 6 - 5.0 / 6 * c6);
+  // A step of 6 sweeps: the polynomial of degree 4, then the one of degree 2.
+  check(6, 0, 7.0 / 6 + 5.0 / 6 * std::cos(M_PI / 8));
+  check(6, 3, 7.0 / 6 + 5.0 / 6 * std::cos(7 * M_PI / 8));
+  check(6, 4, 7.0 / 6 + 5.0 / 6 * c4);
+  check(6, 5, 7.0 / 6 - 5.0 / 6 * c4);
   // Degree 1 is weighted Jacobi itself.
   const StencilWeights one = chebyshev_sweep(op, 1, 0);
   CHECK(one.center == op.smooth.center);
@@ -108,6 +113,17 @@ PROBLEM_TEST("multigrid: Chebyshev steps converge at least as fast as weighted J
       CHECK(c <= 0.8 * j);  // measured 0.70-0.72 x
       CHECK(chebyshev.back() <= 1e-9 * chebyshev.front());
     }
+}
+
+PROBLEM_TEST("multigrid: long Chebyshev steps reach the rounding level") {
+  // Twelve sweeps a step, as polynomials of degree 4: one polynomial of degree 12 (weights up
+  // to 1 / lo) amplified rounding enough to stall 2D runs 100 x above the rounding floor.
+  const std::string yaml = face_case_yaml(2, 129, 5, face_cases(2)[0]) +
+                           "solve: {multigrid: {smoother: chebyshev, pre_smooth: 12, "
+                           "post_smooth: 12}}\n";
+  const auto norms = cycle_residuals<double>(yaml, 8);
+  MESSAGE("2D 5-point, steps of 12 sweeps: residual ", norms.back(), " of ", norms.front());
+  CHECK(norms.back() <= 1e-13 * norms.front());
 }
 
 TEST_SUITE_END();
