@@ -19,6 +19,15 @@ TypedWeights<T> typed(const StencilWeights& w) {
           T(w.edge),   T(w.corner),  T(w.source), T(w.source_scale)};
 }
 
+/// A source field's value times a sweep's factor (StencilWeights::source_scale). A factor of 1,
+/// every sweep's but Chebyshev steps', leaves the value as it is rather than multiplying it, so
+/// that the update's sum rounds as it did without factors (a product inside it may otherwise
+/// fuse into a multiply-add in another place).
+template <typename T>
+FDSOLVE_HOST_DEVICE T scaled_source(T value, T scale) {
+  return scale == T(1) ? value : scale * value;
+}
+
 /// 2D 5-point update from the node's value and its four neighbours: the one formula every
 /// sweep (CPU, each CUDA variant, the temporally blocked kernels) evaluates, in this order, so
 /// that kernels reading their operands from different places compute the same bits.

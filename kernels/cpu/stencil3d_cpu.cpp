@@ -53,7 +53,7 @@ RowStats combine_row(const T* __restrict in, T* __restrict out, const T* __restr
 #pragma omp simd reduction(+ : sum_sq, sum, nans) reduction(max : max_abs, hi) reduction(min : lo)
   for (index_t x = 0; x < nx; ++x) {
     const index_t c = first + x;
-    const T v = r[x] + qm[x] + qp[x] + (SourceField ? source_scale * src[c] : source);
+    const T v = r[x] + qm[x] + qp[x] + (SourceField ? scaled_source(src[c], source_scale) : source);
     out[c] = v;
     if constexpr (Stats) accumulate(in[c], v, sum_sq, sum, max_abs, lo, hi, nans);
   }

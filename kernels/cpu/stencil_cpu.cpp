@@ -24,7 +24,7 @@ RowStats update_row(const T* __restrict in, T* __restrict out, const T* __restri
   index_t nans = 0;
 #pragma omp simd reduction(+ : sum_sq, sum, nans) reduction(max : max_abs, hi) reduction(min : lo)
   for (index_t c = first; c < first + count; ++c) {
-    const T s = SourceField ? w.source_scale * src[c] : w.source;
+    const T s = SourceField ? scaled_source(src[c], w.source_scale) : w.source;
     T v;
     if constexpr (Points == 5)
       v = update_5pt(in, c, pitch, w, s);
