@@ -82,9 +82,9 @@ FDSOLVE_HOST_DEVICE void sweep_level(const LevelPlain<T>& L, const TypedWeights<
     L.node(n, i, j, k);
     const index_t c = L.F.s.at(i, j, k);
     if constexpr (Points == 5)
-      out[c] = update_5pt(in, c, L.F.s.pitch, w, scaled_source(L.g[c], w.source_scale));
+      out[c] = update_5pt(in, c, L.F.s.pitch, w, w.source_scale * L.g[c]);
     else
-      out[c] = update_3d<Points>(in, c, L.F.s.pitch, L.F.s.plane, w, scaled_source(L.g[c], w.source_scale));
+      out[c] = update_3d<Points>(in, c, L.F.s.pitch, L.F.s.plane, w, w.source_scale * L.g[c]);
   }
   team.sync();
 }

@@ -19,10 +19,12 @@ TypedWeights<T> typed(const StencilWeights& w) {
           T(w.edge),   T(w.corner),  T(w.source), T(w.source_scale)};
 }
 
-/// A source field's value times a sweep's factor (StencilWeights::source_scale). A factor of 1,
-/// every sweep's but Chebyshev steps', leaves the value as it is rather than multiplying it, so
-/// that the update's sum rounds as it did without factors (a product inside it may otherwise
-/// fuse into a multiply-add in another place).
+/// A source field's value times a sweep's factor (StencilWeights::source_scale), as the CPU's
+/// sweeps take it. A factor of 1, every sweep's but Chebyshev steps', leaves the value as it is
+/// rather than multiplying it, so that the update's sum rounds as it did without factors (the
+/// product moved a fused multiply-add in the CPU's vectorised loops: a float run's error
+/// shifted). The CUDA kernels multiply: the select cost their float variants up to 7 %
+/// (performance.md, "Smoothers"), and their results are compared within rounding.
 template <typename T>
 FDSOLVE_HOST_DEVICE T scaled_source(T value, T scale) {
   return scale == T(1) ? value : scale * value;

@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(BX)
     return a.src[base + r * a.pitch];
   };
   const auto source = [&](const TypedWeights<T>& weights, T field) {
-    return a.src ? scaled_source(field, weights.source_scale) : weights.source;
+    return a.src ? weights.source_scale * field : weights.source;
   };
 
   // Row r's step: the first sweep at r (rows y0 - 1 .. y1 for two sweeps: the second needs

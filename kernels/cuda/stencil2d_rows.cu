@@ -56,7 +56,7 @@ __global__ void __launch_bounds__(BX, Stats&& G <= 4 ? 1024 / BX : 1)
         for (int e = 0; e < N; ++e) {
           const T xm = e == 0 ? left : mid[e - 1];
           const T xp = e == N - 1 ? right : mid[e + 1];
-          const T s = src && (mask >> e & 1) ? scaled_source(src[row + e], w.source_scale) : w.source;
+          const T s = src && (mask >> e & 1) ? w.source_scale * src[row + e] : w.source;
           v[e] = w.center * mid[e] + w.fx * (xm + xp) + w.fy * (up[e] + next[g][e]) + s;
         }
         if constexpr (Stats) stats_add_vec(mine, mid, v, mask);

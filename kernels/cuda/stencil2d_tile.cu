@@ -43,7 +43,7 @@ __global__ void __launch_bounds__(BX* BY)
       const long long y = y0 + r;
       if (y < a.hi[1]) {
         const long long c = a.lo[2] * a.plane + y * a.pitch + x;
-        const T s = a.src ? scaled_source(a.src[c], a.w.source_scale) : a.w.source;
+        const T s = a.src ? a.w.source_scale * a.src[c] : a.w.source;
         const index_t t = (r + 1) * W + tx + 1;
         const T v = update_5pt<T>(tile, t, W, a.w, s);
         a.out[c] = v;

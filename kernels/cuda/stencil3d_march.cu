@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(BX* BY)
         const T q_p = w.fz * c + w.edge * (xs + ys) + w.corner * ds;
         if (p - 1 >= z0) {  // output plane p-1 is complete
           const long long o = (p - 1) * a.plane + y * a.pitch + x;
-          const T src = a.src ? scaled_source(a.src[o], w.source_scale) : w.source;
+          const T src = a.src ? w.source_scale * a.src[o] : w.source;
           const T v = r_prev + q_prev2 + q_p + src;
           a.out[o] = v;
           if constexpr (Stats) stats_add(mine, u_prev, v);

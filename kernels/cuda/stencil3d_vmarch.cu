@@ -51,7 +51,7 @@ __device__ __forceinline__ void march_step(const T* s, const TypedWeights<T>& w,
     const T ds = (rm[e] + rm[e + 2]) + (rp[e] + rp[e + 2]);
     const T r_p = w.center * c + w.fx * xs + w.fy * ys + w.edge * ds;
     const T q_p = w.fz * c + w.edge * (xs + ys) + w.corner * ds;
-    const T sv = src && emit && (mask >> e & 1) ? scaled_source(src[e], w.source_scale) : w.source;
+    const T sv = src && emit && (mask >> e & 1) ? w.source_scale * src[e] : w.source;
     v[e] = z.r_prev[e] + z.q_prev2[e] + q_p + sv;
     z.q_prev2[e] = z.q_prev[e];
     z.q_prev[e] = q_p;

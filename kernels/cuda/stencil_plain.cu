@@ -19,7 +19,7 @@ __global__ void __launch_bounds__(kBX* kBY)
   StatsAcc<T> mine = stats_acc_identity<T>();
   if (i < a.hi[0] && j < a.hi[1]) {
     const long long c = k * a.plane + j * a.pitch + i;
-    const T s = a.src ? scaled_source(a.src[c], a.w.source_scale) : a.w.source;
+    const T s = a.src ? a.w.source_scale * a.src[c] : a.w.source;
     T v;
     if constexpr (Points == 5)
       v = update_5pt(a.in, c, a.pitch, a.w, s);

@@ -55,7 +55,7 @@ __global__ void __launch_bounds__(W* TY) tblock2d_kernel(const StepArgs<T> a, in
       const T old = col[r];
       const T next = r + 1 < R ? col[r + 1] : below;
       if (x_ok && row >= s && row < H - s && (box >> r & 1u)) {
-        const T src = a.src ? scaled_source(a.src[base + (y0 + r) * a.pitch], w.source_scale) : w.source;
+        const T src = a.src ? w.source_scale * a.src[base + (y0 + r) * a.pitch] : w.source;
         col[r] = combine_5pt(old, sh[row * W + tx - 1], sh[row * W + tx + 1], prev, next, w, src);
       }
       prev = old;

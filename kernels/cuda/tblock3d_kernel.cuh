@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(32 * TY)
             const auto at = [&r, e](int dx, int dy, int dz) -> T {
               return r[dz + 1][dy + 1][e + 1 + dx];
             };
-            const T src = a.src ? scaled_source(a.src[p * a.plane + xy + e], w.source_scale) : w.source;
+            const T src = a.src ? w.source_scale * a.src[p * a.plane + xy + e] : w.source;
             v[e] = stencil_3d<Points>(at, w, src);
           } else {
             v[e] = r[1][1][e + 1];  // fixed node (or one no valid node reads)

@@ -86,7 +86,7 @@ struct Problem {
         for (index_t y = box.lo[1]; y < box.hi[1]; ++y)
           for (index_t x = box.lo[0]; x < box.hi[0]; ++x) {
             const index_t c = L.at(x, y, z);
-            const T sv = with_source ? scaled_source(src[c], w.source_scale) : w.source;
+            const T sv = with_source ? w.source_scale * src[c] : w.source;
             if (L.dims == 2)
               b[c] = update_5pt(a.data(), c, L.pitch, w, sv);
             else if (weights.points == 7)
