@@ -72,6 +72,14 @@ void resolve_method_defaults(Case& c) {
   // A key the file or a --set gave has a location; a default has none.
   if (!c.locations.contains("solve.max_iterations") && runs_multigrid(c))
     c.solve.max_iterations = kMultigridDefaultCycles;
+  // The flux form's cycles (a coefficient field, held nodes, Robin faces) smooth by their own
+  // weighted-Jacobi sweeps: Chebyshev steps are the constant stencil's.
+  if (c.solve.multigrid.smoother == Smoother::Chebyshev && runs_multigrid(c) &&
+      uses_flux_operator(c))
+    throw InputError(c.where("solve.multigrid.smoother") +
+                     "solve.multigrid.smoother: chebyshev applies to the constant stencil's "
+                     "cycles; this case's coefficient field, held nodes or Robin faces run the "
+                     "flux form's cycles, which smooth by weighted Jacobi (give auto or jacobi)");
   if (c.solve.tolerance_discretization) {
     const multigrid::MethodChoice choice = multigrid::choose_method(c);
     if (!choice.multigrid)

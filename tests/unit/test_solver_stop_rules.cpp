@@ -154,6 +154,26 @@ TEST_CASE("stop rules: the tolerance warning is for multigrid tolerances below t
   CHECK(tolerance_warning(l, true, unit).empty());
 }
 
+TEST_CASE("method defaults: Chebyshev smoothing is refused where the flux form's cycles run") {
+  const std::string base = "grid: {points: [33, 33]}\nsolve: {method: multigrid, multigrid: "
+                           "{smoother: chebyshev}}\n";
+  Case constant = parse_case(base, "c.yaml");
+  CHECK_NOTHROW(resolve_method_defaults(constant));
+  Case field = parse_case(base + "problem: {equation: poisson, coefficient: '1 + x'}\n", "f.yaml");
+  try {
+    resolve_method_defaults(field);
+    FAIL("a coefficient field with smoother: chebyshev was accepted");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("solve.multigrid.smoother: chebyshev applies to the "
+                                     "constant stencil") != std::string::npos);
+  }
+  Case automatic = parse_case(
+      "grid: {points: [33, 33]}\nsolve: {method: multigrid}\n"
+      "problem: {equation: poisson, coefficient: '1 + x'}\n",
+      "a.yaml");
+  CHECK_NOTHROW(resolve_method_defaults(automatic));
+}
+
 TEST_CASE("stop rules: multigrid takes 100 cycles unless max_iterations is set; Jacobi 1000000") {
   Case mg = parse_case("grid: {points: [33, 33]}\nsolve: {method: multigrid}\n", "m.yaml");
   resolve_method_defaults(mg);
