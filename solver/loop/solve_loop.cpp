@@ -206,6 +206,13 @@ bool SolveLoop<T>::handle(LoopIteration<T>& iteration, const Advance& a) {
   return false;
 }
 
+namespace {
+/// |u|'s largest value at a check, from its row.
+double largest_u(const output::HistoryRow& row) {
+  return std::max(std::abs(row.min), std::abs(row.max));
+}
+}  // namespace
+
 template <typename T>
 std::optional<SolveStatus> SolveLoop<T>::check(LoopIteration<T>& iteration, const Advance& a) {
   const double norm = chosen(a.stats);
@@ -255,25 +262,20 @@ std::optional<SolveStatus> SolveLoop<T>::check(LoopIteration<T>& iteration, cons
     return SolveStatus::Converged;
   }
   // Conjugate gradients' residual wanders about the floor once it is there, so two iterations
-  // without progress end the solve where the residual lies within the floor's band (the
-  // estimate, free) or where rounding holds the true residual up (two device reductions).
-  if (it_ > 0 && rules_.krylov && rules_.krylov->stalled(norm, [&] {
-        return at_floor(a.stats, row) || iteration.at_rounding_floor();
+  // without progress end the solve where the latest or the best residual lies within the
+  // floor's band (the estimate, free) or where rounding holds the true residual up (two device
+  // reductions).
+  const ResidualCheck now{it_, norm, a.stats.linf(), largest_u(row)};
+  if (it_ > 0 && rules_.krylov && rules_.krylov->stalled(now, [&](const ResidualCheck& best) {
+        return at_floor(now) || at_floor(best) || iteration.at_rounding_floor();
       }))
-    return stopped_falling(a.stats, row, true);
+    return stopped_falling(now, true);
   if (it_ > 0 && rules_.stall && rules_.stall->stalled(row.factor))
-    return stopped_falling(a.stats, row, false);
+    return stopped_falling(now, false);
   if (it_ > 0) rules_.stagnation.check(out_.history(), rules_.tolerance.target());
   iteration.checked(it_, norm);
   return std::nullopt;
 }
-
-namespace {
-/// |u|'s largest value at a check, from its row.
-double largest_u(const output::HistoryRow& row) {
-  return std::max(std::abs(row.min), std::abs(row.max));
-}
-}  // namespace
 
 template <typename T>
 const RoundingFloor& SolveLoop<T>::rounding_floor() {
@@ -283,26 +285,27 @@ const RoundingFloor& SolveLoop<T>::rounding_floor() {
 }
 
 template <typename T>
-bool SolveLoop<T>::at_floor(const SweepStats& stats, const output::HistoryRow& row) {
-  return rounding_floor().reached(stats.linf(), largest_u(row), chosen(stats), r_.first_norm);
+bool SolveLoop<T>::at_floor(const ResidualCheck& check) {
+  return rounding_floor().reached(check.linf, check.u_max, check.norm, r_.first_norm);
 }
 
 template <typename T>
-SolveStatus SolveLoop<T>::stopped_falling(const SweepStats& stats, const output::HistoryRow& row,
-                                          bool krylov) {
+SolveStatus SolveLoop<T>::stopped_falling(const ResidualCheck& now, bool krylov) {
   const RoundingFloor& floor = rounding_floor();
-  const double norm = chosen(stats), linf = stats.linf(), target = rules_.tolerance.target();
-  const double u_max = largest_u(row);
+  const double target = rules_.tolerance.target();
+  // Conjugate gradients' latest residual may have wandered up from a best at the floor: the
+  // check that shows the floor is the one reported.
+  const ResidualCheck& best = krylov ? rules_.krylov->best_check() : now;
+  const ResidualCheck& at = !at_floor(now) && at_floor(best) ? best : now;
   r_.rounding_floor = output::RoundingFloorReport{c_.solve.norm == NormKind::L2 ? "l2" : "linf",
-                                                  norm, target, linf, floor.at(u_max)};
-  if (at_floor(stats, row)) {
+                                                  at.norm, target, at.linf, floor.at(at.u_max)};
+  if (at_floor(at)) {
     r_.at_rounding_floor = true;
-    spdlog::warn("{}", describe_floor_convergence(c_, floor, it_, norm, linf, u_max, target));
+    spdlog::warn("{}", describe_floor_convergence(c_, floor, it_, at, target));
     return SolveStatus::Converged;
   }
-  r_.stop_message =
-      krylov ? describe_krylov_stall(c_, floor, it_, norm, linf, u_max, *rules_.krylov, target)
-             : describe_stall(c_, floor, it_, norm, linf, u_max, target);
+  r_.stop_message = krylov ? describe_krylov_stall(c_, floor, now, *rules_.krylov, target)
+                           : describe_stall(c_, floor, now, target);
   return SolveStatus::Stalled;
 }
 

@@ -21,8 +21,8 @@
 #include "diagnostics.hpp"
 #include "discretization_stop.hpp"
 #include "field_io.hpp"
-#include "probes.hpp"
 #include "parallel/halo_exchange.hpp"
+#include "probes.hpp"
 #include "progress.hpp"
 #include "run_checks.hpp"
 #include "solve_result.hpp"
@@ -188,12 +188,13 @@ class SolveLoop {
  private:
   bool handle(LoopIteration<T>& iteration, const Advance& a);
   std::optional<SolveStatus> check(LoopIteration<T>& iteration, const Advance& a);
-  /// A stall rule fired at the check of `stats` (its row `row`): converged where the residual
-  /// stopped at the rounding floor (RoundingFloor::reached), else stalled with the message.
-  SolveStatus stopped_falling(const SweepStats& stats, const output::HistoryRow& row, bool krylov);
-  /// Whether the residual of the check of `stats` lies within the rounding floor's band
+  /// A stall rule fired at check `now`: converged where the residual stopped at the rounding
+  /// floor (RoundingFloor::reached by `now`, or by conjugate gradients' best check), else
+  /// stalled with the message.
+  SolveStatus stopped_falling(const ResidualCheck& now, bool krylov);
+  /// Whether the residual of `check` lies within the rounding floor's band
   /// (RoundingFloor::reached): no device work, the floor's estimate from the case.
-  bool at_floor(const SweepStats& stats, const output::HistoryRow& row);
+  bool at_floor(const ResidualCheck& check);
   /// The case's rounding floor, built at the first call.
   const RoundingFloor& rounding_floor();
   /// Adds the balance of u (balance.hpp) at `time` to `row`, where the case measures it.

@@ -25,9 +25,9 @@ std::string floor_clause(const Case& c, const RoundingFloor& floor, double linf,
                          const char* far) {
   const bool single = c.precision == Precision::Float;
   const double at = floor.at(u_max);
-  std::string text = fmt::format("; its max norm {:.3e} is {:.3g} x the {} rounding floor {}",
-                                 linf, at > 0 ? linf / at : 0.0, single ? "float" : "double",
-                                 floor.describe(u_max));
+  std::string text =
+      fmt::format("; its max norm {:.3e} is {:.3g} x the {} rounding floor {}", linf,
+                  at > 0 ? linf / at : 0.0, single ? "float" : "double", floor.describe(u_max));
   if (at > 0 && linf <= kFloorBand * at)
     return text + fmt::format(
                       ", which lies within a factor {:g} of the reference: {} precision cannot "
@@ -39,40 +39,42 @@ std::string floor_clause(const Case& c, const RoundingFloor& floor, double linf,
 
 }  // namespace
 
-std::string describe_krylov_stall(const Case& c, const RoundingFloor& floor, std::int64_t it,
-                                  double norm, double linf, double u_max, const KrylovStall& stall,
+std::string describe_krylov_stall(const Case& c, const RoundingFloor& floor,
+                                  const ResidualCheck& now, const KrylovStall& stall,
                                   double target) {
   return fmt::format(
              "conjugate gradients stalled at iteration {}: the residual ({} norm) {:.3e} has not "
              "fallen below 0.9 x its best {:.3e} for {} iterations and stays above the target "
              "{:.3e}",
-             it, norm_name(c), norm, stall.best(), stall.since(), target) +
-         floor_clause(c, floor, linf, u_max,
+             now.iteration, norm_name(c), now.norm, stall.best(), stall.since(), target) +
+         floor_clause(c, floor, now.linf, now.u_max,
                       "a stronger preconditioner (more smoothing: solve.multigrid.pre_smooth, "
                       "post_smooth) or a larger solve.tolerance");
 }
 
-std::string describe_stall(const Case& c, const RoundingFloor& floor, std::int64_t cycle,
-                           double norm, double linf, double u_max, double target) {
+std::string describe_stall(const Case& c, const RoundingFloor& floor, const ResidualCheck& now,
+                           double target) {
   return fmt::format(
              "multigrid stalled at cycle {}: the residual ({} norm) {:.3e} has fallen by less "
              "than a factor {:g} per cycle for {} cycles and stays above the target {:.3e}",
-             cycle, norm_name(c), norm, kStallFactor, kStallCycles, target) +
-         floor_clause(c, floor, linf, u_max,
+             now.iteration, norm_name(c), now.norm, kStallFactor, kStallCycles, target) +
+         floor_clause(c, floor, now.linf, now.u_max,
                       "conjugate gradients (solve.krylov: cg), more smoothing "
                       "(solve.multigrid.pre_smooth, post_smooth) or a larger solve.tolerance");
 }
 
-std::string describe_floor_convergence(const Case& c, const RoundingFloor& floor,
-                                       std::int64_t it, double norm, double linf, double u_max,
-                                       double target) {
-  const double at = floor.at(u_max);
+std::string describe_floor_convergence(const Case& c, const RoundingFloor& floor, std::int64_t it,
+                                       const ResidualCheck& at, double target) {
+  const double f = floor.at(at.u_max);
+  const std::string where = at.iteration == it
+                                ? std::string()
+                                : fmt::format(" (its best, at iteration {})", at.iteration);
   return fmt::format(
       "converged at the rounding floor at iteration {}: the target {:.3e} (solve.tolerance {:g}) "
       "lies below what {} precision resolves here; the residual ({} norm) stopped falling at "
-      "{:.3e}, its max norm {:.3e} is {:.3g} x the floor {}",
+      "{:.3e}{}, its max norm {:.3e} is {:.3g} x the floor {}",
       it, target, c.solve.tolerance, c.precision == Precision::Float ? "float" : "double",
-      norm_name(c), norm, linf, linf / at, floor.describe(u_max));
+      norm_name(c), at.norm, where, at.linf, at.linf / f, floor.describe(at.u_max));
 }
 
 bool StallWatch::stalled(double factor) {

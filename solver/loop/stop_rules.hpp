@@ -30,9 +30,7 @@ class ToleranceStop {
     set_reference(first_norm);
   }
   /// The first norm (the relative tolerance's reference), known once the first check has run.
-  void set_reference(double first_norm) {
-    target_ = std::max(absolute_, relative_ * first_norm);
-  }
+  void set_reference(double first_norm) { target_ = std::max(absolute_, relative_ * first_norm); }
   double target() const { return target_; }
   bool reached(double norm) const { return norm <= target_; }
 
@@ -84,55 +82,68 @@ class StallWatch {
   int run_ = 0;
 };
 
+/// One check's residual as the stall rules and their messages read it: the chosen norm, the
+/// max norm and u's largest value (the floor scales with it).
+struct ResidualCheck {
+  std::int64_t iteration = 0;
+  double norm = std::numeric_limits<double>::infinity();
+  double linf = std::numeric_limits<double>::infinity();
+  double u_max = 0;
+};
+
 /// Conjugate gradients minimise the error's energy, not the residual, which may rise for a
 /// while: at a coefficient contrast of 1e6 it climbs by orders of magnitude over several
 /// iterations before it falls (numerics.md, "Norms and stopping"). So their stall rule is on
 /// the residual's best value, with a long patience: stalled once it has not fallen below
 /// kKrylovProgress x the best for kKrylovStallIterations iterations, or for 2 when the
-/// residual is at the rounding floor (within RoundingFloor's band, or the iteration reports
-/// that rounding holds it up: FluxIteration::at_rounding_floor), the stall at the floor, which
-/// needs no patience. The loop then ends the solve as converged
-/// where the residual lies at the rounding floor (RoundingFloor::reached).
+/// residual is at the rounding floor, the stall at the floor, which needs no patience. At the
+/// floor the max norm wanders over a factor of 10 or more from one iteration to the next, so
+/// the floor is asked of the best check as well as the latest (RoundingFloor's band, or the
+/// iteration reporting that rounding holds the residual up: FluxIteration::at_rounding_floor).
+/// The loop then ends the solve as converged where either lies at the rounding floor
+/// (RoundingFloor::reached).
 inline constexpr double kKrylovProgress = 0.9;
 inline constexpr int kKrylovStallIterations = 25;
 
 class KrylovStall {
  public:
-  /// Takes the latest norm; `at_rounding_floor` (a device reduction) is asked only when two or
-  /// more iterations have passed without progress and fewer than kKrylovStallIterations.
+  /// Takes the latest check; `at_rounding_floor(best)` (which may ask the device) is called
+  /// only when two or more iterations have passed without progress and fewer than
+  /// kKrylovStallIterations, with the best check.
   template <typename AtFloor>
-  bool stalled(double norm, AtFloor&& at_rounding_floor) {
-    if (norm < kKrylovProgress * best_) {
-      best_ = norm;
+  bool stalled(const ResidualCheck& now, AtFloor&& at_rounding_floor) {
+    if (now.norm < kKrylovProgress * best_.norm) {
+      best_ = now;
       since_ = 0;
       return false;
     }
-    return ++since_ >= kKrylovStallIterations || (since_ >= 2 && at_rounding_floor());
+    return ++since_ >= kKrylovStallIterations || (since_ >= 2 && at_rounding_floor(best_));
   }
-  double best() const { return best_; }
+  double best() const { return best_.norm; }
+  const ResidualCheck& best_check() const { return best_; }
   int since() const { return since_; }
 
  private:
-  double best_ = std::numeric_limits<double>::infinity();
+  ResidualCheck best_;
   int since_ = 0;
 };
 
-/// The one message of conjugate gradients stalled at iteration `it` with `norm` (max norm
-/// `linf`, u's largest value `u_max`) above the rounding floor or short of kFloorProgress.
-std::string describe_krylov_stall(const Case& c, const RoundingFloor& floor, std::int64_t it,
-                                  double norm, double linf, double u_max, const KrylovStall& stall,
+/// The one message of conjugate gradients stalled at check `now` above the rounding floor or
+/// short of kFloorProgress.
+std::string describe_krylov_stall(const Case& c, const RoundingFloor& floor,
+                                  const ResidualCheck& now, const KrylovStall& stall,
                                   double target);
 
 /// The one message of a stalled multigrid solve: the residual reached, the target, where it
 /// lies against the rounding floor and what to change.
-std::string describe_stall(const Case& c, const RoundingFloor& floor, std::int64_t cycle,
-                           double norm, double linf, double u_max, double target);
+std::string describe_stall(const Case& c, const RoundingFloor& floor, const ResidualCheck& now,
+                           double target);
 
-/// The one warning line of a solve that converged at the rounding floor: the tolerance below
-/// it, the residual reached and the floor.
-std::string describe_floor_convergence(const Case& c, const RoundingFloor& floor,
-                                       std::int64_t it, double norm, double linf, double u_max,
-                                       double target);
+/// The one warning line of a solve that converged at the rounding floor at iteration `it`: the
+/// tolerance below it, the residual where it stopped falling (`at`, the check that lies at the
+/// floor: the latest or conjugate gradients' best) and the floor.
+std::string describe_floor_convergence(const Case& c, const RoundingFloor& floor, std::int64_t it,
+                                       const ResidualCheck& at, double target);
 
 /// The wall-time limit of one run session (solve.max_wall_time or `run --time-limit`), from
 /// the moment the loop starts; 0 seconds is no limit.
