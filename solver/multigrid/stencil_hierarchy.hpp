@@ -70,9 +70,9 @@ bool blocked_smoothing_default(const BackendTraits& traits, int dims);
 /// measurement knob).
 bool fused_correction_default();
 
-/// Whether cycles of `spec` on the fine level `fine` smooth by Chebyshev steps
-/// (solve.multigrid.smoother; auto: the measured choice, docs/performance.md).
-bool uses_chebyshev(const MultigridSpec& spec, const LevelGeometry& fine);
+/// Whether cycles of `spec` smooth by Chebyshev steps (solve.multigrid.smoother; auto: the
+/// measured choice, docs/performance.md).
+bool uses_chebyshev(const MultigridSpec& spec);
 
 /// The smallest level that smooths with blocked passes (2^21 nodes, about 1449^2). Below it a
 /// pass is bound by latency more than bytes: on an H100 in double a two-sweep pass costs 1.64
