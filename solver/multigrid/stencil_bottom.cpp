@@ -1,20 +1,9 @@
-// The cycles' coarsest levels in one backend call (see stencil_hierarchy.hpp, bottom_levels.hpp): which
-// levels take it, and the arguments that make the call do what visit() does level by level.
-#include <cstdlib>
-
+// The cycles' coarsest levels in one backend call (see stencil_hierarchy.hpp, bottom_levels.hpp):
+// which levels take it, and the arguments that make the call do what visit() does level by level.
 #include "bottom_levels.hpp"
 #include "stencil_hierarchy.hpp"
 
 namespace fdsolve::multigrid {
-
-index_t bottom_levels_cells(const BackendTraits& traits) {
-  if (!traits.launch_bound) return 0;
-  // A measurement knob (docs/performance.md): FDSOLVE_BOTTOM_LEVELS_CELLS=N moves the
-  // threshold, 0 visits every level by itself.
-  if (const char* text = std::getenv("FDSOLVE_BOTTOM_LEVELS_CELLS"))
-    return static_cast<index_t>(std::strtoll(text, nullptr, 10));
-  return kBottomLevelsCells;
-}
 
 template <typename T>
 void StencilHierarchy<T>::set_bottom_levels_cells(index_t cells) {
@@ -76,7 +65,8 @@ void StencilHierarchy<T>::visit_below(int level, bool fresh) {
     a.bottom = bottom_args();
   else
     a.bottom_sweeps = bottom_.sweeps;
-  timed(level, &output::LevelSeconds::bottom, [&] { backend_.bottom_levels_call()->bottom_levels(a); });
+  timed(level, &output::LevelSeconds::bottom,
+        [&] { backend_.bottom_levels_call()->bottom_levels(a); });
   // The call swapped each level's pair as often as the level-by-level sweeps would have.
   const unsigned odd = bottom_levels_swaps(a);
   for (int l = level; l <= coarsest(); ++l)

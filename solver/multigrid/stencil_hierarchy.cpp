@@ -1,6 +1,6 @@
-// The cycles as sequences of backend operations (see stencil_hierarchy.hpp): construction, smoothing and
-// the shape of V, W and full-multigrid cycles. The transfers and the bottom solve are in
-// stencil_transfers.cpp, the work between ranks in stencil_ranks.cpp.
+// The cycles as sequences of backend operations (see stencil_hierarchy.hpp): construction,
+// smoothing and the shape of V, W and full-multigrid cycles. The transfers and the bottom solve are
+// in stencil_transfers.cpp, the work between ranks in stencil_ranks.cpp.
 #include "stencil_hierarchy.hpp"
 
 #include <fmt/format.h>
@@ -26,40 +26,13 @@ using detail::whole_of;
 /// to 1025^2; docs/performance-history.md); coarse levels are at most a quarter of the fine grid.
 constexpr const char* kCoarseVariant = "plain";
 
-
 }  // namespace
 
-bool fused_restriction_pays(const BackendTraits& traits, int dims) {
-  return traits.fused_residual_restriction_2d && dims == 2;
-}
-
-bool uses_chebyshev(const MultigridSpec& spec) {
-  if (spec.smoother != Smoother::Auto) return spec.smoother == Smoother::Chebyshev;
-  // Measured (docs/performance.md, "Smoothers"): Chebyshev steps take fewer V(2,2) cycles to
-  // 1e-8 than weighted Jacobi on every constant stencil, 1.4x faster on a GPU in 3D with 7
-  // points (8 cycles against 12), 1.13-1.23x in 2D and 1.16x in 3D with 27 points.
-  return true;
-}
-
-bool record_cycles_default() {
-  const char* text = std::getenv("FDSOLVE_RECORD_CYCLES");
-  return !text || std::string(text) != "0";
-}
-
-bool fused_correction_default() {
-  const char* text = std::getenv("FDSOLVE_FUSED_CORRECTION");
-  return !text || std::string(text) != "0";
-}
-
-bool blocked_smoothing_default(const BackendTraits& traits, int dims) {
-  if (const char* text = std::getenv("FDSOLVE_BLOCKED_SMOOTHING")) return std::string(text) != "0";
-  return !traits.smoothing_pass_kernel[dims].empty();
-}
-
 template <typename T>
-StencilHierarchy<T>::StencilHierarchy(std::vector<LevelGeometry> levels, const CycleSettings& settings,
-                  Backend<T>& backend, KernelId fine_kernel, FineHalo fine_halo,
-                  const LevelRanks& ranks)
+StencilHierarchy<T>::StencilHierarchy(std::vector<LevelGeometry> levels,
+                                      const CycleSettings& settings, Backend<T>& backend,
+                                      KernelId fine_kernel, FineHalo fine_halo,
+                                      const LevelRanks& ranks)
     : levels_(std::move(levels)),
       settings_(settings),
       backend_(backend),
@@ -96,9 +69,9 @@ StencilHierarchy<T>::StencilHierarchy(std::vector<LevelGeometry> levels, const C
     halo_.push_back(split(level)
                         ? std::make_unique<HaloExchange<T>>(layout_[l], backend, comm_, split_[l])
                         : nullptr);
-    plan_.level.push_back({l > 0 && has_plain ? backend.find_kernel(g.dims, kCoarseVariant)
-                                              : fine_kernel,
-                           std::nullopt});
+    plan_.level.push_back(
+        {l > 0 && has_plain ? backend.find_kernel(g.dims, kCoarseVariant) : fine_kernel,
+         std::nullopt});
     x_.emplace_back();
     next_.emplace_back();
     rhs_.emplace_back();
@@ -150,10 +123,8 @@ StencilHierarchy<T>::StencilHierarchy(std::vector<LevelGeometry> levels, const C
   set_fused_correction(fused_correction_default());
   if (several && comm_.root()) {
     const std::string whole =
-        !gathers         ? "every level split over the ranks"
-        : !redundant_    ? fmt::format("levels {}-{} whole on rank 0 (gathered and scattered back through MPI)", gather_, coarsest())
-        : device_gather_ ? fmt::format("levels {}-{} whole on every rank (their right-hand side allgathered through the device exchange)", gather_, coarsest())
-                         : fmt::format("levels {}-{} whole on every rank (their right-hand side allgathered through MPI)", gather_, coarsest());
+        gathers ? fmt::format("levels {}-{} {}", gather_, coarsest(), whole_levels())
+                : "every level split over the ranks";
     spdlog::info("multigrid over {} ranks: {}; {}", comm_.size(), whole,
                  recordable() ? "cycles recorded as graphs over the ranks"
                               : "cycles launched operation by operation");
@@ -186,8 +157,9 @@ const T* StencilHierarchy<T>::rhs(int level) const {
 }
 
 template <typename T>
-SweepArgs<T> StencilHierarchy<T>::sweep_args(int level, const StencilWeights& w, const Buffer<T>& in,
-                                   Buffer<T>& out, const T* source) const {
+SweepArgs<T> StencilHierarchy<T>::sweep_args(int level, const StencilWeights& w,
+                                             const Buffer<T>& in, Buffer<T>& out,
+                                             const T* source) const {
   SweepArgs<T> a;
   a.in = in.data();
   a.out = out.data();
@@ -226,7 +198,8 @@ void StencilHierarchy<T>::set_blocked_smoothing(bool on, index_t min_cells) {
   // kernel (the CPU's runs single sweeps; CUDA's 3D tiles measured slower: a measurement only).
   const std::string made = backend_.traits().smoothing_pass_kernel[dims];
   const bool has_made = !made.empty() && std::find(names.begin(), names.end(), made) != names.end();
-  const KernelId id = backend_.find_step_kernel(dims, has_made ? made : backend_.default_step_kernel(dims));
+  const KernelId id =
+      backend_.find_step_kernel(dims, has_made ? made : backend_.default_step_kernel(dims));
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     const LevelGeometry& g = levels_[l];
     // A blocked pass reads the halo as it was at its start: only Dirichlet faces, whose
@@ -241,12 +214,12 @@ void StencilHierarchy<T>::set_blocked_smoothing(bool on, index_t min_cells) {
   // The probe as the fine level's first two pre-smoothing sweeps, where the kernel can count
   // the first one's update as it goes.
   plan_.pair_probe = blocked_smoothing(0) && settings_.spec.pre_smooth >= 2 && coarsest() > 0 &&
-                backend_.pairs_with_stats(*plan_.level[0].passes);
+                     backend_.pairs_with_stats(*plan_.level[0].passes);
 }
 
 template <typename T>
 void StencilHierarchy<T>::smooth_level(int level, int sweeps, bool zeroed,
-                             const TransferArgs<T>* correction, int degree) {
+                                       const TransferArgs<T>* correction, int degree) {
   if (!here(level)) return;
   Buffer<T>& xl = x(level);
   Buffer<T>& nl = next(level);
@@ -281,7 +254,8 @@ SweepStats StencilHierarchy<T>::probe(Buffer<T>& u, Buffer<T>& next) {
   const SweepArgs<T> a =
       sweep_args(0, smoothing_weights(0, settings_.spec.pre_smooth, 0), u, next, rhs(0));
   SweepStats stats;
-  timed(0, &output::LevelSeconds::sweep, [&] { stats = backend_.smooth(probe_pass(a, PassStats::Now)); });
+  timed(0, &output::LevelSeconds::sweep,
+        [&] { stats = backend_.smooth(probe_pass(a, PassStats::Now)); });
   return stats;
 }
 
@@ -376,13 +350,17 @@ std::vector<std::string> StencilHierarchy<T>::describe_plan() const {
       line += plan_.bottom_by_cg ? "; solved by conjugate gradients"
                                  : fmt::format("; solved by {} sweeps", bottom_.sweeps);
     if (split(level)) line += "; split over the ranks";
-    if (comm_.several() && level >= gather_)
-      line += redundant_ ? (device_gather_ ? "; whole on every rank (allgathered through the device exchange)"
-                                           : "; whole on every rank (allgathered through MPI)")
-                         : "; whole on rank 0 (gathered and scattered back through MPI)";
+    if (comm_.several() && level >= gather_) line += "; " + whole_levels();
     lines.push_back(std::move(line));
   }
   return lines;
+}
+
+template <typename T>
+std::string StencilHierarchy<T>::whole_levels() const {
+  if (!redundant_) return "whole on rank 0 (gathered and scattered back through MPI)";
+  return fmt::format("whole on every rank (their right-hand side allgathered through {})",
+                     device_gather_ ? "the device exchange" : "MPI");
 }
 
 template class StencilHierarchy<float>;
