@@ -367,6 +367,10 @@ KernelCatalog cuda_kernel_catalog(int device);
 /// creation; the CUDA backend then takes the compiled code instead of compiling again. Numbers
 /// and formulas without a GPU translation are left alone; without CUDA it does nothing.
 void compile_formulas_ahead(const std::vector<FieldProgram>& programs, int device);
+/// The same for compute capability `arch` (major x 10 + minor) without asking the driver,
+/// which starts CUDA (about 0.1 s): compile_formulas_ahead for a device of that architecture
+/// then finds the compiles under way.
+void compile_formulas_for_arch(const std::vector<FieldProgram>& programs, int arch);
 /// The CUDA backend on device `device`; throws BackendError when CUDA is unavailable.
 template <typename T>
 std::unique_ptr<Backend<T>> make_cuda_backend(int device = 0);

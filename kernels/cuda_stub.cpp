@@ -10,6 +10,8 @@ std::string cuda_unavailable_reason() { return "fdsolve was built without CUDA";
 
 void compile_formulas_ahead(const std::vector<FieldProgram>&, int) {}
 
+void compile_formulas_for_arch(const std::vector<FieldProgram>&, int) {}
+
 template <typename T>
 std::unique_ptr<Backend<T>> make_cuda_backend(int) {
   throw BackendError("CUDA backend unavailable: " + cuda_unavailable_reason());

@@ -38,9 +38,13 @@ void compile_formulas_ahead(const std::vector<FieldProgram>& programs, int devic
     cudaGetLastError();  // the backend reports the device's trouble when it is created
     return;
   }
+  compile_formulas_for_arch(programs, major * 10 + minor);
+}
+
+void compile_formulas_for_arch(const std::vector<FieldProgram>& programs, int arch) {
   for (const FieldProgram& p : programs)
     if (!p.cuda_body.empty() && !p.is_constant)
-      cuda::compile_expression_ahead(cuda::expression_source(p), major * 10 + minor);
+      cuda::compile_expression_ahead(cuda::expression_source(p), arch);
 }
 
 namespace cuda {

@@ -380,6 +380,7 @@ int run_command(const RunOptions& options) {
     return read;
   });
   cpu::set_thread_policy(cpu::resolve_thread_policy(options.threads));
+  compile_formulas_early(c);
   const bool cuda = parallel::agree(comm, [&] { return use_cuda(c.backend); });
   return c.precision == Precision::Float ? run_typed<float>(c, cuda, options, comm)
                                          : run_typed<double>(c, cuda, options, comm);
