@@ -11,11 +11,10 @@ bool fused_restriction_pays(const BackendTraits& traits, int dims) {
 }
 
 bool uses_chebyshev(const MultigridSpec& spec) {
-  if (spec.smoother != Smoother::Auto) return spec.smoother == Smoother::Chebyshev;
-  // Measured (docs/performance.md, "Smoothers"): Chebyshev steps take fewer V(2,2) cycles to
-  // 1e-8 than weighted Jacobi on every constant stencil, 1.4x faster on a GPU in 3D with 7
-  // points (8 cycles against 12), 1.13-1.23x in 2D and 1.16x in 3D with 27 points.
-  return true;
+  // auto: Chebyshev. Measured (docs/performance.md, "Smoothers"): Chebyshev steps take fewer
+  // V(2,2) cycles to 1e-8 than weighted Jacobi on every constant stencil, 1.4x faster on a GPU in
+  // 3D with 7 points (8 cycles against 12), 1.11-1.23x in 2D and 3D with 19 or 27 points.
+  return spec.smoother != Smoother::Jacobi;
 }
 
 bool record_cycles_default() {

@@ -166,9 +166,7 @@ SweepArgs<T> StencilHierarchy<T>::sweep_args(int level, const StencilWeights& w,
   a.source_field = source;
   a.layout = layout_[level];
   a.box = box_[level];
-  a.weights = w;
-  // Only the fine level has no g field; its constant takes the sweep's factor as a field would.
-  if (!source) a.weights.source = fine_rhs_constant_ * w.source_scale;
+  a.weights = sourced(w, source);
   return a;
 }
 
@@ -257,13 +255,6 @@ SweepStats StencilHierarchy<T>::probe(Buffer<T>& u, Buffer<T>& next) {
   timed(0, &output::LevelSeconds::sweep,
         [&] { stats = backend_.smooth(probe_pass(a, PassStats::Now)); });
   return stats;
-}
-
-template <typename T>
-StencilWeights StencilHierarchy<T>::pass_weights(int level, int degree, int index) const {
-  StencilWeights w = smoothing_weights(level, degree, index);
-  if (!rhs(level)) w.source = fine_rhs_constant_ * w.source_scale;  // as sweep_args does
-  return w;
 }
 
 template <typename T>

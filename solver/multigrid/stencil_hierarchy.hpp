@@ -251,9 +251,17 @@ class StencilHierarchy : private LevelHierarchy {
   /// Whether `level` smooths by Chebyshev steps (every level, where the settings ask for them:
   /// the cycle's factor is its worst level's).
   bool chebyshev(int /*level*/) const { return chebyshev_; }
-  /// smoothing_weights with the fine level's constant source (sweep_args') for a pass's second
-  /// sweep (SweepArgs::second_weights).
-  StencilWeights pass_weights(int level, int degree, int index) const;
+  /// smoothing_weights as a sweep reading `level`'s source takes them (sourced), for a pass's
+  /// second sweep (SweepArgs::second_weights).
+  StencilWeights pass_weights(int level, int degree, int index) const {
+    return sourced(smoothing_weights(level, degree, index), rhs(level));
+  }
+  /// `w` for a sweep whose source field is `source`: without one (the fine level has no g
+  /// field) the constant takes the sweep's factor as a field would.
+  StencilWeights sourced(StencilWeights w, const T* source) const {
+    if (!source) w.source = fine_rhs_constant_ * w.source_scale;
+    return w;
+  }
   /// The weights of sweep `index` of a smoothing step of `degree` sweeps on `level`.
   StencilWeights smoothing_weights(int level, int degree, int index) const {
     return chebyshev(level) ? chebyshev_sweep(ops_[level], degree, index) : ops_[level].smooth;
