@@ -15,6 +15,7 @@
 #include "flux_operator.hpp"
 #include "flux_transfer.hpp"
 #include "galerkin.hpp"
+#include "galerkin_product.hpp"
 #include "layout.hpp"
 #include "level_faces.hpp"
 
@@ -38,8 +39,12 @@ class FluxOperations {
   virtual DotPartial dot_terms(const DotArgs<T>& args, int scale) = 0;
   /// One axis of the flux-continuous transfers between levels (flux_transfer.hpp), enqueued.
   virtual void transfer_axis(const AxisTransferArgs<T>& args) = 0;
-  /// One step of building a Galerkin coarse operator by probing (galerkin.hpp), enqueued.
+  /// One step of building a Galerkin coarse operator (galerkin.hpp: collapse, held rows, or
+  /// probing), enqueued.
   virtual void galerkin(const GalerkinArgs<T>& args) = 0;
+  /// The coarse rows of a Galerkin operator R A P formed row by row (galerkin_product.hpp),
+  /// enqueued.
+  virtual void galerkin_product(const GalerkinProductArgs<T>& args) = 0;
 };
 
 /// The flux operator's face arrays built where the fields live (level_faces.hpp): dense

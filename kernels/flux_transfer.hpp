@@ -39,6 +39,10 @@ struct AxisTransferArgs {
   /// field itself, as `to + value`, the sum a separate combine (1 x e + 1 x to) would form.
   bool accumulate = false;
   const T* held = nullptr;
+  /// Prolongation only: write each node's weight of its lower coarse parent instead (1 on a
+  /// node over a coarse node; `from` is not read): the weights Galerkin's product reads
+  /// (galerkin_product.hpp).
+  bool weights = false;
 };
 
 /// The plain scalars of AxisTransferArgs for device code.
@@ -54,6 +58,7 @@ struct AxisTransferPlain {
   T scale;
   const T* held;   // AxisTransferArgs::held
   int accumulate;  // AxisTransferArgs::accumulate
+  int weights;     // AxisTransferArgs::weights
 };
 
 template <typename T>
@@ -62,7 +67,8 @@ AxisTransferPlain<T> axis_transfer_plain(const AxisTransferArgs<T>& a) {
   return {a.from,         a.to,           a.face,          strides_of(a.from_layout),
           strides_of(a.to_layout), strides_of(a.face_layout), a.axis, a.to_fine[0],
           a.to_fine[1],   a.to_fine[2],   a.n_fine,        rule(a.lo),
-          rule(a.hi),     T(a.scale),     a.held,          a.accumulate ? 1 : 0};
+          rule(a.hi),     T(a.scale),     a.held,          a.accumulate ? 1 : 0,
+          a.weights ? 1 : 0};
 }
 
 /// Stores a transferred value at element `at` of `to`: written, or added where the node is not
@@ -113,8 +119,9 @@ FDSOLVE_HOST_DEVICE T axis_transfer_node(const AxisTransferPlain<T>& p, index_t 
   if (!restrict) {  // fine index c from coarse nodes c / 2 (and c / 2 + 1)
     g[p.axis] = c >> 1;
     const index_t from = p.from_s.at(g[0], g[1], g[2]);
-    if ((c & 1) == 0) return p.from[from];
+    if ((c & 1) == 0) return p.weights ? T(1) : p.from[from];
     const T lo = axis_face(p, base, step, c - 1), hi = axis_face(p, base, step, c);
+    if (p.weights) return lo / (lo + hi);
     return (lo * p.from[from] + hi * p.from[from + from_step]) / (lo + hi);
   }
   // Restriction onto coarse index c: fine nodes 2c - 1, 2c, 2c + 1 with the weights by which

@@ -1,10 +1,12 @@
-// Building multigrid's Galerkin coarse operators R A P on the backend by probing: for each of
-// the 3^dims colours (node index mod 3 per axis) the coarse field that is 1 on the nodes of that
-// colour (Colour), taken through P, the fine operator and R; each coarse node's result is then
-// its coefficient of the one node of that colour among its neighbours (Extract), since R A P
-// couples a coarse node with its 3^dims neighbours only (nested levels). Collapse ends a level:
-// held rows become (centre -1, others 0), and each node's summed coupling toward the next node
-// on every axis is the face coefficient that the next, flux-continuous, prolongation reads.
+// The steps of multigrid's Galerkin coarse operators R A P on the backend besides forming the
+// rows (galerkin_product.hpp). Collapse ends a level: each node's summed coupling toward the
+// next node on every axis is the face coefficient that the next, flux-continuous, prolongation
+// reads; HeldRows makes held rows (centre -1, others 0). Colour and Extract probe the operator,
+// the reference the rows are tested against: for each of the 3^dims colours (node index mod 3
+// per axis) the coarse field that is 1 on the nodes of that colour (Colour), taken through P,
+// the fine operator and R; each coarse node's result is then its coefficient of the one node of
+// that colour among its neighbours (Extract), since R A P couples a coarse node with its 3^dims
+// neighbours only (nested levels).
 #pragma once
 
 #include <array>

@@ -192,6 +192,9 @@ class CpuBackend final : public Backend<T>,
   }
   void transfer_axis(const AxisTransferArgs<T>& args) override { cpu::transfer_axis(args); }
   void galerkin(const GalerkinArgs<T>& args) override { cpu::galerkin(args); }
+  void galerkin_product(const GalerkinProductArgs<T>& args) override {
+    cpu::galerkin_product(args);
+  }
   void zero(Buffer<T>& field) override { cpu::fill_value(field.data(), field.size(), T(0)); }
   void copy(Buffer<T>& dst, const Buffer<T>& src) override {
     cpu::copy(dst.data(), src.data(), std::min(dst.size(), src.size()));

@@ -276,12 +276,14 @@ void transfer_row_across(const AxisTransferArgs<T>& a, const AxisTransferPlain<T
   const T* __restrict__ face = a.face + face_row + i0 * fx;
   const auto face_at = [&](index_t m) { return face + axis_face_index(p, m) * step; };
   if (!a.restrict) {
-    const T* from = a.from + p.from_s.at(i0, axis == 1 ? c >> 1 : j, axis == 2 ? c >> 1 : k);
+    const T* from = a.weights ? nullptr  // not read
+                              : a.from + p.from_s.at(i0, axis == 1 ? c >> 1 : j, axis == 2 ? c >> 1 : k);
     const T* lo = (c & 1) ? face_at(c - 1) : nullptr;
     const T* hi = (c & 1) ? face_at(c) : nullptr;
     const auto value = [&](index_t n) {
-      if ((c & 1) == 0) return from[n];
+      if ((c & 1) == 0) return a.weights ? T(1) : from[n];
       const T l = flux_magnitude(lo[n * fx]), h = flux_magnitude(hi[n * fx]);
+      if (a.weights) return l / (l + h);
       return (l * from[n] + h * from[n + from_step]) / (l + h);
     };
     if (!a.accumulate) {
@@ -330,6 +332,22 @@ void galerkin(const GalerkinArgs<T>& a) {
   });
 }
 
+template <typename T>
+void galerkin_product(const GalerkinProductArgs<T>& a) {
+  const GalerkinProductPlain<T> p = galerkin_product_plain(a);
+  constexpr int kChunk = 16;  // coarse rows sharing their fine x positions' sums
+  const Box& b = a.box;
+  const index_t ny = b.extent(1), rows = ny * b.extent(2);
+  // A few thousand operations per node: every thread pays even on the small levels.
+#pragma omp parallel for schedule(static, 1) num_threads(team_size(64 * b.cells()))
+  for (index_t r = 0; r < rows; ++r)
+    for (index_t i = b.lo[0]; i < b.hi[0]; i += kChunk)
+      galerkin_product_rows<kChunk>(p, i, std::min(i + kChunk, b.hi[0]), b.lo[1] + r % ny,
+                                    b.lo[2] + r / ny);
+}
+
+template void galerkin_product<float>(const GalerkinProductArgs<float>&);
+template void galerkin_product<double>(const GalerkinProductArgs<double>&);
 template void galerkin<float>(const GalerkinArgs<float>&);
 template void galerkin<double>(const GalerkinArgs<double>&);
 template void transfer_axis<float>(const AxisTransferArgs<float>&);

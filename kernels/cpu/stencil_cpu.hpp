@@ -9,6 +9,7 @@
 #include "../transfer.hpp"
 #include "../flux_transfer.hpp"
 #include "../galerkin.hpp"
+#include "../galerkin_product.hpp"
 #include "../node_difference.hpp"
 
 namespace fdsolve::cpu {
@@ -69,6 +70,9 @@ DotPartial dot_terms(const DotArgs<T>& args, int scale);
 /// One step of building a Galerkin coarse operator (galerkin.hpp), over every owned node.
 template <typename T>
 void galerkin(const GalerkinArgs<T>& args);
+/// The coarse rows of R A P (galerkin_product.hpp), over args.box.
+template <typename T>
+void galerkin_product(const GalerkinProductArgs<T>& args);
 /// One axis of the variable-coefficient transfers (flux_transfer.hpp).
 template <typename T>
 void transfer_axis(const AxisTransferArgs<T>& args);

@@ -135,6 +135,9 @@ class CudaBackend final : public Backend<T>,
     launch_transfer_axis(args, stream_);
   }
   void galerkin(const GalerkinArgs<T>& args) override { launch_galerkin(args, stream_); }
+  void galerkin_product(const GalerkinProductArgs<T>& args) override {
+    launch_galerkin_product(args, stream_);
+  }
   void zero(Buffer<T>& field) override {
     FDSOLVE_CUDA_CHECK(cudaMemsetAsync(field.data(), 0, bytes(field.size()), stream_));
   }

@@ -67,6 +67,17 @@ __global__ void __launch_bounds__(kBX* kBY) galerkin_kernel(GalerkinPlain<T> p, 
   galerkin_node(p, i, j, k);
 }
 
+/// The coarse rows of R A P (galerkin_product.hpp), one thread per row.
+template <typename T>
+__global__ void __launch_bounds__(kBX* kBY)
+    galerkin_product_kernel(GalerkinProductPlain<T> p, DevBox b) {
+  const index_t i = b.lo[0] + blockIdx.x * static_cast<index_t>(kBX) + threadIdx.x;
+  const index_t j = b.lo[1] + blockIdx.y * static_cast<index_t>(kBY) + threadIdx.y;
+  const index_t k = b.lo[2] + blockIdx.z;
+  if (i >= b.hi[0] || j >= b.hi[1]) return;
+  galerkin_product_rows<1>(p, i, i + 1, j, k);
+}
+
 /// The transfers between grids that do not nest (transfer_ratio.hpp).
 template <typename T>
 __global__ void __launch_bounds__(kBX* kBY)
@@ -196,6 +207,16 @@ void launch_galerkin(const GalerkinArgs<T>& a, cudaStream_t stream) {
   FDSOLVE_CUDA_CHECK_LAUNCH();
 }
 
+template <typename T>
+void launch_galerkin_product(const GalerkinProductArgs<T>& a, cudaStream_t stream) {
+  if (a.box.empty()) return;
+  galerkin_product_kernel<T><<<box_grid(a.box), dim3(kBX, kBY), 0, stream>>>(
+      galerkin_product_plain(a), dev_box(a.box));
+  FDSOLVE_CUDA_CHECK_LAUNCH();
+}
+
+template void launch_galerkin_product<float>(const GalerkinProductArgs<float>&, cudaStream_t);
+template void launch_galerkin_product<double>(const GalerkinProductArgs<double>&, cudaStream_t);
 template void launch_galerkin<float>(const GalerkinArgs<float>&, cudaStream_t);
 template void launch_galerkin<double>(const GalerkinArgs<double>&, cudaStream_t);
 template void launch_transfer_axis<float>(const AxisTransferArgs<float>&, cudaStream_t);

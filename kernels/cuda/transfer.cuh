@@ -7,6 +7,7 @@
 #include "bottom_levels.hpp"
 #include "flux_transfer.hpp"
 #include "galerkin.hpp"
+#include "galerkin_product.hpp"
 #include "transfer.hpp"
 
 namespace fdsolve::cuda {
@@ -34,6 +35,9 @@ void launch_transfer_axis(const AxisTransferArgs<T>& args, cudaStream_t stream);
 /// Enqueues one step of building a Galerkin coarse operator (one thread per owned node).
 template <typename T>
 void launch_galerkin(const GalerkinArgs<T>& args, cudaStream_t stream);
+/// Enqueues the coarse rows of R A P (galerkin_product.hpp), one thread per row.
+template <typename T>
+void launch_galerkin_product(const GalerkinProductArgs<T>& args, cudaStream_t stream);
 
 /// Enqueues the bottom solve of `args` (bottom_cg.hpp) as one thread block on `stream`.
 template <typename T>

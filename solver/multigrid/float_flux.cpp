@@ -13,7 +13,7 @@ FloatFluxCycles::FloatFluxCycles(std::vector<LevelGeometry> levels, const op::Me
       float_backend_(mixed_.float_companion()),
       layout_(layout),
       box_(box) {
-  auto built = op::flux_levels<float>(levels, m, *float_backend_);
+  auto built = op::flux_levels<float>(levels, m, *float_backend_, !galerkin_levels(levels));
   RunClock::get().mark("face arrays built");
   cycles_ = std::make_unique<FluxHierarchy<float>>(std::move(levels), std::move(built), spec,
                                                    *float_backend_, 0.0, 1.0);

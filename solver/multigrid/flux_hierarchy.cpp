@@ -12,6 +12,26 @@
 
 namespace fdsolve::multigrid {
 
+std::vector<int> halving_axes(const LevelGeometry& coarse) {
+  std::vector<int> axes;
+  for (int a = 0; a < coarse.dims; ++a) {
+    const bool halves = 2 * coarse.ratio.num[a] == coarse.ratio.den[a];
+    if (!halves && coarse.ratio.num[a] != coarse.ratio.den[a]) return {};  // does not nest
+    if (halves) axes.push_back(a);
+  }
+  return axes;
+}
+
+bool galerkin_levels(const std::vector<LevelGeometry>& levels) {
+  bool galerkin = levels.size() > 1;
+  for (std::size_t l = 1; l < levels.size(); ++l) {
+    galerkin = galerkin && !halving_axes(levels[l]).empty();
+    for (int a = 0; a < levels[l].dims; ++a)
+      galerkin = galerkin && (!levels[l].periodic[a] || levels[l].n[a] % 3 == 0);
+  }
+  return galerkin;
+}
+
 template <typename T>
 FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
                                 std::vector<op::FluxLevel<T>> built, const MultigridSpec& spec,
@@ -61,16 +81,8 @@ FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
     const LevelGeometry& fine = levels_[l];
     const LevelGeometry& coarse = levels_[l + 1];
     AxisPlan& plan = plan_[l];
-    bool nested = true;
-    for (int a = 0; a < fine.dims; ++a) {
-      const bool halves = 2 * coarse.ratio.num[a] == coarse.ratio.den[a];
-      nested = nested && (halves || coarse.ratio.num[a] == coarse.ratio.den[a]);
-      if (halves) plan.axes.push_back(a);
-    }
-    if (!nested || plan.axes.empty()) {
-      plan.axes.clear();
-      continue;
-    }
+    plan.axes = halving_axes(coarse);
+    if (plan.axes.empty()) continue;
     std::array<index_t, 3> n = coarse.n;
     plan.grid.push_back(layout_[l + 1]);
     plan.buffer.emplace_back();
@@ -84,12 +96,7 @@ FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
       backend.zero(plan.buffer.back());
     }
   }
-  galerkin_ = levels_.size() > 1;
-  for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
-    galerkin_ = galerkin_ && !plan_[l].axes.empty();
-    for (int a = 0; a < levels_[l + 1].dims; ++a)
-      galerkin_ = galerkin_ && (!levels_[l + 1].periodic[a] || levels_[l + 1].n[a] % 3 == 0);
-  }
+  galerkin_ = galerkin_levels(levels_);
   stencil_.resize(levels_.size());
   held_copy_.resize(levels_.size());
   if (galerkin_) {
@@ -117,64 +124,6 @@ const T* FluxHierarchy<T>::held_marker(int level) const {
 }
 
 template <typename T>
-void FluxHierarchy<T>::build_galerkin() {
-  const int dims = levels_[0].dims;
-  const int colours = dims == 2 ? 9 : 27;
-  Buffer<T> scratch = backend_.allocate(layout_[0].size);
-  for (int l = 0; l < coarsest(); ++l) {
-    const int c = l + 1;
-    Buffer<T>& e = next_[l];
-    Buffer<T>& q = l == 0 ? scratch : rhs_[l];
-    backend_.zero(stencil_[c]);
-    GalerkinArgs<T> g;
-    g.layout = layout_[c];
-    g.box = box_[c];
-    g.held = held_[c] > 0 ? held_copy_[c].data() : nullptr;  // flux_levels' held nodes
-    g.stencil = stencil_[c].data();
-    g.stride = layout_[c].size;
-    for (int a = 0; a < 3; ++a) g.periodic[a] = levels_[c].periodic[a];
-    for (int colour = 0; colour < colours; ++colour) {
-      g.colour = {colour % 3, colour / 3 % 3, colour / 9};
-      g.op = GalerkinOp::Colour;
-      g.out = x_[c].data();
-      flux_.galerkin(g);
-      prolong_level(l, e);  // e = P (the colour's field)
-      backend_.zero(q);     // q = e off the held nodes
-      LinearCombinationArgs<T> keep;
-      keep.y = q.data();
-      keep.x = e.data();
-      keep.b = 0.0;
-      keep.held_face = held_[l] > 0 ? held_marker(l) : nullptr;
-      keep.layout = layout_[l];
-      keep.box = layout_[l].owned_box();
-      flux_.combine(keep);
-      fill(l, q.data());
-      SweepArgs<T> a;  // e = A q
-      a.in = q.data();
-      a.out = e.data();
-      a.layout = layout_[l];
-      a.box = box_[l];
-      a.flux = level_operator(l, 0.0, -1.0, 0.0);
-      backend_.sweep(a, KernelId{dims, 0});
-      restrict_level(l, e);  // rhs_[c] = R A P (the colour's field)
-      g.op = GalerkinOp::Extract;
-      g.in = rhs_[c].data();
-      flux_.galerkin(g);
-    }
-    g.op = GalerkinOp::Collapse;
-    for (int a = 0; a < 3; ++a) g.faces[a] = face_[c][a].data();
-    flux_.galerkin(g);
-    g.op = GalerkinOp::HeldRows;
-    if (g.held) flux_.galerkin(g);
-    backend_.zero(x_[c]);
-    backend_.zero(rhs_[c]);
-    backend_.zero(e);
-    if (l > 0) backend_.zero(q);
-  }
-  backend_.synchronize();
-}
-
-template <typename T>
 void FluxHierarchy<T>::set_shift(double alpha, double scale) {
   alpha_ = alpha;
   scale_ = scale;
@@ -196,7 +145,7 @@ FluxOperator<T> FluxHierarchy<T>::level_operator(int level, double keep, double 
   // (R A P of that stencil) or 7-point averaged faces.
   if (level == 0) op.neighbour = fine_neighbour_;
   // The capacity and the Robin faces: the fine and averaged levels' diagonal; R A P carries it
-  // on Galerkin ones (build_galerkin probes the fine operator).
+  // on Galerkin ones (build_galerkin forms it from the fine operator).
   if (level == 0 || !galerkin_) op.diagonal = level_diagonal(static_cast<std::size_t>(level));
   if (level > 0 && galerkin_) {
     op.stencil = stencil_[level].data();

@@ -3,12 +3,11 @@
 // equation A z = r, weighted-Jacobi smoothing with each node's own diagonal,
 // flux-continuous interpolation by axes and its transpose (kernels/flux_transfer.hpp; linear
 // interpolation and full weighting between levels that do not nest), corrections added only
-// where nodes are not held,
-// Galerkin coarse operators R A P built on the backend by probing (galerkin.hpp; the averaged
-// face coefficients of op::flux_levels where the levels do not nest), and an exact solve of the
-// coarsest grid (a few dozen unknowns) on the host. One cycle from z = 0 is a fixed linear map,
-// symmetric in the volume-weighted inner product, so that it can precondition conjugate
-// gradients (flux_solve.hpp).
+// where nodes are not held, Galerkin coarse operators R A P formed row by row on the backend
+// (flux_galerkin.cpp; the averaged face coefficients of op::flux_levels where the levels do not
+// nest), and an exact solve of the coarsest grid (a few dozen unknowns) on the host. One cycle
+// from z = 0 is a fixed linear map, symmetric in the volume-weighted inner product, so that it
+// can precondition conjugate gradients (flux_solve.hpp).
 #pragma once
 
 #include <functional>
@@ -137,6 +136,19 @@ class FluxPreconditioner {
   virtual void set_interrupt(std::function<bool()> requested) = 0;
 };
 
+/// The axes along which `coarse` halves its finer level, in order; empty where it does not nest
+/// (an axis neither halves nor is kept) or keeps every axis.
+std::vector<int> halving_axes(const LevelGeometry& coarse);
+
+/// Whether FluxHierarchy forms Galerkin operators on `levels`: every coarse level nests and halves
+/// an axis, and every periodic axis of a coarse level has a multiple of 3 nodes (where probing's
+/// colours, which repeat every 3 nodes, fit; the product keeps the rule).
+bool galerkin_levels(const std::vector<LevelGeometry>& levels);
+
+/// How FluxHierarchy forms its Galerkin coarse operators: row by row (galerkin_product.hpp), or
+/// by probing with the cycle's own transfers and operator (galerkin.hpp), the reference.
+enum class GalerkinBuild { product, probing };
+
 template <typename T>
 class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
  public:
@@ -158,6 +170,13 @@ class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
   /// Whether the coarse levels hold Galerkin operators R A P (every level nested, periodic
   /// coarse axes a multiple of 3 nodes) rather than averaged faces.
   bool galerkin() const { return galerkin_; }
+  /// Forms the Galerkin levels' operators again (galerkin() only), `how`; the constructor and
+  /// set_shift form them row by row.
+  void build_galerkin(GalerkinBuild how = GalerkinBuild::product);
+  /// Level `level`'s Galerkin stencil arrays (3^dims arrays of its layout) on the host.
+  std::vector<T> galerkin_stencil(int level) const;
+  /// The layout of level `level`'s fields.
+  const Layout& layout(int level) const { return layout_[static_cast<std::size_t>(level)]; }
   /// The relaxation weight of the fine smoother.
   double omega() const { return omega_[0]; }
 
@@ -242,7 +261,8 @@ class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
   bool galerkin_ = false;
   std::vector<Buffer<T>> stencil_;  // level l >= 1: 3^dims arrays of layout_[l] (Galerkin)
   std::vector<Buffer<T>> held_copy_;  // level l >= 1 with held nodes: the +x faces as uploaded
-  void build_galerkin();
+  void galerkin_product(int level);  // the rows of level + 1
+  void probe_galerkin(int level);
   /// The array whose negative entries mark the held nodes of `level`.
   const T* held_marker(int level) const;
   void restrict_level(int level, const Buffer<T>& residual);

@@ -32,7 +32,7 @@ FluxCyclesOnRanks<T>::FluxCyclesOnRanks(const Case& c, std::vector<LevelGeometry
       }
     }
     if (!cycles_) {
-      auto built = op::flux_levels<T>(levels_, m, backend);
+      auto built = op::flux_levels<T>(levels_, m, backend, !galerkin_levels(levels_));
       RunClock::get().mark("face arrays built");
       same_ = std::make_unique<FluxHierarchy<T>>(levels_, std::move(built), c.solve.multigrid,
                                                  backend, alpha, scale);

@@ -51,8 +51,9 @@ DenseLevel fine_dense(const LevelGeometry& g, const Medium& m, LevelFaceBuilder&
 }
 
 /// The level `g` below `f`: node values from the fine node nearest each coarse node, faces
-/// averaged (nested levels) or re-discretised from the node values (levels that do not nest).
-DenseLevel coarse_dense(const DenseLevel& f, const LevelGeometry& g, LevelFaceBuilder& build) {
+/// averaged (nested levels, where `averaged`) or re-discretised from the node values.
+DenseLevel coarse_dense(const DenseLevel& f, const LevelGeometry& g, LevelFaceBuilder& build,
+                        bool averaged) {
   DenseLevel d;
   d.grid = face_grid(g);
   d.beta_constant = f.beta_constant;
@@ -76,7 +77,7 @@ DenseLevel coarse_dense(const DenseLevel& f, const LevelGeometry& g, LevelFaceBu
     nodes.capacity_out = d.capacity.data();
   }
   if (nodes.beta || nodes.held || nodes.capacity) build.run(nodes);
-  if (!d.grid.nested()) return d;  // faces from its own node values
+  if (!d.grid.nested() || !averaged) return d;  // faces from its own node values
   AveragedFaces faces;
   faces.fine = f.grid;
   faces.coarse = d.grid;
@@ -163,7 +164,7 @@ LevelPart rank_part(const Subdomain& sub, const Layout& L) {
 
 template <typename T>
 std::vector<FluxLevel<T>> flux_levels(const std::vector<LevelGeometry>& levels, const Medium& m,
-                                      Backend<T>& backend) {
+                                      Backend<T>& backend, bool averaged_faces) {
   LevelFaceBuilder& build = backend.level_faces();
   const RobinFaces robin = robin_faces(m);
   const RobinFaces* with_robin = m.robin() ? &robin : nullptr;
@@ -176,7 +177,7 @@ std::vector<FluxLevel<T>> flux_levels(const std::vector<LevelGeometry>& levels, 
   DenseLevel d = fine_dense(levels[0], m, build, cells);
   out.push_back(whole(d, 0));
   for (std::size_t l = 1; l < levels.size(); ++l) {
-    DenseLevel next = coarse_dense(d, levels[l], build);
+    DenseLevel next = coarse_dense(d, levels[l], build, averaged_faces);
     out.push_back(whole(next, l));
     d = std::move(next);  // level_arrays waited for the work that read d
   }
@@ -299,8 +300,8 @@ template FluxLevel<float> fine_flux_level<float>(const LevelGeometry&, const Med
 template FluxLevel<double> fine_flux_level<double>(const LevelGeometry&, const Medium&,
                                                    const Subdomain&, Backend<double>&);
 template std::vector<FluxLevel<float>> flux_levels<float>(const std::vector<LevelGeometry>&,
-                                                          const Medium&, Backend<float>&);
+                                                          const Medium&, Backend<float>&, bool);
 template std::vector<FluxLevel<double>> flux_levels<double>(const std::vector<LevelGeometry>&,
-                                                            const Medium&, Backend<double>&);
+                                                            const Medium&, Backend<double>&, bool);
 
 }  // namespace fdsolve::op

@@ -41,10 +41,14 @@ struct FluxLevel {
 };
 
 /// The face arrays of every level of `levels` (fine first) for the medium `m` of the fine
-/// grid, built in `backend`'s memory.
+/// grid, built in `backend`'s memory. `averaged_faces` false: the nested coarse levels' faces
+/// come from their node values, as those of levels that do not nest, instead of averaging the
+/// finer level's (for Galerkin levels, whose operator and faces the hierarchy forms itself and
+/// which read only the held marks of these).
 template <typename T>
 std::vector<FluxLevel<T>> flux_levels(const std::vector<multigrid::LevelGeometry>& levels,
-                                      const Medium& m, Backend<T>& backend);
+                                      const Medium& m, Backend<T>& backend,
+                                      bool averaged_faces = true);
 
 /// The fine level alone on the nodes `sub` owns (a rank's box; its layout for T): what the
 /// Jacobi and explicit heat sweeps read. Faces toward a neighbouring rank's nodes come from the

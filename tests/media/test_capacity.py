@@ -268,7 +268,7 @@ def group_conservation():
 
 
 def group_cycles():
-    # 33^2 nests (Galerkin coarse operators, R C P by probing); 30^2 does not (averaged faces
+    # 33^2 nests (Galerkin coarse operators, R C P); 30^2 does not (averaged faces
     # and the capacity of the fine node under each coarse one). Stationary cycles alone, so
     # that a coarse level without the capacity shows: the step then stalls far from converged.
     for n in (33, 30):

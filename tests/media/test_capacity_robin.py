@@ -269,7 +269,7 @@ def group_conservation():
 
 
 def group_cycles():
-    # 33^2 nests (Galerkin coarse operators, R (C + dt robin) P by probing); 30^2 does not
+    # 33^2 nests (Galerkin coarse operators, R (C + dt robin) P); 30^2 does not
     # (averaged faces, the capacity of the fine node under each coarse one plus the Robin term
     # re-discretised). Stationary cycles alone, so that a coarse level without either shows.
     for n in (33, 30):

@@ -1,0 +1,352 @@
+// Multigrid's Galerkin coarse operator R A P formed row by row: each coarse unknown's 3^dims
+// couplings from the fine operator's rows (flux_operator.hpp, any of its three forms) and the
+// transfers' weights (flux_transfer.hpp), without applying A to probe fields. The same operator
+// as probing it (galerkin.hpp) up to rounding, in a fraction of the work: probing applies P, A
+// and R to 3^dims fields of the fine level's size.
+//
+// For a coarse row (I, J, K) the sums run on small local arrays, for each fine x position x
+// that R's row reads:
+//   v(g)  = sum over R's fine rows f = (x, fy, fz) of r_y r_z A(f, g), for the columns g within
+//           one of x and two of (2J, 2K) (A's reach beyond R's);
+//   W     = v with P's z weights, then its y weights, applied: the coarse y and z offsets -1..1;
+// and then, per coarse row, R's x weights times W with P's x weights applied. W depends on x,
+// J and K but not on I, so a chunk of coarse rows along x shares it (the CPU's chunks of 16;
+// the GPU's threads take one row each).
+// The fine nodes f and g are taken at their images across a mirrored (Neumann) face, which is
+// where the halo fill puts a ghost's value, and unfolded on a periodic axis (array reads wrap),
+// so that every coupling lands on an offset of C within -1..1. Rows of held fine nodes are
+// zero (a sweep keeps them), and held columns are dropped (their values are zeroed before A).
+// P's weights are read from arrays the prolongation's passes write (AxisTransferArgs::weights):
+// axis a's on the grid between the levels that is fine along a and the halving axes before it,
+// coarse along those after it; R's are P's (R = 2^-d P^T), a mirrored ghost reading its image's.
+#pragma once
+
+#include <array>
+
+#include "flux_operator.hpp"
+#include "grid_strides.hpp"
+#include "layout.hpp"
+
+namespace fdsolve {
+
+template <typename T>
+struct GalerkinProductArgs {
+  FluxOperator<T> op;  // the fine level's operator; its rows are (A u)_i, the update unused
+  Layout fine, coarse;
+  Box box;  // the coarse rows formed (the coarse level's unknowns)
+  std::array<bool, 3> halves{false, false, false};  // per axis: coarse halves it, else keeps it
+  std::array<int, 3> lo{0, 0, 0}, hi{0, 0, 0};       // per axis: 0 none, 1 mirror, 2 wrap
+  /// Per halving axis a: each node's weight of its lower coarse parent along a, on the grid
+  /// `weight_layout[a]` (see the top of this file); null on a kept axis.
+  const T* weight[3] = {nullptr, nullptr, nullptr};
+  std::array<Layout, 3> weight_layout;
+  T* stencil = nullptr;                              // 3^dims arrays of `coarse`, `stride` apart
+  index_t stride = 0;
+};
+
+/// GalerkinProductArgs as plain scalars for device code.
+template <typename T>
+struct GalerkinProductPlain {
+  FluxPlain<T> a;
+  GridStrides fs, cs;
+  int dims;
+  index_t n[3], nc[3];  // fine and coarse nodes per axis
+  bool halves[3];
+  int lo[3], hi[3];
+  const T* weight[3];
+  GridStrides ws[3];
+  T* stencil;
+  index_t stride;
+  T scale;  // R's factor: 1/2 per halving axis
+};
+
+template <typename T>
+GalerkinProductPlain<T> galerkin_product_plain(const GalerkinProductArgs<T>& g) {
+  GalerkinProductPlain<T> p{};
+  p.a = flux_plain(g.op, g.fine);
+  p.fs = strides_of(g.fine);
+  p.cs = strides_of(g.coarse);
+  p.dims = g.fine.dims;
+  double scale = 1.0;
+  for (int a = 0; a < 3; ++a) {
+    p.n[a] = g.fine.n[a];
+    p.nc[a] = g.coarse.n[a];
+    p.halves[a] = a < p.dims && g.halves[a];
+    p.lo[a] = g.lo[a];
+    p.hi[a] = g.hi[a];
+    p.weight[a] = g.weight[a];
+    p.ws[a] = strides_of(g.weight_layout[a]);
+    if (p.halves[a]) scale *= 0.5;
+  }
+  p.stencil = g.stencil;
+  p.stride = g.stride;
+  p.scale = T(scale);
+  return p;
+}
+
+namespace galerkin_detail {
+
+/// Fine index i along axis a at its image across a mirrored face (unchanged on other axes).
+template <typename T>
+FDSOLVE_HOST_DEVICE index_t image(const GalerkinProductPlain<T>& p, int a, index_t i) {
+  if (i < 0 && p.lo[a] == 1) return -i;
+  if (i > p.n[a] - 1 && p.hi[a] == 1) return 2 * (p.n[a] - 1) - i;
+  return i;
+}
+
+/// The same for coarse index i.
+template <typename T>
+FDSOLVE_HOST_DEVICE index_t coarse_image(const GalerkinProductPlain<T>& p, int a, index_t i) {
+  if (i < 0 && p.lo[a] == 1) return -i;
+  if (i > p.nc[a] - 1 && p.hi[a] == 1) return 2 * (p.nc[a] - 1) - i;
+  return i;
+}
+
+/// Index i along an axis of n nodes where arrays hold it: wrapped where `wraps` (periodic).
+FDSOLVE_HOST_DEVICE index_t stored_index(index_t i, index_t n, bool wraps) {
+  return wraps ? ((i % n) + n) % n : i;
+}
+
+template <typename T>
+FDSOLVE_HOST_DEVICE index_t fine_at(const GalerkinProductPlain<T>& p, index_t i, index_t j,
+                                    index_t k) {
+  return p.fs.at(stored_index(i, p.n[0], p.lo[0] == 2), stored_index(j, p.n[1], p.lo[1] == 2),
+                 stored_index(k, p.n[2], p.lo[2] == 2));
+}
+
+/// Axis a's weight grid element of index 0 along a, the other axes at `t` (unfolded): axis a
+/// and the halving axes before it are fine on that grid, those after it coarse.
+template <typename T>
+FDSOLVE_HOST_DEVICE index_t weight_base(const GalerkinProductPlain<T>& p, int a,
+                                        const index_t t[3]) {
+  if (!p.halves[a]) return 0;  // no weights
+  index_t at[3];
+  for (int b = 0; b < 3; ++b) {
+    const bool fine = b <= a || !p.halves[b];
+    at[b] = b == a ? 0 : stored_index(t[b], fine ? p.n[b] : p.nc[b], p.lo[b] == 2);
+  }
+  return p.ws[a].at(at[0], at[1], at[2]);
+}
+
+/// The coarse parents of fine index g along axis a and their prolongation weights (one or two);
+/// `base` weight_base of the other axes' position. Returns the count.
+template <typename T>
+FDSOLVE_HOST_DEVICE int parents(const GalerkinProductPlain<T>& p, int a, index_t base, index_t g,
+                                index_t c[2], T w[2]) {
+  if (!p.halves[a]) {
+    c[0] = g;
+    w[0] = T(1);
+    return 1;
+  }
+  if ((g & 1) == 0) {
+    c[0] = g >> 1;
+    w[0] = T(1);
+    return 1;
+  }
+  const index_t step = a == 0 ? 1 : a == 1 ? p.ws[a].pitch : p.ws[a].plane;
+  const T lower = p.weight[a][base + stored_index(g, p.n[a], p.lo[a] == 2) * step];
+  c[0] = (g - 1) >> 1;
+  c[1] = c[0] + 1;
+  w[0] = lower;
+  w[1] = T(1) - lower;
+  return 2;
+}
+
+/// The weight by which P takes coarse index C to fine index g along axis a (0 if none); a
+/// mirrored ghost g reads its image's weight of C's image, as the restriction's folded faces do.
+template <typename T>
+FDSOLVE_HOST_DEVICE T weight_of(const GalerkinProductPlain<T>& p, int a, index_t g, index_t C,
+                                const index_t t[3]) {
+  const index_t gi = image(p, a, g);
+  if (gi != g) C = coarse_image(p, a, C);
+  index_t c[2];
+  T w[2];
+  const int count = parents(p, a, weight_base(p, a, t), gi, c, w);
+  for (int m = 0; m < count; ++m)
+    if (c[m] == C) return w[m];
+  return T(0);
+}
+
+/// A fine row of (A u)_i at layout element `at`, in each of the operator's forms: its `count`
+/// couplings `value[m]` to the nodes at offsets `d[m]` (per axis -1..1), the centre included;
+/// `add` takes the offset's array index o = (dz+1) 9 + (dy+1) 3 + (dx+1) (2D: dz = 0 below 9).
+template <typename T>
+struct FineRow {
+  int count = 0;
+  signed char d[27][3];  // the offset per axis
+  T value[27];
+  int dims = 3;
+  FDSOLVE_HOST_DEVICE void add(int o, T v) {
+    d[count][0] = static_cast<signed char>(o % 3 - 1);
+    d[count][1] = static_cast<signed char>(o / 3 % 3 - 1);
+    d[count][2] = static_cast<signed char>(dims == 3 ? o / 9 - 1 : 0);
+    value[count] = v;
+    ++count;
+  }
+};
+
+template <typename T>
+FDSOLVE_HOST_DEVICE void fine_row(const FluxPlain<T>& p, index_t at, FineRow<T>& row) {
+  const int points = p.dims == 2 ? 9 : 27, centre = p.dims == 2 ? 4 : 13;
+  const T extra = flux_extra_diagonal(p, at);
+  row.count = 0;
+  row.dims = p.dims;
+  if (p.st) {
+    for (int o = 0; o < points; ++o)
+      row.add(o, p.st[o * p.st_stride + at] + (o == centre ? extra : T(0)));
+    return;
+  }
+  if (p.classes) {  // 3D
+    const T beta = flux_magnitude(p.fx[at]);
+    const T k[4] = {T(0), -beta * p.cx, -beta * p.cy, -beta * p.cz};  // by |dx|+|dy|+|dz|
+    for (int o = 0; o < 27; ++o) {
+      const int d = (o % 3 != 1) + (o / 3 % 3 != 1) + (o / 9 != 1);
+      if (o != centre && k[d] != T(0)) row.add(o, k[d]);
+    }
+    row.add(centre, p.alpha + extra + beta * (T(6) * p.cx + T(12) * p.cy + T(8) * p.cz));
+    return;
+  }
+  const T bw = flux_magnitude(p.fx[at - 1]), be = flux_magnitude(p.fx[at]);
+  const T bs = flux_magnitude(p.fy[at - p.pitch]), bn = flux_magnitude(p.fy[at]);
+  row.add(centre - 1, -p.cx * bw);
+  row.add(centre + 1, -p.cx * be);
+  row.add(centre - 3, -p.cy * bs);
+  row.add(centre + 3, -p.cy * bn);
+  T diag = p.alpha + extra + p.cx * (bw + be) + p.cy * (bs + bn);
+  if (p.dims == 3) {
+    const T bd = flux_magnitude(p.fz[at - p.plane]), bu = flux_magnitude(p.fz[at]);
+    row.add(centre - 9, -p.cz * bd);
+    row.add(centre + 9, -p.cz * bu);
+    diag += p.cz * (bd + bu);
+  }
+  row.add(centre, diag);
+}
+
+}  // namespace galerkin_detail
+
+/// Coarse rows (I, J, K), I0 <= I < I1 <= I0 + Chunk, of R A P into the stencil arrays (see the
+/// top of this file). The sums over the fine rows of R and P's weights along y and z depend on
+/// a fine x position, not on I: they are formed once per fine x position of the chunk (W) and
+/// shared by the coarse rows whose R reads that position.
+template <int Chunk, typename T>
+FDSOLVE_HOST_DEVICE void galerkin_product_rows(const GalerkinProductPlain<T>& p, index_t I0,
+                                               index_t I1, index_t J, index_t K) {
+  using namespace galerkin_detail;
+  const index_t C[3] = {I0, J, K};
+  // Per axis y, z: R's fine nodes f0 .. f0 + fw - 1, the columns g0 .. g0 + gw - 1 (A's reach).
+  int fw[3], gw[3];
+  index_t f0[3], g0[3];
+  for (int a = 1; a < 3; ++a) {
+    const bool on = a < p.dims;
+    fw[a] = p.halves[a] ? 3 : 1;
+    f0[a] = p.halves[a] ? 2 * C[a] - 1 : C[a];
+    gw[a] = !on ? 1 : p.halves[a] ? 5 : 3;
+    g0[a] = !on ? 0 : p.halves[a] ? 2 * C[a] - 2 : C[a] - 1;
+  }
+  // The columns' window: each position's slot after folding (a mirrored ghost lands on its
+  // image, so that only stored nodes keep a value).
+  int slot[3][5];
+  for (int a = 1; a < 3; ++a)
+    for (int u = 0; u < gw[a]; ++u) slot[a][u] = static_cast<int>(image(p, a, g0[a] + u) - g0[a]);
+  // The fine x positions that the chunk's R reads (their images among them).
+  constexpr int kPositions = 2 * Chunk + 1;
+  const index_t x0 = p.halves[0] ? 2 * I0 - 1 : I0;
+  const index_t x1 = p.halves[0] ? 2 * I1 - 1 : I1 - 1;  // last, inclusive
+  // W[u]: for fine x position x0 + u, over the columns' x offset (-1..1 from it, after folding),
+  // coarse y and z offsets: sum over R's fine rows in y and z of their weights times A, the
+  // held columns dropped, P's z and y weights applied.
+  T W[kPositions][27];
+  FineRow<T> row;
+  for (index_t x = x0; x <= x1; ++x) {
+    T* w = W[x - x0];
+    for (int m = 0; m < 27; ++m) w[m] = T(0);
+    if (image(p, 0, x) != x || !(p.lo[0] == 2 || (x >= 0 && x < p.n[0]))) continue;  // a ghost
+    int xslot[3];  // the columns' x offsets -1..1 after folding, as 0..2
+    for (int dx = -1; dx <= 1; ++dx) xslot[dx + 1] = static_cast<int>(image(p, 0, x + dx) - x) + 1;
+    T v[75];  // [gz][gy][x offset], 5 x 5 x 3
+    for (int m = 0; m < 75; ++m) v[m] = T(0);
+    const index_t ty[3] = {x, 0, C[2]};
+    for (int y = 0; y < fw[1]; ++y) {
+      const index_t fy0 = f0[1] + y, fy = image(p, 1, fy0);
+      const T ry = p.scale * weight_of(p, 1, fy0, C[1], ty);
+      const index_t tz[3] = {x, fy, 0};
+      for (int z = 0; z < fw[2]; ++z) {
+        const index_t fz0 = f0[2] + z, fz = image(p, 2, fz0);
+        const T r = ry * weight_of(p, 2, fz0, C[2], tz);
+        const index_t at = fine_at(p, x, fy, fz);
+        if (r == T(0) || flux_held(p.a, at)) continue;  // a held row's A u is 0
+        fine_row(p.a, at, row);
+        const int sy = static_cast<int>(fy - g0[1]), sz = static_cast<int>(fz - g0[2]);
+        for (int e = 0; e < row.count; ++e) {
+          const signed char* d = row.d[e];
+          v[(slot[2][sz + d[2]] * 5 + slot[1][sy + d[1]]) * 3 + xslot[d[0] + 1]] += r * row.value[e];
+        }
+      }
+    }
+    // Held columns are dropped (their values are zeroed before A); then P's z weights at fine
+    // (gx, gy), its y weights at fine gx and coarse z.
+    T t1[45];  // [cz][gy][x offset]
+    for (int m = 0; m < 45; ++m) t1[m] = T(0);
+    index_t c[2];
+    T wt[2];
+    for (int y = 0; y < gw[1]; ++y)
+      for (int gx = 0; gx < 3; ++gx) {
+        const index_t t[3] = {x + gx - 1, g0[1] + y, 0};
+        const index_t base = weight_base(p, 2, t), column = fine_at(p, t[0], t[1], 0);
+        for (int z = 0; z < gw[2]; ++z) {
+          const T value = v[(z * 5 + y) * 3 + gx];
+          if (value == T(0)) continue;
+          const index_t gz = g0[2] + z;
+          if (flux_held(p.a, column + stored_index(gz, p.n[2], p.lo[2] == 2) * p.fs.plane))
+            continue;
+          const int count = parents(p, 2, base, gz, c, wt);
+          for (int m = 0; m < count; ++m)
+            t1[((c[m] - C[2] + 1) * 5 + y) * 3 + gx] += wt[m] * value;
+        }
+      }
+    for (int cz = 0; cz < 3; ++cz)
+      for (int gx = 0; gx < 3; ++gx) {
+        const index_t t[3] = {x + gx - 1, 0, C[2] + cz - 1};
+        const index_t base = weight_base(p, 1, t);
+        for (int y = 0; y < gw[1]; ++y) {
+          const T value = t1[(cz * 5 + y) * 3 + gx];
+          if (value == T(0)) continue;
+          const int count = parents(p, 1, base, g0[1] + y, c, wt);
+          for (int m = 0; m < count; ++m) w[(cz * 3 + (c[m] - C[1] + 1)) * 3 + gx] += wt[m] * value;
+        }
+      }
+  }
+  // Each coarse row: R's x weights over its fine x positions (a ghost reading its image's W),
+  // P's x weights at coarse y and z.
+  const int points = p.dims == 3 ? 27 : 9, first = p.dims == 3 ? 0 : 9;  // 2D: the z = 0 plane
+  for (index_t I = I0; I < I1; ++I) {
+    T out[27];
+    for (int m = 0; m < 27; ++m) out[m] = T(0);
+    const index_t tx[3] = {0, J, K};
+    const int rx_count = p.halves[0] ? 3 : 1;
+    for (int n = 0; n < rx_count; ++n) {
+      const index_t fx0 = p.halves[0] ? 2 * I - 1 + n : I, fx = image(p, 0, fx0);
+      const T rx = weight_of(p, 0, fx0, I, tx);
+      if (rx == T(0)) continue;
+      const T* w = W[fx - x0];
+      index_t c[2];
+      T wt[2];
+      for (int cz = 0; cz < 3; ++cz)
+        for (int cy = 0; cy < 3; ++cy) {
+          const index_t t[3] = {0, J + cy - 1, K + cz - 1};
+          const index_t base = weight_base(p, 0, t);
+          for (int gx = 0; gx < 3; ++gx) {
+            const T value = w[(cz * 3 + cy) * 3 + gx];
+            if (value == T(0)) continue;
+            const int count = parents(p, 0, base, fx + gx - 1, c, wt);
+            for (int m = 0; m < count; ++m)
+              out[(cz * 3 + cy) * 3 + (c[m] - I + 1)] += rx * wt[m] * value;
+          }
+        }
+    }
+    const index_t at = p.cs.at(I, J, K);
+    for (int o = 0; o < points; ++o) p.stencil[o * p.stride + at] = out[first + o];
+  }
+}
+
+}  // namespace fdsolve
