@@ -338,8 +338,10 @@ void galerkin_product(const GalerkinProductArgs<T>& a) {
   constexpr int kChunk = 16;  // coarse rows sharing their fine x positions' sums
   const Box& b = a.box;
   const index_t ny = b.extent(1), rows = ny * b.extent(2);
-  // A few thousand operations per node: every thread pays even on the small levels.
-#pragma omp parallel for schedule(static, 1) num_threads(team_size(64 * b.cells()))
+  // A few thousand operations per node: every thread pays even on the small levels, and rows
+  // near the faces cost less, so the threads take rows as they finish (electrode_box 257^3 on
+  // 16 threads: 0.56 s against 0.71-0.80 s with rows dealt round in turn).
+#pragma omp parallel for schedule(dynamic, 4) num_threads(team_size(64 * b.cells()))
   for (index_t r = 0; r < rows; ++r)
     for (index_t i = b.lo[0]; i < b.hi[0]; i += kChunk)
       galerkin_product_rows<kChunk>(p, i, std::min(i + kChunk, b.hi[0]), b.lo[1] + r % ny,
