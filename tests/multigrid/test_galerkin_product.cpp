@@ -112,6 +112,12 @@ const ProductCase kCases[] = {
      "boundary: {default: {type: dirichlet, value: 0}, y_min: {type: neumann},\n"
      "  x_max: {type: robin, h: 3, ambient: 1}}\n",
      4, 1e-11},
+    // 17 x 65 with Neumann x faces: the last levels keep x, the axis the rows' chunks run along.
+    {"2D kept x axis with mirrored faces",
+     "grid: {points: [17, 65], extent: [1, 4]}\n"
+     "problem: {equation: poisson, source: 1, coefficient: \"y < 1.3 ? 30 : 1 + x\"}\n"
+     "boundary: {default: {type: neumann}, y_max: {type: dirichlet, value: 0}}\n",
+     4, 1e-13},
     // Periodic coarse axes are multiples of 3 (48 -> 24 -> 12 -> 6 -> 3).
     {"2D periodic x",
      "grid: {points: [48, 17], extent: [1, 1]}\n"
