@@ -275,15 +275,23 @@ void transfer_row_across(const AxisTransferArgs<T>& a, const AxisTransferPlain<T
   T* __restrict__ to = a.to + a.to_layout.at(i0, j, k);
   const T* __restrict__ face = a.face + face_row + i0 * fx;
   const auto face_at = [&](index_t m) { return face + axis_face_index(p, m) * step; };
+  if (!a.restrict && a.weights) {  // AxisTransferArgs::weights: the cycles' loops stay as they are
+    const T* lo = face_at(c - 1);
+    const T* hi = face_at(c);
+#pragma omp simd
+    for (index_t n = 0; n < count; ++n) {
+      const T l = flux_magnitude(lo[n * fx]), h = flux_magnitude(hi[n * fx]);
+      to[n] = (c & 1) == 0 ? T(1) : l / (l + h);
+    }
+    return;
+  }
   if (!a.restrict) {
-    const T* from = a.weights ? nullptr  // not read
-                              : a.from + p.from_s.at(i0, axis == 1 ? c >> 1 : j, axis == 2 ? c >> 1 : k);
+    const T* from = a.from + p.from_s.at(i0, axis == 1 ? c >> 1 : j, axis == 2 ? c >> 1 : k);
     const T* lo = (c & 1) ? face_at(c - 1) : nullptr;
     const T* hi = (c & 1) ? face_at(c) : nullptr;
     const auto value = [&](index_t n) {
-      if ((c & 1) == 0) return a.weights ? T(1) : from[n];
+      if ((c & 1) == 0) return from[n];
       const T l = flux_magnitude(lo[n * fx]), h = flux_magnitude(hi[n * fx]);
-      if (a.weights) return l / (l + h);
       return (l * from[n] + h * from[n + from_step]) / (l + h);
     };
     if (!a.accumulate) {

@@ -17,13 +17,7 @@ void FluxHierarchy<T>::build_galerkin(GalerkinBuild how) {
       galerkin_product(l);
     else
       probe_galerkin(l);
-    GalerkinArgs<T> g;
-    g.layout = layout_[c];
-    g.box = box_[c];
-    g.held = held_[c] > 0 ? held_copy_[c].data() : nullptr;  // flux_levels' held nodes
-    g.stencil = stencil_[c].data();
-    g.stride = layout_[c].size;
-    for (int a = 0; a < 3; ++a) g.periodic[a] = levels_[c].periodic[a];
+    GalerkinArgs<T> g = galerkin_args(c);
     g.op = GalerkinOp::Collapse;
     for (int a = 0; a < 3; ++a) g.faces[a] = face_[c][a].data();
     flux_.galerkin(g);
@@ -31,6 +25,18 @@ void FluxHierarchy<T>::build_galerkin(GalerkinBuild how) {
     if (g.held) flux_.galerkin(g);
   }
   backend_.synchronize();
+}
+
+template <typename T>
+GalerkinArgs<T> FluxHierarchy<T>::galerkin_args(int level) {
+  GalerkinArgs<T> g;
+  g.layout = layout_[level];
+  g.box = box_[level];
+  g.held = held_[level] > 0 ? held_copy_[level].data() : nullptr;  // flux_levels' held nodes
+  g.stencil = stencil_[level].data();
+  g.stride = layout_[level].size;
+  for (int a = 0; a < 3; ++a) g.periodic[a] = levels_[level].periodic[a];
+  return g;
 }
 
 template <typename T>
@@ -60,13 +66,9 @@ void FluxHierarchy<T>::galerkin_product(int l) {
   }
   for (int a = 0; a < g.dims; ++a) {
     p.halves[a] = std::find(axes.begin(), axes.end(), a) != axes.end();
-    // The halo fill's and the transfers' rule of each face (axis_args).
-    const auto rule = [&](int face) {
-      if (g.periodic[a]) return 2;
-      return g.faces[face] == BoundaryType::Neumann ? 1 : 0;
-    };
-    p.lo[a] = rule(2 * a);
-    p.hi[a] = rule(2 * a + 1);
+    // The level's halo rule of each face, which the transfers' folds follow too.
+    p.lo[a] = static_cast<int>(rules_[l].faces[2 * a].rule);
+    p.hi[a] = static_cast<int>(rules_[l].faces[2 * a + 1].rule);
   }
   p.stencil = stencil_[c].data();
   p.stride = layout_[c].size;
@@ -83,13 +85,7 @@ void FluxHierarchy<T>::probe_galerkin(int l) {
   if (l == 0) scratch = backend_.allocate(layout_[0].size);
   Buffer<T>& e = next_[l];
   Buffer<T>& q = l == 0 ? scratch : rhs_[l];
-  GalerkinArgs<T> g;
-  g.layout = layout_[c];
-  g.box = box_[c];
-  g.held = held_[c] > 0 ? held_copy_[c].data() : nullptr;
-  g.stencil = stencil_[c].data();
-  g.stride = layout_[c].size;
-  for (int a = 0; a < 3; ++a) g.periodic[a] = levels_[c].periodic[a];
+  GalerkinArgs<T> g = galerkin_args(c);
   for (int colour = 0; colour < colours; ++colour) {
     g.colour = {colour % 3, colour / 3 % 3, colour / 9};
     g.op = GalerkinOp::Colour;

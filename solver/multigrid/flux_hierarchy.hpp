@@ -262,6 +262,8 @@ class FluxHierarchy : private LevelHierarchy, public FluxPreconditioner<T> {
   std::vector<Buffer<T>> stencil_;  // level l >= 1: 3^dims arrays of layout_[l] (Galerkin)
   std::vector<Buffer<T>> held_copy_;  // level l >= 1 with held nodes: the +x faces as uploaded
   void galerkin_product(int level);  // the rows of level + 1
+  /// The arguments of galerkin.hpp's steps on Galerkin level `level`, the operation unset.
+  GalerkinArgs<T> galerkin_args(int level);
   void probe_galerkin(int level);
   /// The array whose negative entries mark the held nodes of `level`.
   const T* held_marker(int level) const;
