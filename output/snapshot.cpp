@@ -29,7 +29,10 @@ void check_request(const std::string& path, const SnapshotInfo& info,
     if (field.name.empty() || field.name == "config" || field.name.find('/') != std::string::npos) {
       throw OutputError(path + ": invalid field name '" + field.name + "'");
     }
-    if (field.data == nullptr && !(field.read && field.slab > 0))
+    if (stored_as_mask(field.name) != (field.mask != nullptr))
+      throw OutputError(path + ": field '" + field.name + "' " +
+                        (field.mask ? "is not a mask" : "is a mask and has no mask values"));
+    if (field.data == nullptr && field.mask == nullptr && !(field.read && field.slab > 0))
       throw OutputError(path + ": field '" + field.name + "' has no data");
     if (field.read && info.format.gzip_level > 0)
       throw OutputError(path + ": field '" + field.name + "' is read in slabs, which compression "
@@ -55,6 +58,8 @@ int field_shape(const GridMeta& grid, hsize_t shape[3]) {
 }
 
 int field_components(const std::string& name, int dims) { return name == "flux" ? dims : 1; }
+
+bool stored_as_mask(const std::string& name) { return name == "fixed"; }
 
 int field_shape(const GridMeta& grid, const std::string& name, hsize_t shape[4]) {
   const int rank = field_shape(grid, shape);
@@ -156,6 +161,15 @@ void write_file(const std::filesystem::path& temp, const std::string& path,
                      H5Dclose, path, what.c_str());
       if (!field.data) throw OutputError(path + ": vector field '" + field.name + "' has no data");
       h5::check(H5Dwrite(dataset.get(), value_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, field.data),
+                path, what.c_str());
+      continue;
+    }
+    if (field.mask) {
+      Handle dataset(H5Dcreate2(file.get(), field.name.c_str(), H5T_STD_U8LE, space.get(),
+                                H5P_DEFAULT, create.get(), H5P_DEFAULT),
+                     H5Dclose, path, what.c_str());
+      h5::check(H5Dwrite(dataset.get(), H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                         field.mask),
                 path, what.c_str());
       continue;
     }

@@ -45,6 +45,11 @@ struct SnapshotInfo {
 /// and listed in the .xmf as a Vector attribute), 1 for every other field.
 int field_components(const std::string& name, int dims);
 
+/// Whether the field `name` is a 0/1 mask, stored as one unsigned byte a node whatever the
+/// run's precision (`fixed`, the held nodes: an eighth of a double field's bytes to write), and
+/// listed in the .xmf as UChar.
+bool stored_as_mask(const std::string& name);
+
 /// A field to write: dense, C-ordered with x fastest ([ny][nx] or [nz][ny][nx]); a vector field
 /// (field_components) with its components fastest, [node][component].
 template <typename T>
@@ -60,6 +65,14 @@ struct FieldRef {
   /// valid until the next call.
   std::function<const T*(std::int64_t first, std::int64_t count)> read;
   std::int64_t slab = 0;
+  /// A mask field (stored_as_mask) gives its 0/1 values here, one byte a node, instead of `data`.
+  const std::uint8_t* mask = nullptr;
+
+  static FieldRef of_mask(std::string field_name, const std::uint8_t* values) {
+    FieldRef f(std::move(field_name), nullptr);
+    f.mask = values;
+    return f;
+  }
 };
 
 /// Writes `path` (via `path`.tmp and rename): datasets /<name> for every field, attributes

@@ -77,11 +77,15 @@ void write_fields_collective(const std::string& temp, const std::string& path, c
                 path, what.c_str());
       continue;
     }
-    Handle dataset(H5Dcreate2(file.get(), field.name.c_str(), value_type, space.get(), H5P_DEFAULT,
+    // A mask (stored_as_mask) as one byte a node, as the serial writer stores it.
+    const hid_t file_type = field.mask ? H5T_STD_U8LE : value_type;
+    const hid_t memory_type = field.mask ? H5T_NATIVE_UINT8 : value_type;
+    const void* values = field.mask ? static_cast<const void*>(field.mask) : field.data;
+    Handle dataset(H5Dcreate2(file.get(), field.name.c_str(), file_type, space.get(), H5P_DEFAULT,
                               H5P_DEFAULT, H5P_DEFAULT),
                    H5Dclose, path, what.c_str());
-    h5::check(H5Dwrite(dataset.get(), value_type, memory.get(), part.get(), transfer.get(),
-                       field.data),
+    h5::check(H5Dwrite(dataset.get(), memory_type, memory.get(), part.get(), transfer.get(),
+                       values),
               path, what.c_str());
   }
   file.close(path, "cannot flush and close the HDF5 file");

@@ -201,7 +201,8 @@ SnapshotData read_file(const std::string& path, const Hyperslab* box) {
     else if (name != "config")
       data.info.texts[name] = read_string(file.get(), path, name.c_str());
   }
-  data.single_precision = !data.names.empty();
+  data.single_precision = std::any_of(data.names.begin(), data.names.end(),
+                                      [](const std::string& n) { return !stored_as_mask(n); });
   for (const std::string& name : data.names) {
     const bool first = data.fields.empty();
     if (first && !has_dims) {
@@ -210,7 +211,8 @@ SnapshotData read_file(const std::string& path, const Hyperslab* box) {
     bool single = false;
     data.fields.push_back(
         read_field(file.get(), path, name, data.info.grid, first, single, box));
-    data.single_precision = data.single_precision && single;
+    // A mask's bytes say nothing of the run's precision.
+    if (!stored_as_mask(name)) data.single_precision = data.single_precision && single;
   }
   file.close(path, "cannot close the HDF5 file");
   return data;

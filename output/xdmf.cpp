@@ -72,8 +72,11 @@ void write_grid(std::ostringstream& xml, const GridMeta& grid, const XdmfEntry& 
     const int components = field_components(field, grid.dims);
     xml << "        <Attribute Name=\"" << escape_xml(field) << "\" AttributeType=\""
         << (components > 1 ? "Vector" : "Scalar") << "\" Center=\"Node\">\n"
-        << "          <DataItem Format=\"HDF\" NumberType=\"Float\" Precision=\""
-        << entry.precision_bytes << "\" Dimensions=\"" << dims_text
+        << "          <DataItem Format=\"HDF\" "
+        << (stored_as_mask(field) ? std::string("NumberType=\"UChar\" Precision=\"1")
+                                  : "NumberType=\"Float\" Precision=\"" +
+                                        std::to_string(entry.precision_bytes))
+        << "\" Dimensions=\"" << dims_text
         << (components > 1 ? " " + std::to_string(components) : std::string()) << "\">"
         << escape_xml(entry.file) << ":/" << escape_xml(field) << "</DataItem>\n"
         << "        </Attribute>\n";

@@ -22,11 +22,12 @@ template <typename T>
 template <typename Dense>
 Dense FieldWriter<T>::gather(Dense mine) {
   if (collective_ || !comm_.several()) return mine;
-  if constexpr (std::is_same_v<Dense, std::vector<T>>) {
+  using Value = typename Dense::value_type;
+  if constexpr (std::is_same_v<Dense, std::vector<Value>>) {
     return parallel::gather_field(comm_, d_, mine);
   } else {
-    const std::vector<T> whole =
-        parallel::gather_field(comm_, d_, std::vector<T>(mine.begin(), mine.end()));
+    const std::vector<Value> whole =
+        parallel::gather_field(comm_, d_, std::vector<Value>(mine.begin(), mine.end()));
     return Dense(whole.begin(), whole.end());
   }
 }
@@ -50,9 +51,19 @@ FieldWriter<T>::FieldWriter(const Case& c, Backend<T>& backend, const Layout& L,
   // snapshot.
   for (const auto& name : c.output.fields) {
     if (name == "source") source_ = gather(owned_dense(source_values<T>(c, L, d.sub, 1.0, 0.0), L));
-    if (name == "coefficient")
-      coefficient_ = gather(op::coefficient_field<T>(*op::resolved_medium(c), d.sub));
-    if (name == "fixed") fixed_ = gather(op::fixed_field<T>(*op::resolved_medium(c), d.sub));
+    if (name == "coefficient") {
+      // The medium's own node values where they are the field as written (double, one rank):
+      // no second copy of a grid-sized array.
+      const std::shared_ptr<const op::Medium> m = op::resolved_medium(c);
+      if constexpr (std::is_same_v<T, double>) {
+        if (!comm.several() && m->varies()) {
+          coefficient_medium_ = m;
+          continue;
+        }
+      }
+      coefficient_ = gather(op::coefficient_field<T>(*m, d.sub));
+    }
+    if (name == "fixed") fixed_ = gather(op::fixed_mask(*op::resolved_medium(c), d.sub));
     if (name == "capacity")
       capacity_ = gather(op::capacity_field<T>(*op::resolved_medium(c), d.sub));
     if (name == "flux") flux_medium_ = op::resolved_medium(c);
@@ -253,8 +264,13 @@ std::vector<output::FieldRef<T>> FieldWriter<T>::fields(const T* u, const T* upd
     if (name == "u") refs.push_back({"u", u});
     if (name == "update") refs.push_back({"update", update});
     if (name == "source") refs.push_back({"source", source_.data()});
-    if (name == "coefficient") refs.push_back({"coefficient", coefficient_.data()});
-    if (name == "fixed") refs.push_back({"fixed", fixed_.data()});
+    if (name == "coefficient") {
+      const T* values = coefficient_.data();
+      if constexpr (std::is_same_v<T, double>)
+        if (coefficient_medium_) values = coefficient_medium_->beta.data();
+      refs.push_back({"coefficient", values});
+    }
+    if (name == "fixed") refs.push_back(output::FieldRef<T>::of_mask("fixed", fixed_.data()));
     if (name == "flux")
       refs.push_back({"flux", collective_ ? collective_flux_.data() : dense_flux_.data()});
     if (name == "capacity") refs.push_back({"capacity", capacity_.data()});

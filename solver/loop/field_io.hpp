@@ -143,8 +143,10 @@ class FieldWriter {
   /// sweeps, which use every core, on its own thread.
   bool copy_on_all_threads_ = false;
   std::vector<T> source_;       // dense source, when the case writes it
-  op::HostArray<T> coefficient_;  // dense coefficient and held-node mask, likewise
-  op::HostArray<T> fixed_;
+  op::HostArray<T> coefficient_;      // dense coefficient, likewise
+  /// Instead of coefficient_: the medium whose node values are the coefficient field.
+  std::shared_ptr<const op::Medium> coefficient_medium_;
+  op::HostArray<std::uint8_t> fixed_;  // the held nodes' 0/1 mask, likewise
   op::HostArray<T> capacity_;                    // dense capacity (heat), likewise
   std::vector<T> gathered_u_, gathered_update_;  // the loop thread's dense fields, reused
   std::vector<T> dense_u_, dense_update_;        // the writer thread's, likewise

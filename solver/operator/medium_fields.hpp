@@ -3,6 +3,7 @@
 // snapshots.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "host_array.hpp"
@@ -37,11 +38,11 @@ HostArray<T> capacity_field(const Medium& m, const Subdomain& sub) {
   return owned_values<T>(m, sub, [&](index_t node) { return m.capacity_at(node); });
 }
 
-/// 1 where a node is held by problem.fixed, else 0, at the nodes `sub` owns.
-template <typename T>
-HostArray<T> fixed_field(const Medium& m, const Subdomain& sub) {
-  return owned_values<T>(m, sub,
-                         [&](index_t node) { return m.holds() && m.held[node] ? 1.0 : 0.0; });
+/// 1 where a node is held by problem.fixed, else 0, at the nodes `sub` owns (the `fixed` field,
+/// stored as bytes).
+inline HostArray<std::uint8_t> fixed_mask(const Medium& m, const Subdomain& sub) {
+  return owned_values<std::uint8_t>(m, sub,
+                                    [&](index_t node) { return m.holds() && m.held[node] ? 1 : 0; });
 }
 
 }  // namespace fdsolve::op

@@ -40,8 +40,11 @@ def backends():
 def fields(directory, name):
     path = media.snapshots(directory, name)[-1][1]
     with h5py.File(path, "r") as h5:
-        return {k: np.array(h5[k], dtype=np.float64) for k in h5.keys()
-                if isinstance(h5[k], h5py.Dataset) and h5[k].dtype.kind == "f"}
+        found = {k: np.array(h5[k], dtype=np.float64) for k in h5.keys()
+                 if isinstance(h5[k], h5py.Dataset) and h5[k].dtype.kind in "fu"}
+        if "fixed" in h5:  # the held-node mask is stored as one byte a node
+            assert h5["fixed"].dtype == np.uint8, f"fixed stored as {h5['fixed'].dtype}"
+        return found
 
 
 def run_on(backend, group, name, case, expect=0):
