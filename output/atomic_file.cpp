@@ -76,6 +76,8 @@ void write_file_atomic(const std::filesystem::path& target,
   fsync_path(parent.empty() ? std::filesystem::path(".") : parent, true);
 }
 
+void sync_file(const std::filesystem::path& path) { fsync_path(path, false); }
+
 void check_directory_writable(const std::filesystem::path& directory) {
   std::filesystem::path probe = directory / ".fdsolve-write-test";
   probe += "." + std::to_string(::getpid());

@@ -18,6 +18,9 @@ std::filesystem::path temp_path_for(const std::filesystem::path& target);
 void write_file_atomic(const std::filesystem::path& target,
                        const std::function<void(const std::filesystem::path&)>& write);
 
+/// Flushes the file `path` to disk (fsync); throws OutputError naming it.
+void sync_file(const std::filesystem::path& path);
+
 /// Creates, writes one byte to, and removes a probe file in `directory`, so that an output
 /// directory that cannot be written (permissions, a read-only or full filesystem) is reported
 /// before a run computes anything. Throws OutputError naming the directory.

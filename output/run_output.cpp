@@ -80,11 +80,30 @@ void RunOutput::snapshot(std::int64_t iteration, double time,
                          const std::vector<FieldRef<T>>& fields,
                          const std::map<std::string, std::string>& texts) {
   const std::string path = snapshot_path(iteration);
-  if (writes_) write_snapshot(path, snapshot_info(iteration, time, texts), fields);
   XdmfEntry entry{snapshot_file_name(name_, iteration), iteration, time, {},
                   format_.as_float ? 4 : static_cast<int>(sizeof(T))};
   for (const auto& field : fields) entry.fields.push_back(field.name);
+  if (ahead_) {
+    finish_snapshot_file(ahead_->take(), path, snapshot_info(iteration, time, texts), fields);
+    for (const std::string& name : ahead_->names()) entry.fields.push_back(name);
+    const auto rank = [&](const std::string& name) {
+      return std::find(field_order_.begin(), field_order_.end(), name) - field_order_.begin();
+    };
+    std::stable_sort(entry.fields.begin(), entry.fields.end(),
+                     [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+  } else if (writes_) {
+    write_snapshot(path, snapshot_info(iteration, time, texts), fields);
+  }
   index_snapshot(path, std::move(entry));
+}
+
+template <typename T>
+void RunOutput::write_ahead(std::vector<FieldRef<T>> fields, std::shared_ptr<const void> owner,
+                            std::vector<std::string> order) {
+  if (!writes_ || fields.empty()) return;
+  field_order_ = std::move(order);
+  ahead_ = std::make_shared<SnapshotAhead>(directory_, name_, grid_, format_, std::move(fields),
+                                           std::move(owner));
 }
 
 template <typename T>
@@ -157,6 +176,11 @@ template void RunOutput::snapshot<float>(std::int64_t, double, const std::vector
 template void RunOutput::snapshot<double>(std::int64_t, double,
                                           const std::vector<FieldRef<double>>&,
                                           const std::map<std::string, std::string>&);
+template void RunOutput::write_ahead<float>(std::vector<FieldRef<float>>,
+                                            std::shared_ptr<const void>, std::vector<std::string>);
+template void RunOutput::write_ahead<double>(std::vector<FieldRef<double>>,
+                                             std::shared_ptr<const void>,
+                                             std::vector<std::string>);
 
 void RunOutput::add_history(const HistoryRow& row) { history_.push_back(row); }
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "output_error.hpp"
 #include "probes_csv.hpp"
 #include "snapshot.hpp"
+#include "snapshot_ahead.hpp"
 #include "snapshot_parallel.hpp"
 #include "xdmf.hpp"
 
@@ -222,6 +224,20 @@ class RunOutput {
   void snapshot(std::int64_t iteration, double time, const std::vector<FieldRef<T>>& fields,
                 const std::map<std::string, std::string>& texts = {});
 
+  /// Writes `fields`, which do not change during the run (their values kept alive by `owner`),
+  /// into each snapshot's file ahead of its state (snapshot_ahead.hpp): the first file is begun
+  /// now, on a thread of its own; snapshot() adds the state's fields to it. One rank only.
+  /// `order` names every field a snapshot holds in the order the .xmf lists them (the case's).
+  template <typename T>
+  void write_ahead(std::vector<FieldRef<T>> fields, std::shared_ptr<const void> owner,
+                   std::vector<std::string> order = {});
+  /// Whether snapshots take the field `name` from the file begun ahead.
+  bool writes_ahead(const std::string& name) const { return ahead_ && ahead_->holds(name); }
+  /// Begins the next snapshot's file ahead, after a snapshot that another one may follow.
+  void begin_next_snapshot() {
+    if (ahead_) ahead_->begin();
+  }
+
   /// The same snapshot written by every rank at once (parallel HDF5, snapshot_parallel.hpp):
   /// every rank calls snapshot_fields with its owned nodes (`fields` dense, at `mine`), then,
   /// once the ranks have agreed that it went well everywhere, snapshot_finish, where the writing
@@ -290,6 +306,8 @@ class RunOutput {
   std::vector<HistoryRow> history_;
   ProbeTable probes_;
   std::function<void(double)> time_sink_;
+  std::shared_ptr<SnapshotAhead> ahead_;  // write_ahead's fields and their begun file
+  std::vector<std::string> field_order_;  // write_ahead's order
 };
 
 }  // namespace fdsolve::output

@@ -114,13 +114,12 @@ void write_metadata(hid_t root, const std::string& path, const SnapshotInfo& inf
 
 namespace {
 
+/// The datasets of `fields` into the open file `file`, stored as info.format says.
 template <typename T>
-void write_file(const std::filesystem::path& temp, const std::string& path,
-                const SnapshotInfo& info, const std::vector<FieldRef<T>>& fields) {
+void write_fields(hid_t file, const std::string& path, const SnapshotInfo& info,
+                  const std::vector<FieldRef<T>>& fields) {
   const hid_t value_type = std::is_same_v<T, float> ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
   const hid_t file_type = info.format.as_float ? H5T_NATIVE_FLOAT : value_type;
-  Handle file(H5Fcreate(temp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, path,
-              "cannot create the HDF5 file");
 
   hsize_t shape[3];
   const int rank = field_shape(info.grid, shape);
@@ -156,7 +155,7 @@ void write_file(const std::filesystem::path& temp, const std::string& path,
                                  static_cast<unsigned>(info.format.gzip_level)),
                   path, "cannot enable gzip compression");
       }
-      Handle dataset(H5Dcreate2(file.get(), field.name.c_str(), file_type, vector_space.get(),
+      Handle dataset(H5Dcreate2(file, field.name.c_str(), file_type, vector_space.get(),
                                 H5P_DEFAULT, vector_create.get(), H5P_DEFAULT),
                      H5Dclose, path, what.c_str());
       if (!field.data) throw OutputError(path + ": vector field '" + field.name + "' has no data");
@@ -165,7 +164,7 @@ void write_file(const std::filesystem::path& temp, const std::string& path,
       continue;
     }
     if (field.mask) {
-      Handle dataset(H5Dcreate2(file.get(), field.name.c_str(), H5T_STD_U8LE, space.get(),
+      Handle dataset(H5Dcreate2(file, field.name.c_str(), H5T_STD_U8LE, space.get(),
                                 H5P_DEFAULT, create.get(), H5P_DEFAULT),
                      H5Dclose, path, what.c_str());
       h5::check(H5Dwrite(dataset.get(), H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT,
@@ -173,7 +172,7 @@ void write_file(const std::filesystem::path& temp, const std::string& path,
                 path, what.c_str());
       continue;
     }
-    Handle dataset(H5Dcreate2(file.get(), field.name.c_str(), file_type, space.get(), H5P_DEFAULT,
+    Handle dataset(H5Dcreate2(file, field.name.c_str(), file_type, space.get(), H5P_DEFAULT,
                               create.get(), H5P_DEFAULT),
                    H5Dclose, path, what.c_str());
     if (!field.read) {
@@ -198,14 +197,61 @@ void write_file(const std::filesystem::path& temp, const std::string& path,
                 path, what.c_str());
     }
   }
-
-  write_metadata(file.get(), path, info);
-
   space.close(path, "cannot close the field dataspace");
+}
+
+template <typename T>
+void write_file(const std::filesystem::path& temp, const std::string& path,
+                const SnapshotInfo& info, const std::vector<FieldRef<T>>& fields) {
+  Handle file(H5Fcreate(temp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, path,
+              "cannot create the HDF5 file");
+  write_fields(file.get(), path, info, fields);
+  write_metadata(file.get(), path, info);
   file.close(path, "cannot flush and close the HDF5 file");
 }
 
 }  // namespace
+
+template <typename T>
+void begin_snapshot_file(const std::string& temp, const GridMeta& grid, SnapshotFormat format,
+                         const std::vector<FieldRef<T>>& fields) {
+  h5::silence_errors();
+  SnapshotInfo info;
+  info.grid = grid;
+  info.format = format;
+  check_request(temp, info, fields);
+  try {
+    Handle file(H5Fcreate(temp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, temp,
+                "cannot create the HDF5 file");
+    write_fields(file.get(), temp, info, fields);
+    file.close(temp, "cannot flush and close the HDF5 file");
+    sync_file(temp);
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(temp, ignored);
+    throw;
+  }
+}
+
+template <typename T>
+void finish_snapshot_file(const std::string& begun, const std::string& path,
+                          const SnapshotInfo& info, const std::vector<FieldRef<T>>& fields) {
+  h5::silence_errors();
+  check_request(path, info, fields);
+  write_file_atomic(path, [&](const std::filesystem::path& temp) {
+    // Under write_file_atomic's own name, so that a failure below removes the file.
+    std::error_code error;
+    std::filesystem::rename(begun, temp, error);
+    if (error)
+      throw OutputError(path + ": cannot rename the begun snapshot " + begun + ": " +
+                        error.message());
+    Handle file(H5Fopen(temp.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, path,
+                "cannot reopen the HDF5 file");
+    write_fields(file.get(), path, info, fields);
+    write_metadata(file.get(), path, info);
+    file.close(path, "cannot flush and close the HDF5 file");
+  });
+}
 
 template <typename T>
 void write_snapshot(const std::string& path, const SnapshotInfo& info,
@@ -217,6 +263,15 @@ void write_snapshot(const std::string& path, const SnapshotInfo& info,
       path, [&](const std::filesystem::path& temp) { write_file<T>(temp, path, info, fields); });
 }
 
+template void begin_snapshot_file<float>(const std::string&, const GridMeta&, SnapshotFormat,
+                                         const std::vector<FieldRef<float>>&);
+template void begin_snapshot_file<double>(const std::string&, const GridMeta&, SnapshotFormat,
+                                          const std::vector<FieldRef<double>>&);
+template void finish_snapshot_file<float>(const std::string&, const std::string&,
+                                          const SnapshotInfo&, const std::vector<FieldRef<float>>&);
+template void finish_snapshot_file<double>(const std::string&, const std::string&,
+                                           const SnapshotInfo&,
+                                           const std::vector<FieldRef<double>>&);
 template void write_snapshot<float>(const std::string&, const SnapshotInfo&,
                                     const std::vector<FieldRef<float>>&);
 template void write_snapshot<double>(const std::string&, const SnapshotInfo&,

@@ -81,6 +81,18 @@ template <typename T>
 void write_snapshot(const std::string& path, const SnapshotInfo& info,
                     const std::vector<FieldRef<T>>& fields);
 
+/// A snapshot written in two parts, the fields that do not change during a run ahead of the
+/// state's (snapshot_ahead.hpp): begin_snapshot_file writes `fields` into a new file `temp`
+/// (closed and flushed to disk when it returns; removed on failure); finish_snapshot_file adds
+/// `fields` and the metadata of `info` to the begun file and moves it to `path` as
+/// write_snapshot does (fsync, rename).
+template <typename T>
+void begin_snapshot_file(const std::string& temp, const GridMeta& grid, SnapshotFormat format,
+                         const std::vector<FieldRef<T>>& fields);
+template <typename T>
+void finish_snapshot_file(const std::string& begun, const std::string& path,
+                          const SnapshotInfo& info, const std::vector<FieldRef<T>>& fields);
+
 /// The nodes one rank holds: offset and count per axis (x, y, z) in the global grid.
 struct Hyperslab {
   std::array<std::int64_t, 3> offset{0, 0, 0};

@@ -12,6 +12,7 @@
 #include "exit_codes.hpp"
 #include "loop/blocked_steps.hpp"
 #include "loop/jacobi.hpp"
+#include "loop/medium_output.hpp"
 #include "loop/run_checks.hpp"
 #include "loop/stability.hpp"
 #include "loop/stop_rules.hpp"
@@ -208,6 +209,10 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   });
   if (options.resume && comm.root()) describe_resumed_files(c, resume);
   output::RunOutput& out = *output;
+  // The medium's output fields reach the disk while the operator is built and the solve runs
+  // on the device. Not beside CPU sweeps, which use every core: a thread writing beside them
+  // slowed a solve more than the write it saved (docs/performance.md, "Media set-up").
+  if (!comm.several() && !backend->host_memory()) write_medium_fields_ahead<T>(c, out);
   out.set_time_sink([](double seconds) { RunClock::get().add_output(seconds); });
   warn_if_sharing_devices(cuda, comm);  // a collective: after agree, which every rank passed
   // GPU halos device to device (NCCL) where every rank can: a collective, before the exchange

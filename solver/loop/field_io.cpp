@@ -47,22 +47,13 @@ FieldWriter<T>::FieldWriter(const Case& c, Backend<T>& backend, const Layout& L,
       copy_on_all_threads_(!backend.host_memory()),
       staging_(backend, L.size),
       queue_(output_queue_capacity(c, state_bytes(c, L), collective_)) {
-  // The medium's fields never change: formed once (those asked for), written with each
-  // snapshot.
+  // The medium's fields never change: formed once (those asked for, unless the output writes
+  // them ahead: write_medium_fields_ahead), written with each snapshot.
   for (const auto& name : c.output.fields) {
+    if (out.writes_ahead(name)) continue;
     if (name == "source") source_ = gather(owned_dense(source_values<T>(c, L, d.sub, 1.0, 0.0), L));
-    if (name == "coefficient") {
-      // The medium's own node values where they are the field as written (double, one rank):
-      // no second copy of a grid-sized array.
-      const std::shared_ptr<const op::Medium> m = op::resolved_medium(c);
-      if constexpr (std::is_same_v<T, double>) {
-        if (!comm.several() && m->varies()) {
-          coefficient_medium_ = m;
-          continue;
-        }
-      }
-      coefficient_ = gather(op::coefficient_field<T>(*m, d.sub));
-    }
+    if (name == "coefficient")
+      coefficient_ = gather(op::coefficient_field<T>(*op::resolved_medium(c), d.sub));
     if (name == "fixed") fixed_ = gather(op::fixed_mask(*op::resolved_medium(c), d.sub));
     if (name == "capacity")
       capacity_ = gather(op::capacity_field<T>(*op::resolved_medium(c), d.sub));
@@ -72,7 +63,8 @@ FieldWriter<T>::FieldWriter(const Case& c, Backend<T>& backend, const Layout& L,
 
 template <typename T>
 void FieldWriter<T>::snapshot(const Buffer<T>& cur, const Buffer<T>& prev, std::int64_t iteration,
-                              double time, const std::map<std::string, std::string>& texts) {
+                              double time, const std::map<std::string, std::string>& texts,
+                              bool last) {
   const OutputTimer handing_over(OutputTimer::Counts::waited);
   if (collective_) return snapshot_collective(cur, prev, iteration, time, texts);
   if (comm_.several()) {
@@ -84,10 +76,10 @@ void FieldWriter<T>::snapshot(const Buffer<T>& cur, const Buffer<T>& prev, std::
       update = std::make_shared<std::vector<T>>(download_dense(prev, gathered_update_));
       for (std::size_t i = 0; i < update->size(); ++i) (*update)[i] = (*u)[i] - (*update)[i];
     }
-    hand_over([this, u, update, iteration, time, texts] {
+    hand_over([this, u, update, iteration, time, texts, last] {
       // Rank 0 holds the whole grid's u; the other ranks write nothing.
       if (wants_flux() && !u->empty()) dense_flux_ = whole_flux(*u, time);
-      write_snapshot(*u, update.get(), iteration, time, texts);
+      write_snapshot(*u, update.get(), iteration, time, texts, last);
     });
     return;
   }
@@ -103,7 +95,7 @@ void FieldWriter<T>::snapshot(const Buffer<T>& cur, const Buffer<T>& prev, std::
   }
   spdlog::debug("snapshot {}: staged in {:.1f} ms ({:.1f} ms for the buffer)", iteration,
                 1e3 * seconds_since(t0), 1e3 * take_s);
-  hand_over([this, u, before, iteration, time, texts] {
+  hand_over([this, u, before, iteration, time, texts, last] {
     const auto t1 = std::chrono::steady_clock::now();
     copy_owned(u->data(), L_, dense_u_, copy_on_all_threads_);
     std::vector<T>* update = nullptr;
@@ -115,7 +107,7 @@ void FieldWriter<T>::snapshot(const Buffer<T>& cur, const Buffer<T>& prev, std::
     }
     if (wants_flux()) dense_flux_ = whole_flux(dense_u_, time);
     const double copy_s = seconds_since(t1);
-    write_snapshot(dense_u_, update, iteration, time, texts);
+    write_snapshot(dense_u_, update, iteration, time, texts, last);
     spdlog::debug("snapshot {}: ghost layers removed in {:.1f} ms, written in {:.1f} ms", iteration,
                   1e3 * copy_s, 1e3 * (seconds_since(t1) - copy_s));
   });
@@ -127,7 +119,7 @@ void FieldWriter<T>::final_snapshot(const Buffer<T>& cur, const Buffer<T>& prev,
                                     const std::map<std::string, std::string>& texts) {
   // The flux field needs the whole u on the host: the snapshot's own path.
   if (collective_ || comm_.several() || c_.output.gzip_level > 0 || wants_flux())
-    return snapshot(cur, prev, iteration, time, texts);
+    return snapshot(cur, prev, iteration, time, texts, true);
   finish();
   const OutputTimer writing;
   const int slow = c_.grid.dims - 1;
@@ -252,9 +244,11 @@ std::vector<T> FieldWriter<T>::my_flux(const std::vector<T>& mine, double time) 
 template <typename T>
 void FieldWriter<T>::write_snapshot(const std::vector<T>& u, const std::vector<T>* update,
                                     std::int64_t iteration, double time,
-                                    const std::map<std::string, std::string>& texts) {
+                                    const std::map<std::string, std::string>& texts,
+                                    bool last) {
   const OutputTimer writing(OutputTimer::Counts::written);
   out_.snapshot<T>(iteration, time, fields(u.data(), update ? update->data() : nullptr), texts);
+  if (!last) out_.begin_next_snapshot();
 }
 
 template <typename T>
@@ -264,12 +258,8 @@ std::vector<output::FieldRef<T>> FieldWriter<T>::fields(const T* u, const T* upd
     if (name == "u") refs.push_back({"u", u});
     if (name == "update") refs.push_back({"update", update});
     if (name == "source") refs.push_back({"source", source_.data()});
-    if (name == "coefficient") {
-      const T* values = coefficient_.data();
-      if constexpr (std::is_same_v<T, double>)
-        if (coefficient_medium_) values = coefficient_medium_->beta.data();
-      refs.push_back({"coefficient", values});
-    }
+    if (out_.writes_ahead(name)) continue;
+    if (name == "coefficient") refs.push_back({"coefficient", coefficient_.data()});
     if (name == "fixed") refs.push_back(output::FieldRef<T>::of_mask("fixed", fixed_.data()));
     if (name == "flux")
       refs.push_back({"flux", collective_ ? collective_flux_.data() : dense_flux_.data()});

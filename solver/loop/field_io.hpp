@@ -41,9 +41,10 @@ class FieldWriter {
               const parallel::Comm& comm, const parallel::Decomposition& d);
 
   /// Hands snapshot `iteration` of `cur` (and `prev` for the update field) to the writer, with
-  /// further text datasets `texts`.
+  /// further text datasets `texts`. Unless it is the `last` the run writes, the next snapshot's
+  /// file is begun ahead after it (RunOutput::write_ahead).
   void snapshot(const Buffer<T>& cur, const Buffer<T>& prev, std::int64_t iteration, double time,
-                const std::map<std::string, std::string>& texts = {});
+                const std::map<std::string, std::string>& texts = {}, bool last = false);
 
   /// The run's last snapshot, after the loop. Everything queued is written first (the .xmf
   /// lists snapshots in order), then this one on the loop's thread, which has nothing else to
@@ -114,7 +115,7 @@ class FieldWriter {
   /// On the writer's thread: the snapshot from dense fields (`update` null when not asked for).
   void write_snapshot(const std::vector<T>& u, const std::vector<T>* update,
                       std::int64_t iteration, double time,
-                      const std::map<std::string, std::string>& texts);
+                      const std::map<std::string, std::string>& texts, bool last);
 
   std::vector<output::FieldRef<T>> fields(const T* u, const T* update) const;
 
@@ -144,8 +145,6 @@ class FieldWriter {
   bool copy_on_all_threads_ = false;
   std::vector<T> source_;       // dense source, when the case writes it
   op::HostArray<T> coefficient_;      // dense coefficient, likewise
-  /// Instead of coefficient_: the medium whose node values are the coefficient field.
-  std::shared_ptr<const op::Medium> coefficient_medium_;
   op::HostArray<std::uint8_t> fixed_;  // the held nodes' 0/1 mask, likewise
   op::HostArray<T> capacity_;                    // dense capacity (heat), likewise
   std::vector<T> gathered_u_, gathered_update_;  // the loop thread's dense fields, reused

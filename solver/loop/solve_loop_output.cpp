@@ -52,7 +52,8 @@ void SolveLoop<T>::add_balance(output::HistoryRow& row, double time) {
 template <typename T>
 void SolveLoop<T>::write_due_output(LoopIteration<T>& iteration) {
   if (snapshot_due(it_)) {
-    writer_.snapshot(cur_, iteration.previous(), it_, iteration.time_after(it_));
+    writer_.snapshot(cur_, iteration.previous(), it_, iteration.time_after(it_), {},
+                     it_ >= plan_.last);
     sample_probes(it_, iteration.time_after(it_));
     writer_.flush_history();
     writer_.flush_probes();
