@@ -21,6 +21,7 @@
 #include "diagnostics.hpp"
 #include "discretization_stop.hpp"
 #include "field_io.hpp"
+#include "operator/host_array.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "probes.hpp"
 #include "progress.hpp"
@@ -229,7 +230,7 @@ class SolveLoop {
   // The balance of each check, and over ranks the exchange that fills u's halo for it.
   std::optional<Balance> balance_;
   std::optional<HaloExchange<T>> balance_halo_;
-  std::vector<T> balance_host_;  // u downloaded from a device
+  op::HostArray<T> balance_host_;  // u downloaded from a device (no zero fill before it)
   const output::GridMeta grid_;
   std::int64_t it_;
   std::int64_t last_snapshot_ = -1;

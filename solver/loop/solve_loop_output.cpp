@@ -39,7 +39,9 @@ void SolveLoop<T>::add_balance(output::HistoryRow& row, double time) {
   if (balance_halo_) balance_halo_->exchange(cur_);
   const T* u = cur_.data();
   if (!backend_.host_memory()) {
-    balance_host_.resize(static_cast<std::size_t>(L_.size));
+    // Pages touched on all threads, not zeroed on one: the download writes every element.
+    if (balance_host_.size() != static_cast<std::size_t>(L_.size))
+      balance_host_ = op::touched<T>(L_.size);
     backend_.download(balance_host_.data(), cur_, L_.size);
     u = balance_host_.data();
   }
