@@ -387,8 +387,11 @@ int run_command(const RunOptions& options) {
   cpu::set_thread_policy(cpu::resolve_thread_policy(options.threads));
   compile_formulas_early(c);
   const bool cuda = parallel::agree(comm, [&] { return use_cuda(c.backend); });
-  return c.precision == Precision::Float ? run_typed<float>(c, cuda, options, comm)
-                                         : run_typed<double>(c, cuda, options, comm);
+  const int code = c.precision == Precision::Float ? run_typed<float>(c, cuda, options, comm)
+                                                   : run_typed<double>(c, cuda, options, comm);
+  // The run's buffers are freed by now; the process's own exit (the device's context) follows.
+  spdlog::debug("run ended: its buffers released");
+  return code;
 }
 
 }  // namespace fdsolve
