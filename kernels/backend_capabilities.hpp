@@ -69,9 +69,12 @@ class LevelFaceBuilder {
   /// Marks the held nodes and returns how many it marked (when the work before it is done).
   virtual index_t run(const MarkHeld<float>& op) = 0;
   virtual index_t run(const MarkHeld<double>& op) = 0;
+  virtual void run(const NonzeroMarks& op) = 0;
   /// out[0..n) = value.
   virtual void fill(float* out, index_t n, float value) = 0;
   virtual void fill(double* out, index_t n, double value) = 0;
+  /// Copies the first `n` marks of `marks` to `host`; returns when they are there.
+  virtual void download(std::uint8_t* host, const Buffer<std::uint8_t>& marks, index_t n) = 0;
 };
 
 /// Mixed precision: float cycles inside a double defect correction.

@@ -265,6 +265,17 @@ struct MarkHeld {
   }
 };
 
+/// 1 where `values` is non-zero, else 0: a held region's `where` formula evaluated where the
+/// fields live comes back as one byte a node instead of a double.
+struct NonzeroMarks {
+  const double* values = nullptr;
+  std::uint8_t* out = nullptr;
+  index_t n = 0;
+
+  FDSOLVE_HOST_DEVICE index_t count() const { return n; }
+  FDSOLVE_HOST_DEVICE void operator()(index_t q) const { out[q] = values[q] != 0.0 ? 1 : 0; }
+};
+
 /// Per-node terms of a level part in its layout: heat's capacity (dense over the level) or the
 /// Robin faces' diagonal term, over the part's nodes (the caller zeroes the rest).
 template <typename T>

@@ -62,6 +62,10 @@ class HostLevelFaces final : public LevelFaceBuilder {
   index_t run(const MarkHeld<double>& op) override { return count_marked(op); }
   void fill(float* out, index_t n, float value) override { fill_values(out, n, value); }
   void fill(double* out, index_t n, double value) override { fill_values(out, n, value); }
+  void run(const NonzeroMarks& op) override { each(op); }
+  void download(std::uint8_t* host, const Buffer<std::uint8_t>& marks, index_t n) override {
+    if (n > 0 && host != marks.data()) std::memcpy(host, marks.data(), static_cast<std::size_t>(n));
+  }
 };
 
 }  // namespace

@@ -71,6 +71,13 @@ class DeviceLevelFaces final : public LevelFaceBuilder {
   index_t run(const MarkHeld<double>& op) override { return mark(op); }
   void fill(float* out, index_t n, float value) override { fill_values(out, n, value); }
   void fill(double* out, index_t n, double value) override { fill_values(out, n, value); }
+  void run(const NonzeroMarks& op) override { launch(op); }
+  void download(std::uint8_t* host, const Buffer<std::uint8_t>& marks, index_t n) override {
+    if (n <= 0) return;
+    FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(host, marks.data(), static_cast<std::size_t>(n),
+                                       cudaMemcpyDeviceToHost, stream_));
+    FDSOLVE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
 
  private:
   template <typename V>

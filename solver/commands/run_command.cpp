@@ -161,8 +161,10 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     // float run evaluates them on the host, in double, as the medium is kept).
     if constexpr (std::is_same_v<T, double>) {
       if (!backend->host_memory() && op::may_need_flux(c)) {
-        (void)op::resolved_medium(
-            c, [&](const Value& v) { return node_values_on_backend(c, *backend, v); });
+        op::NodeEvaluator on_device;
+        on_device.values = [&](const Value& v) { return node_values_on_backend(c, *backend, v); };
+        on_device.nonzero = [&](const Value& v) { return nonzero_on_backend(c, *backend, v); };
+        (void)op::resolved_medium(c, on_device);
         RunClock::get().mark("medium evaluated");
       }
     }

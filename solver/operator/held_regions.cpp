@@ -70,20 +70,31 @@ void empty_region(const Case& c, const std::string& key, const FixedRegion& regi
                    "; widen the region or remove it");
 }
 
-/// A region's where or value at every node: a number needs no grid of copies of itself.
+/// A region's where or value at every node: a number needs no grid of copies of itself, and a
+/// `where` formula evaluated on a device comes back as its non-zero marks.
 struct RegionValues {
-  HostArray<double> values;  // empty for a number
+  HostArray<double> values;  // empty for a number or marks
   double number = 0.0;
+  HostArray<std::uint8_t> nonzero;  // 1 where a `where` formula is non-zero (finite: checked)
 
   double at(index_t node) const {
+    if (!nonzero.empty()) return nonzero[static_cast<std::size_t>(node)];
     return values.empty() ? number : values[static_cast<std::size_t>(node)];
   }
 };
 
 RegionValues region_values(const Case& c, const Value& v, const std::string& key,
                            const NodeEvaluator& on_backend) {
-  if (v.is_constant()) return {{}, v.constant};
-  return {node_values(c, v, key, on_backend), 0.0};
+  if (v.is_constant()) return {{}, v.constant, {}};
+  return {node_values(c, v, key, on_backend), 0.0, {}};
+}
+
+/// A region's `where`: only whether it is non-zero counts.
+RegionValues region_where(const Case& c, const Value& v, const std::string& key,
+                          const NodeEvaluator& on_backend) {
+  if (on_backend.nonzero && v.is_expression())
+    return {{}, 0.0, node_nonzero(c, v, key, on_backend)};
+  return region_values(c, v, key, on_backend);
 }
 
 /// What one region's pass found: the nodes it holds (`mine`), those where `where` is non-zero
@@ -154,7 +165,7 @@ void resolve_held(const Case& c, Medium& m, const NodeEvaluator& on_backend) {
   for (std::size_t r = 0; r < c.problem.fixed.size(); ++r) {
     const FixedRegion& region = c.problem.fixed[r];
     const std::string key = fmt::format("problem.fixed[{}]", r);
-    const RegionValues where = region_values(c, region.where, key + ".where", on_backend);
+    const RegionValues where = region_where(c, region.where, key + ".where", on_backend);
     const RegionValues value = region_values(c, region.value, key + ".value", on_backend);
     const RegionPass pass = mark_region(m, faces, Medium::held_mark(r), where, value, r == 0);
     if (pass.first_bad < nodes) {

@@ -28,15 +28,14 @@ std::string at_node(const Case& c, const std::array<index_t, 3>& node) {
 
 std::string number_text(double v) { return std::isnan(v) ? "nan" : fmt::format("{}", v); }
 
-HostArray<double> node_values(const Case& c, const Value& v, const std::string& key,
-                              const NodeEvaluator& on_backend) {
-  const Box all{{0, 0, 0},
-                {c.grid.points[0], c.grid.points[1], c.grid.dims == 3 ? c.grid.points[2] : 1}};
+namespace {
+
+/// evaluate(), its failures reported as InputErrors naming `key` (and the first node where a
+/// formula is not finite); a device's failure stays a BackendError.
+template <typename Evaluate>
+auto with_key(const Case& c, const std::string& key, const Evaluate& evaluate) {
   try {
-    if (on_backend && v.is_expression()) return on_backend(v);
-    HostArray<double> values(static_cast<std::size_t>(all.cells()));
-    box_values<double>(c, v, all, 0.0, Subdomain::whole(c), values.data());
-    return values;
+    return evaluate();
   } catch (const InputError&) {
     throw;
   } catch (const BackendError&) {
@@ -47,6 +46,25 @@ HostArray<double> node_values(const Case& c, const Value& v, const std::string& 
   } catch (const std::exception& e) {
     throw InputError(c.where(key) + key + ": " + e.what());
   }
+}
+
+}  // namespace
+
+HostArray<double> node_values(const Case& c, const Value& v, const std::string& key,
+                              const NodeEvaluator& on_backend) {
+  return with_key(c, key, [&] {
+    if (on_backend && v.is_expression()) return on_backend.values(v);
+    const Box all{{0, 0, 0},
+                  {c.grid.points[0], c.grid.points[1], c.grid.dims == 3 ? c.grid.points[2] : 1}};
+    HostArray<double> values(static_cast<std::size_t>(all.cells()));
+    box_values<double>(c, v, all, 0.0, Subdomain::whole(c), values.data());
+    return values;
+  });
+}
+
+HostArray<std::uint8_t> node_nonzero(const Case& c, const Value& v, const std::string& key,
+                                     const NodeEvaluator& on_backend) {
+  return with_key(c, key, [&] { return on_backend.nonzero(v); });
 }
 
 }  // namespace detail

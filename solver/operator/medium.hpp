@@ -85,11 +85,20 @@ struct Medium {
 /// problem.coefficient.
 std::string coefficient_key(const Case& c);
 
-/// Evaluates an expression (not a number, not a data file) at every node of the whole grid at
-/// t = 0: dense values in C order, x fastest. Throws NonFiniteValue at the first node (C order)
-/// where the value is not finite. A backend's evaluator runs the compiled formula where the
-/// fields live (field_programs.hpp: node_values_on_backend); empty: on the host, all threads.
-using NodeEvaluator = std::function<HostArray<double>(const Value&)>;
+/// Where a backend evaluates the medium's expressions (not numbers, not data files) at every
+/// node of the whole grid at t = 0, running the compiled formula where the fields live
+/// (field_programs.hpp: node_values_on_backend, nonzero_on_backend); empty: on the host, all
+/// threads. Each throws NonFiniteValue at the first node (C order) where the value is not
+/// finite.
+struct NodeEvaluator {
+  /// The values: dense, C order, x fastest.
+  std::function<HostArray<double>(const Value&)> values;
+  /// 1 where the value is non-zero, else 0 (a held region's `where`): an eighth of the bytes
+  /// to bring back. Empty: `values` serves.
+  std::function<HostArray<std::uint8_t>(const Value&)> nonzero;
+
+  explicit operator bool() const { return static_cast<bool>(values); }
+};
 
 /// Evaluates the coefficient, the capacity and the fixed regions of `c` on the whole grid. Throws
 /// InputError naming the key and the node where the coefficient or the capacity is not finite or

@@ -28,6 +28,10 @@ std::string number_text(double v);
 /// order where a formula is not finite).
 HostArray<double> node_values(const Case& c, const Value& v, const std::string& key,
                               const NodeEvaluator& on_backend);
+/// 1 where the expression `v` is non-zero at a node, else 0, evaluated by on_backend.nonzero
+/// (which the caller checked is there); errors as node_values.
+HostArray<std::uint8_t> node_nonzero(const Case& c, const Value& v, const std::string& key,
+                                     const NodeEvaluator& on_backend);
 
 /// The held nodes of problem.fixed and their values (Medium::held, held_value, held_count),
 /// checked as resolve_medium says.

@@ -155,10 +155,12 @@ void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, cons
                                      bad.node[2] + sub.offset[2]});
 }
 
-op::HostArray<double> node_values_on_backend(const Case& c, Backend<double>& backend,
-                                             const Value& value) {
+namespace {
+
+/// `value` at every node of the whole grid at t = 0, in a dense buffer of the backend (a
+/// layout without halo or padding: the buffer is the dense array itself).
+Buffer<double> dense_values(const Case& c, Backend<double>& backend, const Value& value) {
   const Subdomain whole = Subdomain::whole(c);
-  // A layout without halo or padding: the buffer is the dense array itself.
   Layout dense;
   dense.dims = c.grid.dims;
   dense.n = whole.n;
@@ -168,10 +170,29 @@ op::HostArray<double> node_values_on_backend(const Case& c, Backend<double>& bac
   dense.size = dense.plane * dense.n[2];
   Buffer<double> out = backend.allocate(dense.size);
   evaluate_value(c, backend, value, dense, dense.owned_box(), whole, 1.0, 0.0, out);
+  return out;
+}
+
+}  // namespace
+
+op::HostArray<double> node_values_on_backend(const Case& c, Backend<double>& backend,
+                                             const Value& value) {
+  const Buffer<double> out = dense_values(c, backend, value);
   // No zero fill: the download writes every element, into pages all threads touched first.
-  op::HostArray<double> values = op::touched<double>(dense.size);
-  backend.download(values.data(), out, dense.size);
+  op::HostArray<double> values = op::touched<double>(out.size());
+  backend.download(values.data(), out, out.size());
   return values;
+}
+
+op::HostArray<std::uint8_t> nonzero_on_backend(const Case& c, Backend<double>& backend,
+                                               const Value& value) {
+  const Buffer<double> values = dense_values(c, backend, value);
+  LevelFaceBuilder& build = backend.level_faces();
+  Buffer<std::uint8_t> marks = build.marks(values.size());
+  build.run(NonzeroMarks{values.data(), marks.data(), values.size()});
+  op::HostArray<std::uint8_t> host = op::touched<std::uint8_t>(values.size());
+  build.download(host.data(), marks, values.size());
+  return host;
 }
 
 std::vector<FieldProgram> case_formula_programs(const Case& c) {

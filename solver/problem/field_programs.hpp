@@ -44,6 +44,10 @@ void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, cons
 /// finite. Double backends only: the medium is kept in double.
 op::HostArray<double> node_values_on_backend(const Case& c, Backend<double>& backend,
                                              const Value& value);
+/// The same brought back as 1 where `value` is non-zero, else 0 (op::NodeEvaluator::nonzero):
+/// one byte a node, the marks formed where the values were evaluated.
+op::HostArray<std::uint8_t> nonzero_on_backend(const Case& c, Backend<double>& backend,
+                                               const Value& value);
 
 /// check_finite_inputs (every node) with the expressions evaluated on the backend (on CUDA:
 /// compiled and run on the device, slab by slab into a scratch buffer; only the first
