@@ -112,9 +112,14 @@ void StencilHierarchy<T>::allgather_rhs_on_device() {
 template <typename T>
 void StencilHierarchy<T>::scatter_correction() {
   if (redundant_) {
-    // Every rank holds the whole correction, the same bits as rank 0's: its own box of it.
-    backend_.pack_box(x_[gather_], layout_[gather_], gathered_box(comm_.rank()), packed_);
-    backend_.unpack_box(copy_x_, copy_layout_, copy_layout_.owned_box(), packed_);
+    // Every rank holds the whole correction, the same bits as rank 0's: its own box of it,
+    // copied on the transfer queue, ordered by its events and never waited for, so that a
+    // cycle recorded as a CUDA graph can hold it (a synchronisation cannot be captured).
+    TransferQueue<T>& queue = backend_.transfers();
+    queue.after_sweeps();
+    queue.pack_box(x_[gather_], layout_[gather_], gathered_box(comm_.rank()), packed_);
+    queue.unpack_box(copy_x_, copy_layout_, copy_layout_.owned_box(), packed_);
+    queue.before_sweeps();
     return;
   }
   std::vector<T> blocks;
