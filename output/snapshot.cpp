@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <type_traits>
 
 #include "atomic_file.hpp"
@@ -233,24 +234,31 @@ void begin_snapshot_file(const std::string& temp, const GridMeta& grid, Snapshot
   }
 }
 
+void complete_snapshot_file(const std::string& written, const std::string& path,
+                            const SnapshotInfo& info, const std::string& what,
+                            const std::function<void(hid_t)>& add) {
+  write_file_atomic(path, [&](const std::filesystem::path& temp) {
+    // Under write_file_atomic's own name, so that a failure below removes the file.
+    std::error_code error;
+    std::filesystem::rename(written, temp, error);
+    if (error)
+      throw OutputError(path + ": cannot rename " + what + " " + written + ": " +
+                        error.message());
+    Handle file(H5Fopen(temp.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, path,
+                "cannot reopen the HDF5 file");
+    if (add) add(file.get());
+    write_metadata(file.get(), path, info);
+    file.close(path, "cannot flush and close the HDF5 file");
+  });
+}
+
 template <typename T>
 void finish_snapshot_file(const std::string& begun, const std::string& path,
                           const SnapshotInfo& info, const std::vector<FieldRef<T>>& fields) {
   h5::silence_errors();
   check_request(path, info, fields);
-  write_file_atomic(path, [&](const std::filesystem::path& temp) {
-    // Under write_file_atomic's own name, so that a failure below removes the file.
-    std::error_code error;
-    std::filesystem::rename(begun, temp, error);
-    if (error)
-      throw OutputError(path + ": cannot rename the begun snapshot " + begun + ": " +
-                        error.message());
-    Handle file(H5Fopen(temp.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, path,
-                "cannot reopen the HDF5 file");
-    write_fields(file.get(), path, info, fields);
-    write_metadata(file.get(), path, info);
-    file.close(path, "cannot flush and close the HDF5 file");
-  });
+  complete_snapshot_file(begun, path, info, "the begun snapshot",
+                         [&](hid_t file) { write_fields(file, path, info, fields); });
 }
 
 template <typename T>

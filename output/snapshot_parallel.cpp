@@ -93,18 +93,7 @@ void write_fields_collective(const std::string& temp, const std::string& path, c
 
 void finish_collective(const std::string& temp, const std::string& path, const SnapshotInfo& info) {
   h5::silence_errors();
-  write_file_atomic(path, [&](const std::filesystem::path& atomic_temp) {
-    // Under write_file_atomic's own name, so that a failure below removes the file.
-    std::error_code error;
-    std::filesystem::rename(temp, atomic_temp, error);
-    if (error)
-      throw OutputError(path + ": cannot rename the collectively written " + temp + ": " +
-                        error.message());
-    Handle file(H5Fopen(atomic_temp.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, path,
-                "cannot reopen the HDF5 file");
-    write_metadata(file.get(), path, info);
-    file.close(path, "cannot flush and close the HDF5 file");
-  });
+  complete_snapshot_file(temp, path, info, "the collectively written", {});
 }
 
 template void write_fields_collective<float>(const std::string&, const std::string&,

@@ -2,6 +2,7 @@
 // and the collective one (snapshot_parallel.cpp), so both write the same layout.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,5 +25,12 @@ int field_shape(const GridMeta& grid, const std::string& name, hsize_t shape[4])
 /// The root attributes (time, iteration, origin, spacing, dims), /config and the text
 /// datasets of `info`, into the open file `root`.
 void write_metadata(hid_t root, const std::string& path, const SnapshotInfo& info);
+
+/// Completes the closed HDF5 file `written` (`what` names it in errors) as the snapshot `path`:
+/// add(file) adds to it (when given), then the metadata of `info`; fsynced and renamed into
+/// place as write_snapshot does, removed on failure.
+void complete_snapshot_file(const std::string& written, const std::string& path,
+                            const SnapshotInfo& info, const std::string& what,
+                            const std::function<void(hid_t)>& add);
 
 }  // namespace fdsolve::output
