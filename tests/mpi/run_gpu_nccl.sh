@@ -78,9 +78,20 @@ for name in poisson_3d_27pt_y heat_2d_y_periodic mg_poisson_2d_x mg_poisson_3d_2
     [ "$tb" = "mpi staged through host" ] || [ "$tb" = "mpi from device memory" ] ||
       fail "$name: $n ranks, FDSOLVE_TRANSPORT=mpi: parallel.transport '$tb'"
     grep -q "halo exchange: .*(FDSOLVE_TRANSPORT=mpi)" "$b.log" || fail "$name: $n ranks: no log line for FDSOLVE_TRANSPORT=mpi"
-    if [ "$default" = nccl ] && [ "${name#mg_}" != "$name" ] && [ "${name%float_cycles}" = "$name" ]; then
-      grep -q "multigrid over $n ranks: .*cycles recorded as graphs over the ranks" "$a.log" ||
-        { fail "$name: $n ranks: cycles not recorded over NCCL"; grep "multigrid over" "$a.log"; }
+    recorded=yes
+    if [ "$default" = nccl ] && [ "${name#mg_}" != "$name" ] && [ "${name%float_cycles}" = "$name" ] &&
+       ! grep -q "multigrid over $n ranks: .*cycles recorded as graphs over the ranks" "$a.log"; then
+      recorded=no
+      # V(1,2): over several ranks the fine level smooths sweep by sweep (no blocked passes),
+      # and three swaps a cycle leave the fine buffers swapped, which a recording cannot hold
+      # (StencilHierarchy::recordable): its cycles are launched (two H200s, 2026-11-29).
+      if [ "$name" = mg_poisson_2d_periodic_float_w ]; then
+        echo "note: $name: $n ranks: cycles launched (an odd number of fine swaps a cycle)"
+      else
+        fail "$name: $n ranks: cycles not recorded over NCCL"; grep "multigrid over" "$a.log"
+      fi
+    fi
+    if [ "$recorded" = yes ] && [ "$default" = nccl ] && [ "${name#mg_}" != "$name" ] && [ "${name%float_cycles}" = "$name" ]; then
       if grep -q "gathered levels\|whole on" "$a.log"; then
         grep -q "whole on every rank (their right-hand side allgathered through the device exchange)" "$a.log" ||
           fail "$name: $n ranks: gathered levels not on every rank through NCCL"
