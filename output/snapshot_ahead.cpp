@@ -24,7 +24,7 @@ SnapshotAhead::SnapshotAhead(const std::string& directory, const std::string& na
 }
 
 SnapshotAhead::~SnapshotAhead() {
-  if (!begun_) return;
+  if (!pending_.valid()) return;
   try {
     pending_.get();
   } catch (const std::exception& e) {
@@ -39,15 +39,13 @@ bool SnapshotAhead::holds(const std::string& name) const {
 }
 
 void SnapshotAhead::begin() {
-  if (begun_) return;
+  if (pending_.valid()) return;
   pending_ = std::async(std::launch::async, [this] { write_(path_); });
-  begun_ = true;
 }
 
 std::string SnapshotAhead::take() {
   begin();
-  begun_ = false;
-  pending_.get();  // a failed write removed its file
+  pending_.get();  // leaves pending_ invalid; a failed write removed its file
   return path_;
 }
 

@@ -41,9 +41,8 @@ class SnapshotAhead {
  private:
   std::function<void(const std::string&)> write_;
   std::vector<std::string> names_;
-  std::string path_;       // the temporary file's name
-  bool begun_ = false;     // a file is being written or written at path_, not yet taken
-  std::future<void> pending_;
+  std::string path_;          // the temporary file's name
+  std::future<void> pending_;  // valid while a file at path_ is begun and not yet taken
 };
 
 }  // namespace fdsolve::output
