@@ -136,6 +136,8 @@ const ThreadPolicy& thread_policy() {
   return thread_policy();
 }
 
+void adopt_thread_policy() { omp_set_num_threads(thread_policy().threads); }
+
 int team_size(index_t cells) {
   int threads = g_threads.load(std::memory_order_relaxed);
   if (threads == 0) threads = thread_policy().threads;

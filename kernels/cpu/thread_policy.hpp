@@ -32,6 +32,10 @@ void set_thread_policy(const ThreadPolicy& p);
 /// The process's policy; resolve_thread_policy(0) until set_thread_policy is called.
 const ThreadPolicy& thread_policy();
 
+/// Gives the calling thread, one not started by OpenMP, the policy's team size: OpenMP keeps
+/// the size set_thread_policy chose per thread, and a new thread starts from its default.
+void adopt_thread_policy();
+
 /// Threads for a parallel region over `cells` nodes: at most the policy's, at most one per
 /// min_cells_per_thread nodes, at least one.
 int team_size(index_t cells);

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <future>
 #include <limits>
 #include <optional>
 #include <string>
@@ -200,6 +201,12 @@ class SolveLoop {
   const RoundingFloor& rounding_floor();
   /// Adds the balance of u (balance.hpp) at `time` to `row`, where the case measures it.
   void add_balance(output::HistoryRow& row, double time);
+  /// u as the balance reads it: its halo toward other ranks filled, on the host.
+  const T* balance_input();
+  /// The final state's balance at `time`, measured on a thread of its own where one rank runs
+  /// (beside the final snapshot's write, which waits on the disk), else at once; the returned
+  /// future then holds it. Empty where the final row needs no balance.
+  std::future<std::vector<double>> start_final_balance(double time);
   void write_due_output(LoopIteration<T>& iteration);
   /// Whether iteration `it` writes a snapshot: every output.every, or at heat's output times.
   bool snapshot_due(std::int64_t it) const;

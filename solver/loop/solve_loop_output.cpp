@@ -7,10 +7,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <optional>
 #include <utility>
 #include <vector>
 
+#include "cpu/thread_policy.hpp"
 #include "end_checkpoint.hpp"
 #include "loop_support.hpp"
 #include "run_clock.hpp"
@@ -33,22 +35,54 @@ void SolveLoop<T>::sample_probes(std::int64_t it, double time) {
 }
 
 template <typename T>
+const T* SolveLoop<T>::balance_input() {
+  if (balance_halo_) balance_halo_->exchange(cur_);
+  if (backend_.host_memory()) return cur_.data();
+  // Pages touched on all threads, not zeroed on one: the download writes every element.
+  if (balance_host_.size() != static_cast<std::size_t>(L_.size))
+    balance_host_ = op::touched<T>(L_.size);
+  backend_.download(balance_host_.data(), cur_, L_.size);
+  return balance_host_.data();
+}
+
+template <typename T>
 void SolveLoop<T>::add_balance(output::HistoryRow& row, double time) {
   if (!balance_) return;
   const auto t0 = std::chrono::steady_clock::now();
-  if (balance_halo_) balance_halo_->exchange(cur_);
-  const T* u = cur_.data();
-  if (!backend_.host_memory()) {
-    // Pages touched on all threads, not zeroed on one: the download writes every element.
-    if (balance_host_.size() != static_cast<std::size_t>(L_.size))
-      balance_host_ = op::touched<T>(L_.size);
-    backend_.download(balance_host_.data(), cur_, L_.size);
-    u = balance_host_.data();
-  }
+  const T* u = balance_input();
   row.balance = Balance::merge(options_.comm, balance_->measure(u, L_, time));
   row.balance_faces = balance_->faces();
   spdlog::debug("check {}: balance measured in {:.1f} ms", row.iteration,
                 1e3 * seconds_since(t0));
+}
+
+template <typename T>
+std::future<std::vector<double>> SolveLoop<T>::start_final_balance(double time) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto measure = [this, time, t0](const T* u) {
+    std::vector<double> b = Balance::merge(options_.comm, balance_->measure(u, L_, time));
+    spdlog::debug("check {}: balance measured in {:.1f} ms", it_, 1e3 * seconds_since(t0));
+    return b;
+  };
+  if (options_.comm.several()) {
+    // Ranks exchange u's halo and merge their shares through MPI, which this thread alone calls.
+    std::promise<std::vector<double>> now;
+    now.set_value(measure(balance_input()));
+    return now.get_future();
+  }
+  // One rank: u comes to the host on the transfer queue, beside the final snapshot's reads on
+  // the sweeps' queue, and is measured on all threads while that snapshot waits on the disk.
+  if (!backend_.host_memory()) backend_.transfers().after_sweeps();
+  return std::async(std::launch::async, [this, measure] {
+    cpu::adopt_thread_policy();
+    if (backend_.host_memory()) return measure(cur_.data());
+    if (balance_host_.size() != static_cast<std::size_t>(L_.size))
+      balance_host_ = op::touched<T>(L_.size);
+    TransferQueue<T>& queue = backend_.transfers();
+    queue.download(balance_host_.data(), cur_, L_.size);
+    queue.wait();
+    return measure(balance_host_.data());
+  });
 }
 
 template <typename T>
@@ -95,12 +129,19 @@ void SolveLoop<T>::finish(LoopIteration<T>& iteration) {
   const bool resumable = r_.status == SolveStatus::Interrupted ||
                          r_.status == SolveStatus::TimeLimit ||
                          r_.status == SolveStatus::MaxIterations;
+  std::future<std::vector<double>> final_balance;
   if (balance_ && !abandoned_ && !resumable && !out_.history().empty() &&
-      out_.history().back().iteration == it_ && out_.history().back().balance.empty()) {
+      out_.history().back().iteration == it_ && out_.history().back().balance.empty())
+    final_balance = start_final_balance(iteration.time_after(it_));
+  // The balance joins the last row before anything stores the history (a checkpoint,
+  // history.csv); until then it is measured beside the final snapshot's write.
+  const auto settle_balance = [&] {
+    if (!final_balance.valid()) return;
     output::HistoryRow row = out_.history().back();
-    add_balance(row, iteration.time_after(it_));
+    row.balance = final_balance.get();
+    row.balance_faces = balance_->faces();
     out_.replace_last_history(row);
-  }
+  };
   iteration.report(it_ - done_);
   r_.iterations = it_;
   r_.time = iteration.time_after(it_);
@@ -115,11 +156,14 @@ void SolveLoop<T>::finish(LoopIteration<T>& iteration) {
         rules_.discretization->discretization(), rules_.discretization->algebraic(),
         c_.solve.norm == NormKind::L2 ? "l2" : "linf", r_.coarse_seconds};
   // A sub-solve (final_state) hands its state over and writes nothing.
-  if (r_.status == SolveStatus::Interrupted || r_.status == SolveStatus::TimeLimit)
+  if (r_.status == SolveStatus::Interrupted || r_.status == SolveStatus::TimeLimit) {
+    settle_balance();
     checkpoint(iteration);
-  else if (checkpoints_steady_end(c_, r_.status) && !options_.final_state &&
-           writer_.last_checkpoint() != it_)
+  } else if (checkpoints_steady_end(c_, r_.status) && !options_.final_state &&
+             writer_.last_checkpoint() != it_) {
+    settle_balance();
     checkpoint(iteration);
+  }
   const Buffer<T>& before = iteration.previous();
   // The final state is a snapshot's, sampled like the others (a sub-solve writes nothing).
   if (!options_.final_state) sample_probes(it_, r_.time);
@@ -133,6 +177,7 @@ void SolveLoop<T>::finish(LoopIteration<T>& iteration) {
   } else if (last_snapshot_ != it_ && !options_.final_state) {
     writer_.final_snapshot(cur_, before, it_, r_.time);
   }
+  settle_balance();
   writer_.flush_history();
   writer_.flush_probes();
   writer_.finish();
@@ -142,12 +187,16 @@ void SolveLoop<T>::finish(LoopIteration<T>& iteration) {
 template bool SolveLoop<float>::snapshot_due(std::int64_t) const;
 template void SolveLoop<float>::sample_probes(std::int64_t, double);
 template void SolveLoop<float>::add_balance(output::HistoryRow&, double);
+template const float* SolveLoop<float>::balance_input();
+template std::future<std::vector<double>> SolveLoop<float>::start_final_balance(double);
 template void SolveLoop<float>::write_due_output(LoopIteration<float>&);
 template void SolveLoop<float>::checkpoint(LoopIteration<float>&);
 template void SolveLoop<float>::finish(LoopIteration<float>&);
 template bool SolveLoop<double>::snapshot_due(std::int64_t) const;
 template void SolveLoop<double>::sample_probes(std::int64_t, double);
 template void SolveLoop<double>::add_balance(output::HistoryRow&, double);
+template const double* SolveLoop<double>::balance_input();
+template std::future<std::vector<double>> SolveLoop<double>::start_final_balance(double);
 template void SolveLoop<double>::write_due_output(LoopIteration<double>&);
 template void SolveLoop<double>::checkpoint(LoopIteration<double>&);
 template void SolveLoop<double>::finish(LoopIteration<double>&);
