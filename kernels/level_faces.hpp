@@ -304,14 +304,16 @@ struct WriteHeld {
   FaceGrid g;
   LevelPart part;
   const std::uint8_t* held = nullptr;
-  const double* values = nullptr;  // dense over the level
+  const double* values = nullptr;  // dense over the level, or one per mark (by_mark)
+  bool by_mark = false;
   T* out = nullptr;
 
   FDSOLVE_HOST_DEVICE index_t count() const { return part.n[0] * part.n[1] * part.n[2]; }
   FDSOLVE_HOST_DEVICE void operator()(index_t q) const {
     const index_t i = q % part.n[0], j = q / part.n[0] % part.n[1], k = q / (part.n[0] * part.n[1]);
     const index_t node = g.at(i + part.offset[0], j + part.offset[1], k + part.offset[2]);
-    if (held[node]) out[part.layout.at(i, j, k)] = static_cast<T>(values[node]);
+    const std::uint8_t mark = held[node];
+    if (mark) out[part.layout.at(i, j, k)] = static_cast<T>(values[by_mark ? mark : node]);
   }
 };
 

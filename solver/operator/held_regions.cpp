@@ -113,7 +113,7 @@ RegionPass mark_region(Medium& m, const DirichletFaces& faces, std::uint8_t mark
                        const RegionValues& where, const RegionValues& value, bool first) {
   const index_t nx = m.n[0], ny = m.n[1], nz = m.n[2];
   std::uint8_t* held = m.held.data();
-  double* held_value = m.held_value.data();
+  double* held_value = m.held_value.empty() ? nullptr : m.held_value.data();  // else by mark
   index_t mine = 0, marked = 0, on_faces = 0, bad = nx * ny * nz;
 #pragma omp parallel for collapse(2) schedule(static) reduction(+ : mine, marked, on_faces) \
     reduction(min : bad)
@@ -125,7 +125,7 @@ RegionPass mark_region(Medium& m, const DirichletFaces& faces, std::uint8_t mark
         const index_t q = row + i;
         if (first) {
           held[q] = 0;
-          held_value[q] = 0.0;
+          if (held_value) held_value[q] = 0.0;
         }
         const double w = where.at(q);
         if (w == 0.0) continue;
@@ -145,7 +145,7 @@ RegionPass mark_region(Medium& m, const DirichletFaces& faces, std::uint8_t mark
           continue;
         }
         held[q] = mark;
-        held_value[q] = v;
+        if (held_value) held_value[q] = v;
         ++mine;
       }
     }
@@ -159,7 +159,16 @@ void resolve_held(const Case& c, Medium& m, const NodeEvaluator& on_backend) {
   const index_t nodes = m.n[0] * m.n[1] * m.n[2];
   // Uninitialised: the first region's pass writes every node.
   m.held = HostArray<std::uint8_t>(static_cast<std::size_t>(nodes));
-  m.held_value = HostArray<double>(static_cast<std::size_t>(nodes));
+  // Values by mark where each region's value is a number and has a mark of its own.
+  bool by_mark = c.problem.fixed.size() < 255;
+  for (std::size_t r = 0; r < c.problem.fixed.size() && by_mark; ++r) {
+    by_mark = c.problem.fixed[r].value.is_constant();
+    m.held_number[Medium::held_mark(r)] = c.problem.fixed[r].value.constant;
+  }
+  if (!by_mark) {
+    m.held_number = {};
+    m.held_value = HostArray<double>(static_cast<std::size_t>(nodes));
+  }
   const DirichletFaces faces = DirichletFaces::of(c);
   // Region by region in order: an earlier region's bad node is reported before a later one's.
   for (std::size_t r = 0; r < c.problem.fixed.size(); ++r) {
@@ -196,6 +205,7 @@ void resolve_held(const Case& c, Medium& m, const NodeEvaluator& on_backend) {
   if (m.held_count == 0) {
     m.held = {};
     m.held_value = {};
+    m.held_number = {};
   }
 }
 

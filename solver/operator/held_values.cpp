@@ -19,7 +19,10 @@ void write_held_values(const Medium& m, const Subdomain& sub, const Layout& L,
   LevelFaceBuilder& build = backend.level_faces();
   const index_t nodes = m.n[0] * m.n[1] * m.n[2];
   const Buffer<std::uint8_t> held = build.marks(nodes, m.held.data());
-  const Buffer<double> values = build.dense(nodes, m.held_value.data());
+  const bool by_mark = m.held_value.empty();
+  const Buffer<double> values =
+      by_mark ? build.dense(static_cast<index_t>(m.held_number.size()), m.held_number.data())
+              : build.dense(nodes, m.held_value.data());
   WriteHeld<T> op;
   op.g.dims = m.dims;
   for (int a = 0; a < 3; ++a) {
@@ -30,6 +33,7 @@ void write_held_values(const Medium& m, const Subdomain& sub, const Layout& L,
   op.part.layout = strides_of(L);
   op.held = held.data();
   op.values = values.data();
+  op.by_mark = by_mark;
   op.out = field.data();
   build.run(op);
   backend.synchronize();  // before the arrays go

@@ -36,7 +36,11 @@ struct Medium {
   /// 255 so that regions from the 255th on share one mark) and their values; empty when none
   /// is held. The region's number names its flux column (flux_fixed_<r>).
   HostArray<std::uint8_t> held;
+  /// The held values, dense (0 on free nodes), where a region's value is a formula or data or
+  /// regions share a mark; otherwise empty and `held_number` gives each mark's value (0 for
+  /// mark 0): a grid of copies of a few numbers would cost 8 bytes a node to write and upload.
   HostArray<double> held_value;
+  std::array<double, 256> held_number{};
   index_t held_count = 0;
   /// Robin faces (boundary type robin): per face in Face order, whether it is one and its
   /// transfer coefficient h. Their term 2 h / h_a sits on the boundary nodes' diagonal
@@ -71,6 +75,11 @@ struct Medium {
   bool needs_flux() const { return varies() || holds() || robin() || capacity_varies(); }
   index_t index(index_t i, index_t j, index_t k) const { return (k * n[1] + j) * n[0] + i; }
   double beta_at(index_t node) const { return varies() ? beta[node] : constant; }
+  /// The held value at `node` (0 where it is free).
+  double held_value_at(index_t node) const {
+    return held_value.empty() ? held_number[held[static_cast<std::size_t>(node)]]
+                              : held_value[static_cast<std::size_t>(node)];
+  }
   double capacity_at(index_t node) const {
     return capacity_varies() ? capacity[node] : capacity_constant;
   }

@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <mutex>
@@ -157,6 +158,10 @@ void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, cons
 
 namespace {
 
+double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return 1e3 * std::chrono::duration<double>(b - a).count();
+}
+
 /// `value` at every node of the whole grid at t = 0, in a dense buffer of the backend (a
 /// layout without halo or padding: the buffer is the dense array itself).
 Buffer<double> dense_values(const Case& c, Backend<double>& backend, const Value& value) {
@@ -177,21 +182,33 @@ Buffer<double> dense_values(const Case& c, Backend<double>& backend, const Value
 
 op::HostArray<double> node_values_on_backend(const Case& c, Backend<double>& backend,
                                              const Value& value) {
-  const Buffer<double> out = dense_values(c, backend, value);
+  const auto t0 = std::chrono::steady_clock::now();
+  const Buffer<double> out = dense_values(c, backend, value);  // its finiteness checked: synced
+  const auto t1 = std::chrono::steady_clock::now();
   // No zero fill: the download writes every element, into pages all threads touched first.
   op::HostArray<double> values = op::touched<double>(out.size());
+  const auto t2 = std::chrono::steady_clock::now();
   backend.download(values.data(), out, out.size());
+  spdlog::debug("{} evaluated on the device in {:.1f} ms, host pages touched in {:.1f} ms, "
+                "brought back in {:.1f} ms",
+                value.expression.size() > 40 ? value.expression.substr(0, 40) + "..." : value.expression,
+                ms_between(t0, t1), ms_between(t1, t2),
+                ms_between(t2, std::chrono::steady_clock::now()));
   return values;
 }
 
 op::HostArray<std::uint8_t> nonzero_on_backend(const Case& c, Backend<double>& backend,
                                                const Value& value) {
+  const auto t0 = std::chrono::steady_clock::now();
   const Buffer<double> values = dense_values(c, backend, value);
   LevelFaceBuilder& build = backend.level_faces();
   Buffer<std::uint8_t> marks = build.marks(values.size());
   build.run(NonzeroMarks{values.data(), marks.data(), values.size()});
   op::HostArray<std::uint8_t> host = op::touched<std::uint8_t>(values.size());
   build.download(host.data(), marks, values.size());
+  spdlog::debug("{} evaluated and marked on the device, brought back in {:.1f} ms",
+                value.expression.size() > 40 ? value.expression.substr(0, 40) + "..." : value.expression,
+                ms_between(t0, std::chrono::steady_clock::now()));
   return host;
 }
 

@@ -59,6 +59,7 @@ TEST_CASE("medium through a backend's evaluator: the host's medium, bit for bit"
   CHECK(through.beta_max == host.beta_max);
   CHECK(through.held == host.held);
   CHECK(through.held_value == host.held_value);
+  CHECK(through.held_number == host.held_number);
   // Every region holds nodes of its own (marks 1, 2 and 3 all appear).
   for (std::uint8_t mark : {1, 2, 3})
     CHECK(std::count(host.held.begin(), host.held.end(), mark) > 0);
