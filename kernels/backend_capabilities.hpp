@@ -75,6 +75,14 @@ class LevelFaceBuilder {
   virtual void fill(double* out, index_t n, double value) = 0;
   /// Copies the first `n` marks of `marks` to `host`; returns when they are there.
   virtual void download(std::uint8_t* host, const Buffer<std::uint8_t>& marks, index_t n) = 0;
+  /// Keeps `device`, equal to the host array `host` of device.size() values (a field evaluated
+  /// in the backend's memory and brought back), for the next dense(device.size(), host), which
+  /// takes it instead of copying the host's values over (kept_copies.hpp); the caller keeps
+  /// `host` alive and unchanged meanwhile. The CPU, whose dense arrays are the host's own,
+  /// keeps nothing and leaves `device` to the caller.
+  virtual void keep(const double* host, Buffer<double>&& device) = 0;
+  /// The backend memory that kept copies hold.
+  virtual std::size_t kept_bytes() const = 0;
 };
 
 /// Mixed precision: float cycles inside a double defect correction.

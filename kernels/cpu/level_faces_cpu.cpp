@@ -66,6 +66,8 @@ class HostLevelFaces final : public LevelFaceBuilder {
   void download(std::uint8_t* host, const Buffer<std::uint8_t>& marks, index_t n) override {
     if (n > 0 && host != marks.data()) std::memcpy(host, marks.data(), static_cast<std::size_t>(n));
   }
+  void keep(const double*, Buffer<double>&&) override {}  // dense(n, host) is host itself
+  std::size_t kept_bytes() const override { return 0; }
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // faces' weighted sums round every product, as the host's loops do.
 #include "cuda_check.cuh"
 #include "device_memory.cuh"
+#include "kept_copies.hpp"
 #include "level_faces.cuh"
 
 namespace fdsolve::cuda {
@@ -55,7 +56,10 @@ class DeviceLevelFaces final : public LevelFaceBuilder {
     cudaFreeHost(marked_);
   }
 
-  Buffer<double> dense(index_t n, const double* host) override { return array(n, host); }
+  Buffer<double> dense(index_t n, const double* host) override {
+    if (Buffer<double> copy = kept_.take(host, n); copy.size()) return copy;
+    return array(n, host);
+  }
   Buffer<std::uint8_t> marks(index_t n, const std::uint8_t* host) override {
     return array(n, host);
   }
@@ -72,6 +76,10 @@ class DeviceLevelFaces final : public LevelFaceBuilder {
   void fill(float* out, index_t n, float value) override { fill_values(out, n, value); }
   void fill(double* out, index_t n, double value) override { fill_values(out, n, value); }
   void run(const NonzeroMarks& op) override { launch(op); }
+  void keep(const double* host, Buffer<double>&& device) override {
+    kept_.keep(host, std::move(device));
+  }
+  std::size_t kept_bytes() const override { return kept_.bytes(); }
   void download(std::uint8_t* host, const Buffer<std::uint8_t>& marks, index_t n) override {
     if (n <= 0) return;
     FDSOLVE_CUDA_CHECK(cudaMemcpyAsync(host, marks.data(), static_cast<std::size_t>(n),
@@ -120,6 +128,7 @@ class DeviceLevelFaces final : public LevelFaceBuilder {
   }
 
   cudaStream_t stream_;
+  KeptCopies<double> kept_;
   unsigned long long* marked_ = nullptr;         // page-locked: the count read back
   unsigned long long* device_marked_ = nullptr;  // the kernel counts into it
 };

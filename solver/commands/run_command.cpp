@@ -28,6 +28,7 @@
 #include "loop/run_clock.hpp"
 #include "resume_case.hpp"
 #include "resume_checks.hpp"
+#include "operator/device_medium.hpp"
 #include "operator/medium.hpp"
 #include "solve.hpp"
 #include "stop_on_signal.hpp"
@@ -143,6 +144,8 @@ void check_memory(const std::string& what, std::size_t needed, std::size_t free)
 template <typename T>
 int run_typed(const Case& c, bool cuda, const RunOptions& options, const parallel::Comm& comm) {
   std::unique_ptr<Backend<T>> backend;
+  // Held for the run: the face build finds the device copies of its arrays by their addresses.
+  std::shared_ptr<const op::Medium> medium;
   parallel::Decomposition d;
   Checkpoint resume;
   std::unique_ptr<output::RunOutput> output;
@@ -161,10 +164,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
     // float run evaluates them on the host, in double, as the medium is kept).
     if constexpr (std::is_same_v<T, double>) {
       if (!backend->host_memory() && op::may_need_flux(c)) {
-        op::NodeEvaluator on_device;
-        on_device.values = [&](const Value& v) { return node_values_on_backend(c, *backend, v); };
-        on_device.nonzero = [&](const Value& v) { return nonzero_on_backend(c, *backend, v); };
-        (void)op::resolved_medium(c, on_device);
+        medium = op::medium_on_backend(c, *backend);
         RunClock::get().mark("medium evaluated");
       }
     }
@@ -183,7 +183,9 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
                    plan.steps, plan.dt, plan.dt / plan.limit, plan.limit, describe_stencil(c),
                    c.time.end);
     }
-    check_memory(backend->name(), case_memory(c, d.ranks, comm.rank()), backend->free_memory());
+    // The kept copies become the face build's arrays, which the estimate counts.
+    check_memory(backend->name(), case_memory(c, d.ranks, comm.rank()),
+                 backend->free_memory() + backend->level_faces().kept_bytes());
     if (!backend->host_memory())  // the host's own memory besides the device's
       check_memory("host", required_host_memory(c, d.sub, comm.root()),
                    make_cpu_backend<T>()->free_memory());

@@ -2,7 +2,12 @@
 // formed row by row on the backend (galerkin_product.hpp), or by probing (galerkin.hpp), which
 // applies the cycle's own transfers and operator to 3^dims fields and is the reference the
 // product is tested against; then each level's faces for the next transfers and its held rows.
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <chrono>
+#include <string>
 
 #include "flux_hierarchy.hpp"
 
@@ -10,7 +15,10 @@ namespace fdsolve::multigrid {
 
 template <typename T>
 void FluxHierarchy<T>::build_galerkin(GalerkinBuild how) {
+  const bool timed = spdlog::should_log(spdlog::level::debug);
+  std::string times;
   for (int l = 0; l < coarsest(); ++l) {
+    const auto t0 = std::chrono::steady_clock::now();
     const int c = l + 1;
     backend_.zero(stencil_[c]);
     if (how == GalerkinBuild::product)
@@ -23,8 +31,13 @@ void FluxHierarchy<T>::build_galerkin(GalerkinBuild how) {
     flux_.galerkin(g);
     g.op = GalerkinOp::HeldRows;
     if (g.held) flux_.galerkin(g);
+    if (!timed) continue;
+    backend_.synchronize();  // the debug log times each grid's operator
+    times += fmt::format("{}{:.1f}", l ? " / " : "",
+                         1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   backend_.synchronize();
+  if (timed) spdlog::debug("Galerkin operators formed in {} ms, finest first", times);
 }
 
 template <typename T>

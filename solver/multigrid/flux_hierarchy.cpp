@@ -1,8 +1,11 @@
 // See flux_hierarchy.hpp.
 #include "flux_hierarchy.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cassert>
+#include <chrono>
 #include <cmath>
 #include <stdexcept>
 
@@ -40,6 +43,7 @@ FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
       spec_(spec),
       backend_(backend),
       flux_(require_flux_operations(backend)) {
+  const auto start = std::chrono::steady_clock::now();
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     const LevelGeometry& g = levels_[l];
     op::FluxLevel<T>& arrays = built[l];
@@ -109,6 +113,11 @@ FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
       held_copy_[l] = backend.allocate(layout_[l].size);
       backend.copy(held_copy_[l], face_[l][0]);
     }
+  }
+  if (spdlog::should_log(spdlog::level::debug)) {
+    backend.synchronize();
+    spdlog::debug("hierarchy: its arrays allocated in {:.1f} ms",
+                  1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   set_shift(alpha, scale);
 }

@@ -41,9 +41,11 @@ void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, cons
 /// (on CUDA: compiled, on the device) and copied to the host: dense, C order (the medium's
 /// op::NodeEvaluator), into an array whose pages all threads touched first (op::touched), with
 /// no zero fill before the copy. Throws NonFiniteValue at the first node where it is not
-/// finite. Double backends only: the medium is kept in double.
+/// finite. Double backends only: the medium is kept in double. `on_backend`, where given,
+/// receives the backend's array of the values (LevelFaceBuilder::keep takes such a copy).
 op::HostArray<double> node_values_on_backend(const Case& c, Backend<double>& backend,
-                                             const Value& value);
+                                             const Value& value,
+                                             Buffer<double>* on_backend = nullptr);
 /// The same brought back as 1 where `value` is non-zero, else 0 (op::NodeEvaluator::nonzero):
 /// one byte a node, the marks formed where the values were evaluated.
 op::HostArray<std::uint8_t> nonzero_on_backend(const Case& c, Backend<double>& backend,
