@@ -237,20 +237,16 @@ FDSOLVE_HOST_DEVICE RowWindow row_window(const GalerkinProductPlain<T>& p, index
   return r;
 }
 
-/// W for fine x position x of the row window r (see the top of this file): over the columns' x
-/// offset (-1..1 from x, after folding) and the coarse y and z offsets, the sum over R's fine
-/// rows in y and z of their weights times A, held columns dropped, P's z and y weights applied.
-/// The couplings are first summed per column (v), then each column goes through its parents
-/// once: the least work, for the CPU, whose threads keep these arrays in cache.
-template <typename T>
-FDSOLVE_HOST_DEVICE void position_sums(const GalerkinProductPlain<T>& p, const RowWindow& r,
-                                       index_t x, T w[27]) {
-  for (int m = 0; m < 27; ++m) w[m] = T(0);
-  if (image(p, 0, x) != x || !(p.lo[0] == 2 || (x >= 0 && x < p.n[0]))) return;  // a ghost
-  int xslot[3];  // the columns' x offsets -1..1 after folding, as 0..2
+/// Calls visit(gx, ys, zs, c) for each coupling of the fine rows that R reads at fine x position
+/// x of the row window r: its column's x offset after folding (0..2 for -1..1 from x), its y and
+/// z slots in the window (after folding), and the coupling times R's y and z weights. Held rows
+/// give none (a sweep keeps them); a ghost position gives none and returns false.
+template <typename T, typename Visit>
+FDSOLVE_HOST_DEVICE bool for_position_couplings(const GalerkinProductPlain<T>& p,
+                                                const RowWindow& r, index_t x, Visit&& visit) {
+  if (image(p, 0, x) != x || !(p.lo[0] == 2 || (x >= 0 && x < p.n[0]))) return false;
+  int xslot[3];
   for (int dx = -1; dx <= 1; ++dx) xslot[dx + 1] = static_cast<int>(image(p, 0, x + dx) - x) + 1;
-  T v[75];  // [gz][gy][x offset], 5 x 5 x 3
-  for (int m = 0; m < 75; ++m) v[m] = T(0);
   const index_t ty[3] = {x, 0, r.C[2]};
   for (int y = 0; y < r.fw[1]; ++y) {
     const index_t fy0 = r.f0[1] + y, fy = image(p, 1, fy0);
@@ -263,10 +259,27 @@ FDSOLVE_HOST_DEVICE void position_sums(const GalerkinProductPlain<T>& p, const R
       if (rz == T(0) || flux_held(p.a, at)) continue;  // a held row's A u is 0
       const int sy = static_cast<int>(fy - r.g0[1]), sz = static_cast<int>(fz - r.g0[2]);
       for_fine_row(p.a, at, [&](int dx, int dy, int dz, T value) {
-        v[(r.slot[2][sz + dz] * 5 + r.slot[1][sy + dy]) * 3 + xslot[dx + 1]] += rz * value;
+        visit(xslot[dx + 1], r.slot[1][sy + dy], r.slot[2][sz + dz], rz * value);
       });
     }
   }
+  return true;
+}
+
+/// W for fine x position x of the row window r (see the top of this file): over the columns' x
+/// offset (-1..1 from x, after folding) and the coarse y and z offsets, the sum over R's fine
+/// rows in y and z of their weights times A, held columns dropped, P's z and y weights applied.
+/// The couplings are first summed per column (v), then each column goes through its parents
+/// once: the least work, for the CPU, whose threads keep these arrays in cache.
+template <typename T>
+FDSOLVE_HOST_DEVICE void position_sums(const GalerkinProductPlain<T>& p, const RowWindow& r,
+                                       index_t x, T w[27]) {
+  for (int m = 0; m < 27; ++m) w[m] = T(0);
+  T v[75];  // [gz][gy][x offset], 5 x 5 x 3
+  for (int m = 0; m < 75; ++m) v[m] = T(0);
+  const bool stored = for_position_couplings(
+      p, r, x, [&](int gx, int ys, int zs, T c) { v[(zs * 5 + ys) * 3 + gx] += c; });
+  if (!stored) return;
   // Held columns are dropped (their values are zeroed before A); then P's z weights at fine
   // (gx, gy), its y weights at fine gx and coarse z.
   T t1[45];  // [cz][gy][x offset]
@@ -310,39 +323,21 @@ template <typename T>
 FDSOLVE_HOST_DEVICE void position_sums_by_coupling(const GalerkinProductPlain<T>& p,
                                                    const RowWindow& r, index_t x, T w[27]) {
   for (int m = 0; m < 27; ++m) w[m] = T(0);
-  if (image(p, 0, x) != x || !(p.lo[0] == 2 || (x >= 0 && x < p.n[0]))) return;  // a ghost
-  int xslot[3];
-  for (int dx = -1; dx <= 1; ++dx) xslot[dx + 1] = static_cast<int>(image(p, 0, x + dx) - x) + 1;
-  const index_t ty[3] = {x, 0, r.C[2]};
-  for (int y = 0; y < r.fw[1]; ++y) {
-    const index_t fy0 = r.f0[1] + y, fy = image(p, 1, fy0);
-    const T ry = p.scale * weight_of(p, 1, fy0, r.C[1], ty);
-    const index_t tz[3] = {x, fy, 0};
-    for (int z = 0; z < r.fw[2]; ++z) {
-      const index_t fz0 = r.f0[2] + z, fz = image(p, 2, fz0);
-      const T rz = ry * weight_of(p, 2, fz0, r.C[2], tz);
-      const index_t at = fine_at(p, x, fy, fz);
-      if (rz == T(0) || flux_held(p.a, at)) continue;
-      const int sy = static_cast<int>(fy - r.g0[1]), sz = static_cast<int>(fz - r.g0[2]);
-      for_fine_row(p.a, at, [&](int dx, int dy, int dz, T value) {
-        const int gx = xslot[dx + 1];
-        const index_t gy = r.g0[1] + r.slot[1][sy + dy], gz = r.g0[2] + r.slot[2][sz + dz];
-        if (flux_held(p.a, fine_at(p, x + gx - 1, gy, gz))) return;
-        const T v = rz * value;
-        index_t cz[2], cy[2];
-        T wz[2], wy[2];
-        const index_t tc[3] = {x + gx - 1, gy, 0};
-        const int nz = parents(p, 2, weight_base(p, 2, tc), gz, cz, wz);
-        for (int m = 0; m < nz; ++m) {
-          const index_t tb[3] = {x + gx - 1, 0, cz[m]};
-          const int ny = parents(p, 1, weight_base(p, 1, tb), gy, cy, wy);
-          const T vz = wz[m] * v;
-          for (int q = 0; q < ny; ++q)
-            w[((cz[m] - r.C[2] + 1) * 3 + (cy[q] - r.C[1] + 1)) * 3 + gx] += wy[q] * vz;
-        }
-      });
+  for_position_couplings(p, r, x, [&](int gx, int ys, int zs, T v) {
+    const index_t gy = r.g0[1] + ys, gz = r.g0[2] + zs;
+    if (flux_held(p.a, fine_at(p, x + gx - 1, gy, gz))) return;  // zeroed before A
+    index_t cz[2], cy[2];
+    T wz[2], wy[2];
+    const index_t tc[3] = {x + gx - 1, gy, 0};
+    const int nz = parents(p, 2, weight_base(p, 2, tc), gz, cz, wz);
+    for (int m = 0; m < nz; ++m) {
+      const index_t tb[3] = {x + gx - 1, 0, cz[m]};
+      const int ny = parents(p, 1, weight_base(p, 1, tb), gy, cy, wy);
+      const T vz = wz[m] * v;
+      for (int q = 0; q < ny; ++q)
+        w[((cz[m] - r.C[2] + 1) * 3 + (cy[q] - r.C[1] + 1)) * 3 + gx] += wy[q] * vz;
     }
-  }
+  });
 }
 
 /// Adds coarse row I's share of fine x position fx (R's x weight rx) to its couplings `out`:
