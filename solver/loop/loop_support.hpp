@@ -7,14 +7,11 @@
 #include <vector>
 
 #include "case.hpp"
+#include "elapsed.hpp"
 #include "layout.hpp"
 #include "parallel/subdomain.hpp"
 
 namespace fdsolve {
-
-inline double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 /// Whether a loop keeps the state before its last iteration: for the check diagnostics (which
 /// compare the two), for the `update` output field and for the algebraic-error estimate of

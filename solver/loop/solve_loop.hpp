@@ -203,6 +203,11 @@ class SolveLoop {
   void add_balance(output::HistoryRow& row, double time);
   /// u as the balance reads it: its halo toward other ranks filled, on the host.
   const T* balance_input();
+  /// The host array a device's u comes to for the balance.
+  T* balance_host();
+  /// The whole grid's balance of `u` (host) at `time`, logged for check `iteration`.
+  std::vector<double> measure_balance(const T* u, double time, std::int64_t iteration,
+                                      std::chrono::steady_clock::time_point since);
   /// The final state's balance at `time`, measured on a thread of its own where one rank runs
   /// (beside the final snapshot's write, which waits on the disk), else at once; the returned
   /// future then holds it. Empty where the final row needs no balance.

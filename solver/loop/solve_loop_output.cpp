@@ -35,53 +35,61 @@ void SolveLoop<T>::sample_probes(std::int64_t it, double time) {
 }
 
 template <typename T>
-const T* SolveLoop<T>::balance_input() {
-  if (balance_halo_) balance_halo_->exchange(cur_);
-  if (backend_.host_memory()) return cur_.data();
+T* SolveLoop<T>::balance_host() {
   // Pages touched on all threads, not zeroed on one: the download writes every element.
   if (balance_host_.size() != static_cast<std::size_t>(L_.size))
     balance_host_ = op::touched<T>(L_.size);
-  backend_.download(balance_host_.data(), cur_, L_.size);
   return balance_host_.data();
+}
+
+template <typename T>
+const T* SolveLoop<T>::balance_input() {
+  if (balance_halo_) balance_halo_->exchange(cur_);
+  if (backend_.host_memory()) return cur_.data();
+  T* u = balance_host();
+  backend_.download(u, cur_, L_.size);
+  return u;
+}
+
+template <typename T>
+std::vector<double> SolveLoop<T>::measure_balance(const T* u, double time, std::int64_t iteration,
+                                                  std::chrono::steady_clock::time_point since) {
+  std::vector<double> b = Balance::merge(options_.comm, balance_->measure(u, L_, time));
+  spdlog::debug("check {}: balance measured in {:.1f} ms", iteration, 1e3 * seconds_since(since));
+  return b;
 }
 
 template <typename T>
 void SolveLoop<T>::add_balance(output::HistoryRow& row, double time) {
   if (!balance_) return;
   const auto t0 = std::chrono::steady_clock::now();
-  const T* u = balance_input();
-  row.balance = Balance::merge(options_.comm, balance_->measure(u, L_, time));
+  row.balance = measure_balance(balance_input(), time, row.iteration, t0);
   row.balance_faces = balance_->faces();
-  spdlog::debug("check {}: balance measured in {:.1f} ms", row.iteration,
-                1e3 * seconds_since(t0));
 }
 
 template <typename T>
 std::future<std::vector<double>> SolveLoop<T>::start_final_balance(double time) {
   const auto t0 = std::chrono::steady_clock::now();
-  const auto measure = [this, time, t0](const T* u) {
-    std::vector<double> b = Balance::merge(options_.comm, balance_->measure(u, L_, time));
-    spdlog::debug("check {}: balance measured in {:.1f} ms", it_, 1e3 * seconds_since(t0));
-    return b;
-  };
   if (options_.comm.several()) {
     // Ranks exchange u's halo and merge their shares through MPI, which this thread alone calls.
     std::promise<std::vector<double>> now;
-    now.set_value(measure(balance_input()));
+    now.set_value(measure_balance(balance_input(), time, it_, t0));
     return now.get_future();
   }
   // One rank: u comes to the host on the transfer queue, beside the final snapshot's reads on
   // the sweeps' queue, and is measured on all threads while that snapshot waits on the disk.
   if (!backend_.host_memory()) backend_.transfers().after_sweeps();
-  return std::async(std::launch::async, [this, measure] {
+  return std::async(std::launch::async, [this, time, t0] {
     cpu::adopt_thread_policy();
-    if (backend_.host_memory()) return measure(cur_.data());
-    if (balance_host_.size() != static_cast<std::size_t>(L_.size))
-      balance_host_ = op::touched<T>(L_.size);
-    TransferQueue<T>& queue = backend_.transfers();
-    queue.download(balance_host_.data(), cur_, L_.size);
-    queue.wait();
-    return measure(balance_host_.data());
+    const T* u = cur_.data();
+    if (!backend_.host_memory()) {
+      T* host = balance_host();
+      TransferQueue<T>& queue = backend_.transfers();
+      queue.download(host, cur_, L_.size);
+      queue.wait();
+      u = host;
+    }
+    return measure_balance(u, time, it_, t0);
   });
 }
 
@@ -188,6 +196,9 @@ template bool SolveLoop<float>::snapshot_due(std::int64_t) const;
 template void SolveLoop<float>::sample_probes(std::int64_t, double);
 template void SolveLoop<float>::add_balance(output::HistoryRow&, double);
 template const float* SolveLoop<float>::balance_input();
+template float* SolveLoop<float>::balance_host();
+template std::vector<double> SolveLoop<float>::measure_balance(const float*, double, std::int64_t,
+                                                         std::chrono::steady_clock::time_point);
 template std::future<std::vector<double>> SolveLoop<float>::start_final_balance(double);
 template void SolveLoop<float>::write_due_output(LoopIteration<float>&);
 template void SolveLoop<float>::checkpoint(LoopIteration<float>&);
@@ -196,6 +207,9 @@ template bool SolveLoop<double>::snapshot_due(std::int64_t) const;
 template void SolveLoop<double>::sample_probes(std::int64_t, double);
 template void SolveLoop<double>::add_balance(output::HistoryRow&, double);
 template const double* SolveLoop<double>::balance_input();
+template double* SolveLoop<double>::balance_host();
+template std::vector<double> SolveLoop<double>::measure_balance(const double*, double, std::int64_t,
+                                                         std::chrono::steady_clock::time_point);
 template std::future<std::vector<double>> SolveLoop<double>::start_final_balance(double);
 template void SolveLoop<double>::write_due_output(LoopIteration<double>&);
 template void SolveLoop<double>::checkpoint(LoopIteration<double>&);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <string>
 
+#include "elapsed.hpp"
 #include "flux_hierarchy.hpp"
 
 namespace fdsolve::multigrid {
@@ -33,8 +34,7 @@ void FluxHierarchy<T>::build_galerkin(GalerkinBuild how) {
     if (g.held) flux_.galerkin(g);
     if (!timed) continue;
     backend_.synchronize();  // the debug log times each grid's operator
-    times += fmt::format("{}{:.1f}", l ? " / " : "",
-                         1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    times += fmt::format("{}{:.1f}", l ? " / " : "", 1e3 * seconds_since(t0));
   }
   backend_.synchronize();
   if (timed) spdlog::debug("Galerkin operators formed in {} ms, finest first", times);

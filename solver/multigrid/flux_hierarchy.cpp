@@ -11,6 +11,7 @@
 
 #include "stencil_hierarchy.hpp"
 #include "cycles_detail.hpp"
+#include "elapsed.hpp"
 #include "level_operator.hpp"
 
 namespace fdsolve::multigrid {
@@ -116,8 +117,7 @@ FluxHierarchy<T>::FluxHierarchy(std::vector<LevelGeometry> levels,
   }
   if (spdlog::should_log(spdlog::level::debug)) {
     backend.synchronize();
-    spdlog::debug("hierarchy: its arrays allocated in {:.1f} ms",
-                  1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    spdlog::debug("hierarchy: its arrays allocated in {:.1f} ms", 1e3 * seconds_since(start));
   }
   set_shift(alpha, scale);
 }

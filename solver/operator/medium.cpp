@@ -10,6 +10,7 @@
 
 #include "backend.hpp"
 #include "case_reader.hpp"
+#include "elapsed.hpp"
 #include "medium_detail.hpp"
 #include "problem/finite_inputs.hpp"
 #include "problem/problem_setup.hpp"
@@ -222,15 +223,16 @@ Medium resolve_medium(const Case& c, const NodeEvaluator& evaluate) {
   Medium m;
   m.dims = c.grid.dims;
   for (int a = 0; a < c.grid.dims; ++a) m.n[a] = c.grid.points[a];
-  const auto t0 = std::chrono::steady_clock::now();
+  auto start = std::chrono::steady_clock::now();
   resolve_coefficient(c, m, evaluate);
-  const auto t1 = std::chrono::steady_clock::now();
+  const double coefficient = seconds_since(start);
+  start = std::chrono::steady_clock::now();
   resolve_capacity(c, m, evaluate);
-  const auto t2 = std::chrono::steady_clock::now();
+  const double capacity = seconds_since(start);
+  start = std::chrono::steady_clock::now();
   detail::resolve_held(c, m, evaluate);
-  const auto ms = [](auto a, auto b) { return 1e3 * std::chrono::duration<double>(b - a).count(); };
   spdlog::debug("medium resolved: coefficient {:.1f} ms, capacity {:.1f} ms, held regions {:.1f} ms",
-                ms(t0, t1), ms(t1, t2), ms(t2, std::chrono::steady_clock::now()));
+                1e3 * coefficient, 1e3 * capacity, 1e3 * seconds_since(start));
   for (int face = 0; face < 2 * c.grid.dims; ++face) {
     m.robin_face[face] = c.boundary[face].type == BoundaryType::Robin;
     m.robin_h[face] = m.robin_face[face] ? c.boundary[face].h : 0.0;

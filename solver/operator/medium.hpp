@@ -75,11 +75,6 @@ struct Medium {
   bool needs_flux() const { return varies() || holds() || robin() || capacity_varies(); }
   index_t index(index_t i, index_t j, index_t k) const { return (k * n[1] + j) * n[0] + i; }
   double beta_at(index_t node) const { return varies() ? beta[node] : constant; }
-  /// The held value at `node` (0 where it is free).
-  double held_value_at(index_t node) const {
-    return held_value.empty() ? held_number[held[static_cast<std::size_t>(node)]]
-                              : held_value[static_cast<std::size_t>(node)];
-  }
   double capacity_at(index_t node) const {
     return capacity_varies() ? capacity[node] : capacity_constant;
   }

@@ -14,6 +14,7 @@
 #include "robin_faces.hpp"
 #include "expression_translate.hpp"
 #include "case_reader.hpp"
+#include "elapsed.hpp"
 #include "finite_inputs.hpp"
 #include "problem_setup.hpp"
 
@@ -158,8 +159,9 @@ void evaluate_value(const Case& c, Backend<T>& backend, const Value& value, cons
 
 namespace {
 
-double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
-  return 1e3 * std::chrono::duration<double>(b - a).count();
+/// A formula as the debug log names it: its first 40 characters.
+std::string formula_text(const Value& value) {
+  return value.expression.size() > 40 ? value.expression.substr(0, 40) + "..." : value.expression;
 }
 
 /// `value` at every node of the whole grid at t = 0, in a dense buffer of the backend (a
@@ -182,18 +184,18 @@ Buffer<double> dense_values(const Case& c, Backend<double>& backend, const Value
 
 op::HostArray<double> node_values_on_backend(const Case& c, Backend<double>& backend,
                                              const Value& value, Buffer<double>* on_backend) {
-  const auto t0 = std::chrono::steady_clock::now();
+  auto start = std::chrono::steady_clock::now();
   Buffer<double> out = dense_values(c, backend, value);  // its finiteness checked: synced
-  const auto t1 = std::chrono::steady_clock::now();
+  const double evaluated = seconds_since(start);
+  start = std::chrono::steady_clock::now();
   // No zero fill: the download writes every element, into pages all threads touched first.
   op::HostArray<double> values = op::touched<double>(out.size());
-  const auto t2 = std::chrono::steady_clock::now();
+  const double touched = seconds_since(start);
+  start = std::chrono::steady_clock::now();
   backend.download(values.data(), out, out.size());
   spdlog::debug("{} evaluated on the device in {:.1f} ms, host pages touched in {:.1f} ms, "
                 "brought back in {:.1f} ms",
-                value.expression.size() > 40 ? value.expression.substr(0, 40) + "..." : value.expression,
-                ms_between(t0, t1), ms_between(t1, t2),
-                ms_between(t2, std::chrono::steady_clock::now()));
+                formula_text(value), 1e3 * evaluated, 1e3 * touched, 1e3 * seconds_since(start));
   if (on_backend) *on_backend = std::move(out);
   return values;
 }
@@ -208,8 +210,7 @@ op::HostArray<std::uint8_t> nonzero_on_backend(const Case& c, Backend<double>& b
   op::HostArray<std::uint8_t> host = op::touched<std::uint8_t>(values.size());
   build.download(host.data(), marks, values.size());
   spdlog::debug("{} evaluated and marked on the device, brought back in {:.1f} ms",
-                value.expression.size() > 40 ? value.expression.substr(0, 40) + "..." : value.expression,
-                ms_between(t0, std::chrono::steady_clock::now()));
+                formula_text(value), 1e3 * seconds_since(t0));
   return host;
 }
 

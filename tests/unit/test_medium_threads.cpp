@@ -131,7 +131,8 @@ void write_values(const std::string& path, const Grid& g, const std::vector<doub
 /// The held value of every node of `m` (0 on free nodes), whichever way it keeps them.
 std::vector<double> held_values_of(const op::Medium& m) {
   std::vector<double> v(m.held.size());
-  for (std::size_t q = 0; q < v.size(); ++q) v[q] = m.held_value_at(static_cast<index_t>(q));
+  for (std::size_t q = 0; q < v.size(); ++q)
+    v[q] = m.held_value.empty() ? m.held_number[m.held[q]] : m.held_value[q];
   return v;
 }
 
