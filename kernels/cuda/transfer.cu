@@ -36,14 +36,66 @@ __global__ void __launch_bounds__(kBX* kBY) restrict_kernel(const T* fine, T* co
   coarse[C.at(I, J, K)] = restrict_node(fine, F, I, J, K, scale);
 }
 
+/// prolong_add on nested halving levels: a thread per coarse cell adds the interpolation to the
+/// cell's fine nodes (2I..2I+1, 2J..2J+1, 2K..2K+1) inside the box, loading the cell's coarse
+/// values once instead of up to eight times a fine node; each node's sum is prolong_node's, in
+/// its order. `cells`: the coarse cells whose fine nodes cover the box (prolong_cells).
 template <typename T>
 __global__ void __launch_bounds__(kBX* kBY) prolong_kernel(const T* coarse, T* fine, GridStrides F,
-                                                           GridStrides C, DevBox b) {
-  const index_t i = b.lo[0] + blockIdx.x * static_cast<index_t>(kBX) + threadIdx.x;
-  const index_t j = b.lo[1] + blockIdx.y * static_cast<index_t>(kBY) + threadIdx.y;
-  const index_t k = b.lo[2] + blockIdx.z;
-  if (i >= b.hi[0] || j >= b.hi[1]) return;
-  fine[F.at(i, j, k)] += prolong_node(coarse, C, i, j, k);
+                                                           GridStrides C, DevBox b, DevBox cells) {
+  const index_t I = cells.lo[0] + blockIdx.x * static_cast<index_t>(kBX) + threadIdx.x;
+  const index_t J = cells.lo[1] + blockIdx.y * static_cast<index_t>(kBY) + threadIdx.y;
+  const index_t K = cells.lo[2] + blockIdx.z;
+  if (I >= cells.hi[0] || J >= cells.hi[1]) return;
+  const bool three = C.dims == 3;
+  const index_t base = C.at(I, J, three ? K : 0);
+  // v[dz][dy][dx]: the coarse node at (I + dx, J + dy, K + dz), read where a node needs it.
+  const bool x1 = 2 * I + 1 < b.hi[0], y1 = 2 * J + 1 < b.hi[1], z1 = three && 2 * K + 1 < b.hi[2];
+  T v[2][2][2];
+#pragma unroll
+  for (int dz = 0; dz < 2; ++dz)
+#pragma unroll
+    for (int dy = 0; dy < 2; ++dy)
+#pragma unroll
+      for (int dx = 0; dx < 2; ++dx)
+        v[dz][dy][dx] = (dx && !x1) || (dy && !y1) || (dz && !z1)
+                            ? T(0)
+                            : coarse[base + dz * C.plane + dy * C.pitch + dx];
+#pragma unroll
+  for (int oz = 0; oz < 2; ++oz) {
+    if (oz && !three) break;
+    const index_t k = three ? 2 * K + oz : 0;
+    if (three && (k < b.lo[2] || k >= b.hi[2])) continue;
+#pragma unroll
+    for (int oy = 0; oy < 2; ++oy) {
+      const index_t j = 2 * J + oy;
+      if (j < b.lo[1] || j >= b.hi[1]) continue;
+#pragma unroll
+      for (int ox = 0; ox < 2; ++ox) {
+        const index_t i = 2 * I + ox;
+        if (i < b.lo[0] || i >= b.hi[0]) continue;
+        const auto row = [&](int dz, int dy) {
+          return ox ? v[dz][dy][0] + v[dz][dy][1] : v[dz][dy][0];
+        };
+        const auto plane = [&](int dz) { return oy ? row(dz, 0) + row(dz, 1) : row(dz, 0); };
+        const T sum = oz ? plane(0) + plane(1) : plane(0);
+        const int odd = ox + oy + oz;
+        const T weight = odd == 0 ? T(1) : odd == 1 ? T(0.5) : odd == 2 ? T(0.25) : T(0.125);
+        fine[F.at(i, j, k)] += weight * sum;
+      }
+    }
+  }
+}
+
+/// The coarse cells whose fine nodes cover fine box b (prolong_kernel's threads).
+DevBox prolong_cells(const Box& b, int dims) {
+  DevBox c{};
+  for (int a = 0; a < 3; ++a) {
+    const bool halves = a < dims;
+    c.lo[a] = halves ? b.lo[a] >> 1 : b.lo[a];
+    c.hi[a] = halves ? ((b.hi[a] - 1) >> 1) + 1 : b.hi[a];
+  }
+  return c;
 }
 
 /// One axis of the variable-coefficient transfers (flux_transfer.hpp).
@@ -180,8 +232,12 @@ void launch_prolong_add(const TransferArgs<T>& a, cudaStream_t stream) {
     FDSOLVE_CUDA_CHECK_LAUNCH();
     return;
   }
-  prolong_kernel<T><<<box_grid(a.box), dim3(kBX, kBY), 0, stream>>>(
-      a.from, a.to, strides_of(a.fine), strides_of(a.coarse), dev_box(a.box));
+  const DevBox cells = prolong_cells(a.box, a.fine.dims);
+  const dim3 grid(static_cast<unsigned>((cells.hi[0] - cells.lo[0] + kBX - 1) / kBX),
+                  static_cast<unsigned>((cells.hi[1] - cells.lo[1] + kBY - 1) / kBY),
+                  static_cast<unsigned>(cells.hi[2] - cells.lo[2]));
+  prolong_kernel<T><<<grid, dim3(kBX, kBY), 0, stream>>>(
+      a.from, a.to, strides_of(a.fine), strides_of(a.coarse), dev_box(a.box), cells);
   FDSOLVE_CUDA_CHECK_LAUNCH();
 }
 
