@@ -110,7 +110,7 @@ __global__ void __launch_bounds__(kThreads)
         acc.nonfinite += isfinite(c) ? 0ull : 1ull;
         if (row_in_box && i >= g.lo[0] && i < g.hi[0]) {
           const double d = c - static_cast<double>(prev[row + i]);
-          acc.sum_sq += d * d;
+          acc.sum_sq = fma(d, d, acc.sum_sq);
           const double ad = fabs(d);
           if (ranks_above(ad, linear + i, acc.max_abs, acc.max_abs_at)) {
             acc.max_abs = ad;

@@ -29,7 +29,7 @@ __global__ void row_differences(RowGeometry<T> g, double* sum_sq, double* max) {
   double s = 0, m = 0;
   for (index_t I = g.i0 + threadIdx.x; I < g.i1; I += kRowThreads) {
     const double d = static_cast<double>(fine[g.stride * I]) - static_cast<double>(coarse[I]);
-    s += d * d;
+    s = fma(d, d, s);
     m = isnan(d) || isnan(m) ? NAN : fmax(m, fabs(d));
   }
   __shared__ double ss[kRowThreads], sm[kRowThreads];

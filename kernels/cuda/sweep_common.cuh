@@ -120,7 +120,7 @@ __device__ __forceinline__ void stats_add_vec(StatsAcc<T>& p, const T (&prev)[N]
   for (int e = 0; e < N; ++e) {
     if (!(mask & (1u << e))) continue;
     const T d = next[e] - prev[e];
-    sq += d * d;
+    sq = fma(d, d, sq);
     sum += next[e];
     const T ad = fabs(d);
     if (ad > p.max_abs || isnan(ad)) p.max_abs = ad;
