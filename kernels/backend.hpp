@@ -117,6 +117,9 @@ class Backend {
   virtual void download(T* dst, const Buffer<T>& src, index_t n) = 0;
   /// Bytes the backend can still allocate (checked before a run allocates its fields).
   virtual std::size_t free_memory() const = 0;
+  /// The most bytes the process's buffers of this kind of backend have held at once so far,
+  /// or 0 where the backend does not count them.
+  virtual std::size_t peak_allocated() const { return 0; }
 
   /// Names of the kernel variants for 2 or 3 dimensions, in bench order.
   virtual std::vector<std::string> kernels(int dims) const = 0;

@@ -210,6 +210,12 @@ std::string format_summary_json(const Summary& summary) {
     json.end_object();
   }
   if (summary.distributed) write_parallel(json, summary.parallel, summary.grid.dims);
+  if (summary.memory_peak_bytes > 0) {
+    json.begin_object("memory", true);
+    json.value("backend_peak_bytes", summary.memory_peak_bytes);
+    json.value("backend_estimate_bytes", summary.memory_estimate_bytes);
+    json.end_object();
+  }
   if (summary.timings.measured) {
     const RunTimings& t = summary.timings;
     json.begin_object("timings", true);

@@ -104,15 +104,35 @@ parallel::Decomposition case_decomposition(const Case& c, std::array<int, 3> ran
 std::size_t case_memory(const Case& c) { return case_memory(c, {1, 1, 1}, 0); }
 
 std::size_t case_memory(const Case& c, std::array<int, 3> ranks, int rank) {
+  const Subdomain sub = case_decomposition(c, ranks, rank).sub;
+  // The final snapshot's slabs, and for heat the checkpoint of the state before the last step
+  // (end_checkpoint.hpp) in a staging copy: backend memory on the CPU, host memory on a GPU
+  // (counted here too, an upper bound).
+  std::size_t output = output_slab_bytes(c, sub);
+  if (c.problem.equation == Equation::Heat) {
+    const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
+    output += static_cast<std::size_t>(field_layout(c, value, sub).size) * value;
+  }
   if (runs_multigrid(c) && !splits_levels(c) && ranks[0] * ranks[1] * ranks[2] > 1) {
     // The flux form over ranks: this rank's part of the fine fields, and rank 0 the whole
     // grid's hierarchy besides.
-    const std::size_t part = required_memory(c, parallel::decompose(c, ranks, rank).sub);
+    const std::size_t part = required_memory(c, parallel::decompose(c, ranks, rank).sub) + output;
     return rank == 0 ? part + case_memory(c) : part;
   }
-  if (implicit_heat(c)) return heat::implicit_heat_memory(c, ranks, rank);
-  if (multigrid::choose_method(c).multigrid) return multigrid::multigrid_memory(c, ranks, rank);
-  return required_memory(c, parallel::decompose(c, ranks, rank).sub);
+  if (implicit_heat(c))
+    return (uses_flux_operator(c) ? heat::flux_implicit_heat_memory(c)
+                                  : heat::implicit_heat_memory(c, ranks, rank)) +
+           output;
+  if (multigrid::choose_method(c).multigrid)
+    return (uses_flux_operator(c) ? multigrid::flux_multigrid_memory(c)
+                                  : multigrid::multigrid_memory(c, ranks, rank)) +
+           output;
+  std::size_t bytes = required_memory(c, sub) + output;
+  if (uses_flux_operator(c)) {  // the fine level's three face arrays
+    const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
+    bytes += 3 * static_cast<std::size_t>(field_layout(c, value, sub).size) * value;
+  }
+  return bytes;
 }
 
 std::vector<std::string> describe_split(const Case& c, std::array<int, 3> ranks) {

@@ -2,6 +2,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -28,9 +29,27 @@ std::size_t host_available_memory() {
 
 namespace {
 
+// Every CPU backend's buffers together (a float-cycles run holds two backends): the bytes live
+// now and the most at once, which summary.json reports beside the estimate that `run` checks
+// against the free memory. Each buffer keeps its size in a header ahead of its data.
+constexpr std::size_t kHeader = 128;  // the data's alignment
+std::atomic<std::size_t> g_live_bytes{0}, g_peak_bytes{0};
+
+void count_allocation(std::size_t bytes) {
+  const std::size_t live = g_live_bytes.fetch_add(bytes) + bytes;
+  std::size_t peak = g_peak_bytes.load();
+  while (live > peak && !g_peak_bytes.compare_exchange_weak(peak, live)) {
+  }
+}
+
 template <typename T>
 void free_host(T* p) {
-  std::free(p);
+  if (!p) return;
+  char* base = reinterpret_cast<char*>(p) - kHeader;
+  std::size_t bytes;
+  std::memcpy(&bytes, base, sizeof bytes);
+  g_live_bytes.fetch_sub(bytes);
+  std::free(base);
 }
 
 /// Calls row(i0, i1, j, k) for every row of `box`, the rows shared among the threads.
@@ -85,11 +104,14 @@ class CpuBackend final : public Backend<T>,
 
   Buffer<T> allocate(index_t n) override {
     const std::size_t bytes = (static_cast<std::size_t>(n) * sizeof(T) + 127) / 128 * 128;
-    T* p = static_cast<T*>(std::aligned_alloc(128, bytes == 0 ? 128 : bytes));
-    if (!p)
+    char* base = static_cast<char*>(std::aligned_alloc(kHeader, kHeader + bytes));
+    if (!base)
       throw BackendError("out of host memory: " + std::to_string(bytes) + " bytes needed, " +
                          std::to_string(free_memory()) + " available");
-      // First touch in parallel so that pages land near the threads that sweep them.
+    std::memcpy(base, &bytes, sizeof bytes);
+    count_allocation(bytes);
+    T* p = reinterpret_cast<T*>(base + kHeader);
+    // First touch in parallel so that pages land near the threads that sweep them.
 #pragma omp parallel for schedule(static) num_threads(cpu::team_size(n))
     for (index_t i = 0; i < n; ++i) p[i] = T(0);
     return Buffer<T>(p, n, &free_host<T>);
@@ -101,6 +123,7 @@ class CpuBackend final : public Backend<T>,
     std::memcpy(dst, src.data(), static_cast<std::size_t>(n) * sizeof(T));
   }
   std::size_t free_memory() const override { return host_available_memory(); }
+  std::size_t peak_allocated() const override { return g_peak_bytes.load(); }
 
   std::vector<std::string> kernels(int) const override { return {"omp"}; }
   std::string default_kernel(int) const override { return "omp"; }

@@ -149,6 +149,7 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   parallel::Decomposition d;
   Checkpoint resume;
   std::unique_ptr<output::RunOutput> output;
+  std::size_t memory_estimate = 0;
   // Every check every rank makes before the run, agreed: a failure on any rank ends all of
   // them here with one message and one exit code.
   parallel::agree(comm, [&] {
@@ -184,7 +185,8 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
                    c.time.end);
     }
     // The kept copies become the face build's arrays, which the estimate counts.
-    check_memory(backend->name(), case_memory(c, d.ranks, comm.rank()),
+    memory_estimate = case_memory(c, d.ranks, comm.rank());
+    check_memory(backend->name(), memory_estimate,
                  backend->free_memory() + backend->level_faces().kept_bytes());
     if (!backend->host_memory())  // the host's own memory besides the device's
       check_memory("host", required_host_memory(c, d.sub, comm.root()),
@@ -278,6 +280,8 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   s.backend = backend->name();
   s.device = backend->device();
   s.threads = threads;
+  s.memory_peak_bytes = static_cast<std::int64_t>(backend->peak_allocated());
+  s.memory_estimate_bytes = static_cast<std::int64_t>(memory_estimate);
   s.precision = sizeof(T) == 4 ? "float" : "double";
   s.kernel = r.kernel;
   s.kernel_reason = chosen.reason;

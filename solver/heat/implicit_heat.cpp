@@ -7,12 +7,14 @@
 
 #include "flux_step.hpp"
 #include "implicit_iteration.hpp"
+#include "loop/loop_support.hpp"
 #include "loop/stability.hpp"
 #include "multigrid/cycle_work.hpp"
 #include "multigrid/flux_solve.hpp"
 #include "multigrid/multigrid_solve.hpp"
 #include "operator/medium.hpp"
 #include "problem/problem_setup.hpp"
+#include "problem/robin_faces.hpp"
 #include "problem/weights.hpp"
 #include "stencil_step.hpp"
 #include "tuning/case_kernel.hpp"
@@ -52,13 +54,41 @@ std::string describe_flux_implicit_heat(const Case& c) {
 
 std::size_t implicit_heat_memory(const Case& c) { return implicit_heat_memory(c, {1, 1, 1}, 0); }
 
+namespace {
+
+/// Fields of the fine layout that the implicit steps keep beside the cycles': the step's
+/// right-hand side, a source field, the earlier steps (earlier_steps.hpp: three for
+/// Crank-Nicolson's extrapolation, one for backward Euler's, one for the diagnostics and the
+/// update field, and a spare), and on the flux form with a varying capacity the right-hand
+/// side's diagonal with the capacity it is formed from (and with Robin faces the diagonal's
+/// base and the Robin term).
+std::size_t step_fields(const Case& c, bool flux) {
+  const int kept = !c.time.extrapolate ? 0 : c.time.scheme == TimeScheme::CrankNicolson ? 3 : 1;
+  std::size_t n = 1 + (has_source_field(c) ? 1 : 0) +
+                  static_cast<std::size_t>(std::max(kept, needs_previous_state(c) ? 1 : 0)) +
+                  (kept > 0 ? 1 : 0);
+  if (flux && !c.problem.capacity.is_constant()) n += 2 + (has_robin_faces(c) ? 2 : 0);
+  return n;
+}
+
+}  // namespace
+
 std::size_t implicit_heat_memory(const Case& c, std::array<int, 3> ranks, int rank) {
   const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
   const auto levels = build_hierarchy(fine_level(c));
   const Subdomain sub = parallel::split_levels(c, level_points(levels), ranks, rank).level[0].sub;
-  const std::size_t source =
-      has_source_field(c) ? static_cast<std::size_t>(field_layout(c, value, sub).size) * value : 0;
-  return multigrid_memory(c, ranks, rank) + source;
+  const auto fine = static_cast<std::size_t>(field_layout(c, value, sub).size) * value;
+  // The cycles' memory less the steady solve's own fine fields beside u and its second buffer
+  // (its right-hand side, the interrupted cycle's copy, the state before a cycle), which the
+  // step's fields replace.
+  const std::size_t steady_only = (2 + (needs_previous_state(c) ? 1 : 0)) * fine;
+  return multigrid_memory(c, ranks, rank) - steady_only + step_fields(c, false) * fine;
+}
+
+std::size_t flux_implicit_heat_memory(const Case& c) {
+  const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
+  const auto fine = static_cast<std::size_t>(field_layout(c, value).size) * value;
+  return flux_multigrid_memory(c, false) + step_fields(c, true) * fine;
 }
 
 std::vector<std::string> describe_implicit_plan(const Case& c) {

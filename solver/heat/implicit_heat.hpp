@@ -27,11 +27,15 @@ std::string describe_implicit_heat(const Case& c);
 /// by conjugate gradients preconditioned by multigrid V(2,2) cycles (Galerkin ...)".
 std::string describe_flux_implicit_heat(const Case& c);
 
-/// Bytes of backend memory an implicit heat run needs: multigrid's fields (multigrid_memory)
-/// and the source term of the right-hand side when the source varies from node to node.
+/// Bytes of backend memory an implicit heat run on the constant stencil needs: u, its second
+/// buffer and the coarse levels (multigrid_memory's), the step's right-hand side, a source
+/// field and the earlier steps it keeps.
 std::size_t implicit_heat_memory(const Case& c);
 /// The same for rank `rank` of the rank grid `ranks`.
 std::size_t implicit_heat_memory(const Case& c, std::array<int, 3> ranks, int rank);
+/// The same on the flux form (a diffusivity or capacity field, held nodes, Robin faces), one
+/// rank: the flux cycles' memory (flux_multigrid_memory) and the step's fields.
+std::size_t flux_implicit_heat_memory(const Case& c);
 
 /// The lines `fdsolve check` prints for an implicit heat case: the explicit stability limit
 /// beside dt and their ratio, the steps, the Crank-Nicolson ringing warning, and the hierarchy

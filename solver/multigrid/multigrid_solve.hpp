@@ -30,13 +30,20 @@ std::string mixed_precision_obstacle(const Case& c);
 /// "V(2,2) cycles, full multigrid start": the method as summary.json and the log name it.
 std::string describe_cycles(const MultigridSpec& spec);
 
-/// Bytes of backend memory a multigrid solve of `c` needs: the fine fields (u, its second
-/// buffer, the right-hand side, the state before the cycle when diagnostics or the update field
-/// need it, per-node Neumann gradients) and three fields per coarse level.
+/// Bytes of backend memory a multigrid solve of `c` needs on the constant stencil: the fine
+/// fields (u, its second buffer, the right-hand side, the state before the cycle when
+/// diagnostics or the update field need it, the copy of u that an interrupted cycle restores,
+/// per-node Neumann gradients) and three fields per coarse level.
 std::size_t multigrid_memory(const Case& c);
 /// The same for rank `rank` of the rank grid `ranks` (its boxes of the split levels, and on
 /// rank 0 the gathered levels whole).
 std::size_t multigrid_memory(const Case& c, std::array<int, 3> ranks, int rank);
+
+/// Bytes of backend memory the flux form's multigrid needs for `c` on one rank (a coefficient
+/// field, held nodes or Robin faces): the fine fields, the iteration's vectors and the
+/// hierarchy with its Galerkin couplings; with `steady` the steady loop's fields besides (the
+/// state before a cycle, the interrupted cycle's copy of u).
+std::size_t flux_multigrid_memory(const Case& c, bool steady = true);
 
 /// The lines `fdsolve check` prints for a multigrid case: the levels (points, memory), the
 /// relaxation weight and smoothing factor, the bottom solve, and the expected work per cycle,

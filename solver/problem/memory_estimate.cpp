@@ -31,6 +31,21 @@ std::size_t required_memory(const Case& c, const Subdomain& sub) {
   return (fields * static_cast<std::size_t>(L.size) + faces) * value;
 }
 
+std::size_t output_slab_bytes(const Case& c, const Subdomain& sub) {
+  // FieldWriter::final_snapshot: the slab packed on the backend and its staging copy (backend
+  // memory on the CPU), and for the update field a second staging copy; at most 32 MiB each
+  // (a layer at least), held while everything else still is.
+  const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
+  const Layout L = field_layout(c, value, sub);
+  const std::size_t dense = static_cast<std::size_t>(L.owned_cells()) * value;
+  const index_t slow_nodes = std::max<index_t>(L.n[c.grid.dims - 1], 1);
+  const std::size_t layer = dense / static_cast<std::size_t>(slow_nodes);
+  const std::size_t slab = std::min(dense, std::max<std::size_t>(std::size_t{32} << 20, layer));
+  const bool update =
+      std::find(c.output.fields.begin(), c.output.fields.end(), "update") != c.output.fields.end();
+  return (update ? 3 : 2) * slab;
+}
+
 std::size_t required_host_memory(const Case& c) {
   return required_host_memory(c, Subdomain::whole(c), true);
 }
