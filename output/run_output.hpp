@@ -201,7 +201,7 @@ struct Summary {
   RunTimings timings;
   /// The backend's buffers (rank 0's over several ranks): the most bytes they held at once and
   /// the estimate `run` checked against the free memory first; written as "memory" where the
-  /// backend counts its buffers (the CPU's), peak 0 elsewhere.
+  /// backend counts its buffers (the CPU's arrays, the CUDA backend's device buffers).
   std::int64_t memory_peak_bytes = 0;
   std::int64_t memory_estimate_bytes = 0;
   /// solve.tolerance: discretization: the last estimates, written as "error_estimate".

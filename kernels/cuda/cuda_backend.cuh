@@ -50,8 +50,10 @@ class CudaBackend final : public Backend<T>,
   DeviceIdentity identity() const override { return {props_.name, driver_version_text()}; }
 
   Buffer<T> allocate(index_t n) override {
-    return Buffer<T>(device_alloc<T>(static_cast<std::size_t>(n)), n, &free_device<T>);
+    void* p = counted_device_malloc(static_cast<std::size_t>(n) * sizeof(T));
+    return Buffer<T>(static_cast<T*>(p), n, &free_counted_device<T>);
   }
+  std::size_t peak_allocated() const override { return counted_device_peak(); }
   void upload(Buffer<T>& dst, const T* src, index_t n) override;
   void download(T* dst, const Buffer<T>& src, index_t n) override;
   std::size_t free_memory() const override;

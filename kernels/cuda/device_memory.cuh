@@ -17,7 +17,19 @@ void* device_malloc(std::size_t bytes, const char* purpose = nullptr);
 /// BackendError naming `purpose` and the bytes.
 void* pinned_malloc(std::size_t bytes, const char* purpose);
 
+/// device_malloc for the backend's buffers (Backend::allocate), counted: their bytes live now
+/// and the most at once (Backend::peak_allocated). Released by free_counted_device.
+void* counted_device_malloc(std::size_t bytes);
+/// Gives back a counted buffer (any other pointer is only freed). Never throws.
+void release_counted_device(void* p) noexcept;
+/// The most bytes the counted buffers of the process held at once.
+std::size_t counted_device_peak();
+
 /// Buffer deleters. They must not throw: a sticky error surfaces at the next checked call.
+template <typename T>
+void free_counted_device(T* p) {
+  release_counted_device(p);
+}
 template <typename T>
 void free_device(T* p) {
   cudaFree(p);

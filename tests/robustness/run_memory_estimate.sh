@@ -6,10 +6,18 @@
 # multigrid on the constant stencil and on the flux form with CG and Galerkin levels, float
 # cycles, explicit and implicit heat with capacity, Robin faces and held nodes) the estimate
 # must cover the peak and exceed it by at most 30 % (plus 256 KiB for the small arrays), and
-# `check` must print the number `run` used.
-#   run_memory_estimate.sh FDSOLVE WORKDIR ROOT
+# `check` must print the number `run` used. With BACKEND cuda the same on the GPU, whose
+# backend counts its device buffers: there the estimate also counts the final snapshot's
+# staging copies, which are page-locked host memory on a GPU, so it may exceed the peak by up to
+# 60 %. Exit 77 (skip) for cuda without a CUDA device.
+#   run_memory_estimate.sh FDSOLVE WORKDIR ROOT [BACKEND]
 set -uo pipefail
-fdsolve=$1 work=$2 root=$3
+fdsolve=$1 work=$2 root=$3 backend=${4:-cpu}
+over=1.3
+if [ "$backend" = cuda ]; then
+  if ! "$fdsolve" --version | grep -q "^CUDA device 0:"; then echo "SKIP: no CUDA device"; exit 77; fi
+  over=1.6
+fi
 rm -rf "$work" && mkdir -p "$work"
 status=0
 n=0
@@ -18,14 +26,15 @@ check_case() {  # CASE ARGS...
   shift
   n=$((n + 1))
   local out=$work/case$n
-  "$fdsolve" run "$root/$case" --backend cpu --threads 1 --quiet --output "$out" "$@" > "$out.log" 2>&1
+  "$fdsolve" run "$root/$case" --backend "$backend" --threads 1 --quiet --output "$out" "$@" \
+    > "$out.log" 2>&1
   local code=$?
   if [ "$code" -ne 0 ] && [ "$code" -ne 3 ]; then
     echo "FAIL: $case $*: exit $code"; cat "$out.log"; status=1; return
   fi
   local printed
-  printed=$("$fdsolve" check "$root/$case" --backend cpu "$@" 2>&1 | sed -n 's/^# memory: \([0-9]*\) bytes .* on the backend.*/\1/p')
-  python3 - "$out/summary.json" "$printed" "$case $*" <<'PY' || status=1
+  printed=$("$fdsolve" check "$root/$case" --backend "$backend" "$@" 2>&1 | sed -n 's/^# memory: \([0-9]*\) bytes .* on the backend.*/\1/p')
+  python3 - "$out/summary.json" "$printed" "$case $*" "$over" <<'PY' || status=1
 import json, sys
 m = json.load(open(sys.argv[1])).get("memory")
 label = sys.argv[3]
@@ -38,8 +47,9 @@ if sys.argv[2] != str(est):
     sys.exit(f"FAIL: {label}: check printed {sys.argv[2]!r}, run estimated {est}")
 if peak > est + slack:
     sys.exit(f"FAIL: {line}: the estimate is short of the peak")
-if est > 1.3 * peak + slack:
-    sys.exit(f"FAIL: {line}: the estimate exceeds the peak by more than 30 %")
+over = float(sys.argv[4])
+if est > over * peak + slack:
+    sys.exit(f"FAIL: {line}: the estimate exceeds the peak by more than {over - 1:.0%}")
 print("ok:", line)
 PY
 }
