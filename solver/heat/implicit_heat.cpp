@@ -78,11 +78,7 @@ std::size_t implicit_heat_memory(const Case& c, std::array<int, 3> ranks, int ra
   const auto levels = build_hierarchy(fine_level(c));
   const Subdomain sub = parallel::split_levels(c, level_points(levels), ranks, rank).level[0].sub;
   const auto fine = static_cast<std::size_t>(field_layout(c, value, sub).size) * value;
-  // The cycles' memory less the steady solve's own fine fields beside u and its second buffer
-  // (its right-hand side, the interrupted cycle's copy, the state before a cycle), which the
-  // step's fields replace.
-  const std::size_t steady_only = (2 + (needs_previous_state(c) ? 1 : 0)) * fine;
-  return multigrid_memory(c, ranks, rank) - steady_only + step_fields(c, false) * fine;
+  return multigrid_memory(c, ranks, rank, false) + step_fields(c, false) * fine;
 }
 
 std::size_t flux_implicit_heat_memory(const Case& c) {

@@ -65,14 +65,14 @@ std::string describe_cycles(const MultigridSpec& spec) {
 
 std::size_t multigrid_memory(const Case& c) { return multigrid_memory(c, {1, 1, 1}, 0); }
 
-std::size_t multigrid_memory(const Case& c, std::array<int, 3> ranks, int rank) {
+std::size_t multigrid_memory(const Case& c, std::array<int, 3> ranks, int rank, bool steady) {
   const std::size_t value = c.precision == Precision::Float ? sizeof(float) : sizeof(double);
   const auto levels = build_hierarchy(fine_level(c));
   const parallel::LevelSplit split = parallel::split_levels(c, level_points(levels), ranks, rank);
   const Layout L = field_layout(c, value, split.level[0].sub);
-  // u, its second buffer, the right-hand side, the state before a cycle where it is needed,
-  // and the copy of u that a cycle cut short by a signal restores (PromptStop).
-  std::size_t fields = 4 + (needs_previous_state(c) ? 1 : 0);
+  // u and its second buffer; a steady solve's right-hand side, its state before a cycle where
+  // it is needed, and the copy of u that a cycle cut short by a signal restores (PromptStop).
+  std::size_t fields = 2 + (steady ? 2 + (needs_previous_state(c) ? 1 : 0) : 0);
   std::size_t bytes = fields * static_cast<std::size_t>(L.size) * value;
   for (int face = 0; face < 2 * c.grid.dims; ++face) {
     const BoundaryCondition& bc = c.boundary[face];

@@ -37,7 +37,9 @@ std::string describe_cycles(const MultigridSpec& spec);
 std::size_t multigrid_memory(const Case& c);
 /// The same for rank `rank` of the rank grid `ranks` (its boxes of the split levels, and on
 /// rank 0 the gathered levels whole).
-std::size_t multigrid_memory(const Case& c, std::array<int, 3> ranks, int rank);
+/// Without `steady`, only u and its second buffer at the fine level (the caller adds its own).
+std::size_t multigrid_memory(const Case& c, std::array<int, 3> ranks, int rank,
+                             bool steady = true);
 
 /// Bytes of backend memory the flux form's multigrid needs for `c` on one rank (a coefficient
 /// field, held nodes or Robin faces): the fine fields, the iteration's vectors and the
