@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -259,11 +260,19 @@ struct TuningSpec {
 /// its halo travels (ignored on one rank).
 enum class CoarseLevels { Auto, Gather, Redundant };
 
+/// parallel.gather_below's defaults in nodes per rank. On CPU ranks and the staged path a split
+/// level pays two messages per split axis of a few microseconds, about a sweep of 4096 nodes; on
+/// GPU ranks through NCCL every level below about a million nodes per GPU is launch- and
+/// latency-bound, and solving it whole on every rank wins (docs/parallel.md, "Gathering").
+inline constexpr std::int64_t kGatherBelowHost = 4096;
+inline constexpr std::int64_t kGatherBelowDevice = 1048576;
+
 struct ParallelSpec {
   std::array<int, 3> ranks{0, 0, 0};
   /// Multigrid: a coarse level on which some rank would keep fewer nodes than this is gathered
-  /// onto rank 0, which runs it and the coarser levels alone (docs/parallel.md).
-  std::int64_t gather_below = 4096;
+  /// (docs/parallel.md, "Gathering"). Unset: kGatherBelowHost, or kGatherBelowDevice where the
+  /// gathered levels run on every GPU rank through NCCL (parallel::gather_threshold decides).
+  std::optional<std::int64_t> gather_below;
   /// Multigrid: how the gathered levels run (docs/parallel.md, "Gathering"). Gather: rank 0
   /// gathers their right-hand side, runs them alone and scatters the correction back.
   /// Redundant: every rank gathers the whole right-hand side (an allgather) and runs them itself,

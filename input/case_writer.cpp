@@ -254,8 +254,8 @@ void emit_parallel(YAML::Emitter& out, const Case& c) {
     emit_axes(out, nullptr, c.parallel.ranks, c.grid.dims);
   }
   // Only when set: the default leaves the text of every other case as it was.
-  if (c.parallel.gather_below != ParallelSpec{}.gather_below)
-    out << YAML::Key << "gather_below" << YAML::Value << c.parallel.gather_below;
+  if (c.parallel.gather_below)
+    out << YAML::Key << "gather_below" << YAML::Value << *c.parallel.gather_below;
   if (c.parallel.coarse_levels != CoarseLevels::Auto)
     out << YAML::Key << "coarse_levels" << YAML::Value
         << (c.parallel.coarse_levels == CoarseLevels::Gather ? "gather" : "redundant");

@@ -145,7 +145,7 @@ std::vector<std::string> describe_split(const Case& c, std::array<int, 3> ranks)
   const auto levels = multigrid::build_hierarchy(multigrid::fine_level(c));
   const auto points = multigrid::level_points(levels);
   for (std::string& l : parallel::describe_levels(parallel::split_levels(c, points, ranks, 0),
-                                                  points, c.parallel.gather_below,
+                                                  points, parallel::gather_threshold(c.parallel),
                                                   c.parallel.coarse_levels))
     lines.push_back(std::move(l));
   return lines;

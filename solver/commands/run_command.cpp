@@ -169,6 +169,12 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
         RunClock::get().mark("medium evaluated");
       }
     }
+  });
+  // GPU halos device to device (NCCL) where every rank can: a collective, and before the split,
+  // since the transport decides multigrid's default gather level (parallel::gather_threshold)
+  // as well as the exchange path that the log names.
+  parallel::connect_transport(*backend, comm, "halo exchange");
+  parallel::agree(comm, [&] {
     choose_kernel(c, *backend);  // an unknown tuning.kernel is bad input: fail before writing
     choose_blocked_kernel(c, *backend);  // the same for tuning.blocked_kernel
     // Multigrid's split is aligned for its levels (an error when the grid is too small).
@@ -221,9 +227,6 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   if (!comm.several() && !backend->host_memory()) write_medium_fields_ahead<T>(c, out);
   out.set_time_sink([](double seconds) { RunClock::get().add_output(seconds); });
   warn_if_sharing_devices(cuda, comm);  // a collective: after agree, which every rank passed
-  // GPU halos device to device (NCCL) where every rank can: a collective, before the exchange
-  // path is logged, since it decides it.
-  parallel::connect_transport(*backend, comm, "halo exchange");
   // The sweeps' team: smaller than the policy's limit on a small grid (thread_policy.hpp).
   const int threads =
       backend->host_memory() ? cpu::team_size(update_box(c, d.sub).cells()) : 0;

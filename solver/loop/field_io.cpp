@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <type_traits>
+#include <utility>
 
 #include "loop_support.hpp"
 #include "operator/medium_fields.hpp"
@@ -70,10 +71,12 @@ void FieldWriter<T>::snapshot(const Buffer<T>& cur, const Buffer<T>& prev, std::
   if (comm_.several()) {
     // Serial HDF5 over ranks: the gather is collective, so it happens here; rank 0's writer
     // then writes the whole grid, the others only keep their index in step.
-    auto u = std::make_shared<std::vector<T>>(download_dense(cur, gathered_u_));
+    // Moved out, not copied: on rank 0 the whole grid (the next snapshot gathers anew).
+    auto u = std::make_shared<std::vector<T>>(std::move(download_dense(cur, gathered_u_)));
     std::shared_ptr<std::vector<T>> update;
     if (wants_update()) {
-      update = std::make_shared<std::vector<T>>(download_dense(prev, gathered_update_));
+      update =
+          std::make_shared<std::vector<T>>(std::move(download_dense(prev, gathered_update_)));
       for (std::size_t i = 0; i < update->size(); ++i) (*update)[i] = (*u)[i] - (*update)[i];
     }
     hand_over([this, u, update, iteration, time, texts, last] {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +47,11 @@ class Comm {
   std::vector<char> allgather_blocks(const void* data, const std::vector<std::size_t>& sizes) const;
   /// Every rank's block (its own size) concatenated in rank order on rank 0; empty elsewhere.
   std::vector<char> gather_to_root(const void* data, std::size_t bytes) const;
+  /// The same into memory of the caller's: rank 0 calls `place(total)` once with the blocks'
+  /// total size in bytes and receives them at the address it returns (the other ranks never
+  /// call it), so that a field is received where it is kept instead of copied there.
+  void gather_to_root_into(const void* data, std::size_t bytes,
+                           const std::function<void*(std::size_t)>& place) const;
   /// The reverse of gather_to_root: rank 0's `blocks` (rank r's `bytes[r]` bytes, in rank
   /// order) split among the ranks; each receives its `mine_bytes` bytes into `mine`
   /// (MPI_Scatterv). `blocks` and `bytes` are read on rank 0 only.

@@ -137,7 +137,21 @@ std::vector<char> Comm::allgather_blocks(const void* data,
 }
 
 std::vector<char> Comm::gather_to_root(const void* data, std::size_t bytes) const {
-  if (size_ == 1) return allgather(data, bytes);
+  std::vector<char> all;
+  gather_to_root_into(data, bytes, [&](std::size_t total) {
+    all.resize(total);
+    return static_cast<void*>(all.data());
+  });
+  return all;
+}
+
+void Comm::gather_to_root_into(const void* data, std::size_t bytes,
+                               const std::function<void*(std::size_t)>& place) const {
+  if (size_ == 1) {
+    void* to = place(bytes);
+    if (bytes) std::memcpy(to, data, bytes);
+    return;
+  }
   const long long mine = static_cast<long long>(bytes);
   std::vector<long long> sizes(static_cast<std::size_t>(size_));
   FDSOLVE_MPI_CHECK(
@@ -148,7 +162,7 @@ std::vector<char> Comm::gather_to_root(const void* data, std::size_t bytes) cons
     for (long long b : sizes) unit = std::min(unit, unit_dividing(static_cast<std::size_t>(b)));
   const Blocks send(unit_dividing(bytes)), receive(unit);
   std::vector<int> counts, offsets;
-  std::vector<char> all;
+  void* to = nullptr;
   if (root()) {
     std::size_t total = 0;
     for (long long b : sizes) {
@@ -156,11 +170,10 @@ std::vector<char> Comm::gather_to_root(const void* data, std::size_t bytes) cons
       offsets.push_back(receive.count(total));
       total += static_cast<std::size_t>(b);
     }
-    all.resize(total);
+    to = place(total);
   }
-  FDSOLVE_MPI_CHECK(MPI_Gatherv(data, send.count(bytes), send.type(), all.data(), counts.data(),
+  FDSOLVE_MPI_CHECK(MPI_Gatherv(data, send.count(bytes), send.type(), to, counts.data(),
                                 offsets.data(), receive.type(), 0, MPI_COMM_WORLD));
-  return all;
 }
 
 void Comm::scatter_from_root(const void* blocks, const std::vector<std::size_t>& bytes, void* mine,

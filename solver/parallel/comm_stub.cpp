@@ -23,6 +23,12 @@ std::vector<char> Comm::gather_to_root(const void* data, std::size_t bytes) cons
   return allgather(data, bytes);
 }
 
+void Comm::gather_to_root_into(const void* data, std::size_t bytes,
+                               const std::function<void*(std::size_t)>& place) const {
+  void* to = place(bytes);
+  if (bytes) std::memcpy(to, data, bytes);
+}
+
 void Comm::scatter_from_root(const void* blocks, const std::vector<std::size_t>&, void* mine,
                              std::size_t mine_bytes) const {
   if (mine_bytes) std::memcpy(mine, blocks, mine_bytes);

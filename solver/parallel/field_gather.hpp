@@ -42,11 +42,36 @@ std::vector<std::size_t> block_bytes(const Decomposition& d) {
   return bytes;
 }
 
+/// Whether the ranks' owned boxes, concatenated in rank order, are the whole grid's dense array
+/// (each box whole x rows, and whole xy planes where it spans several planes, one after the
+/// other): a split of the slowest axis only.
+inline bool blocks_in_grid_order(const Decomposition& d) {
+  const auto& g = d.sub.global;
+  index_t next = 0;
+  for (int r = 0; r < d.size; ++r) {
+    const Subdomain s = d.subdomain_of(r);
+    const bool contiguous = s.n[0] == g[0] && (s.n[1] == g[1] || s.n[2] == 1);
+    if (!contiguous || (s.offset[2] * g[1] + s.offset[1]) * g[0] + s.offset[0] != next)
+      return false;
+    next += s.n[0] * s.n[1] * s.n[2];
+  }
+  return true;
+}
+
 /// The dense field of the whole grid on rank 0 (empty on the others), from every rank's dense
-/// owned nodes `mine`. On one rank: `mine` itself.
+/// owned nodes `mine`. On one rank: `mine` itself. Where the ranks split the slowest axis only,
+/// rank 0 receives the blocks straight into the whole field (no second copy of it).
 template <typename T>
 std::vector<T> gather_field(const Comm& comm, const Decomposition& d, const std::vector<T>& mine) {
   if (!comm.several()) return mine;
+  if (blocks_in_grid_order(d)) {
+    std::vector<T> whole;
+    comm.gather_to_root_into(mine.data(), mine.size() * sizeof(T), [&](std::size_t total) {
+      whole.resize(total / sizeof(T));
+      return static_cast<void*>(whole.data());
+    });
+    return whole;
+  }
   const std::vector<char> bytes = comm.gather_to_root(mine.data(), mine.size() * sizeof(T));
   if (!comm.root()) return {};
   return assemble_field<T>(d, bytes.data());

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "case_reader.hpp"
+#include "transport.hpp"
 
 namespace fdsolve::parallel {
 namespace {
@@ -112,6 +113,7 @@ LevelSplit split_levels(const Case& c, const std::vector<std::array<index_t, 3>>
         "(parallel.ranks), one rank, or solve.method: jacobi",
         c.where("parallel.ranks"), ranks[0] * ranks[1] * ranks[2],
         fmt::join(points[0].begin(), points[0].begin() + c.grid.dims, "x")));
+  const index_t gather_below = gather_threshold(c.parallel);
   // The deepest gather level first: fewer exchanges on small levels, the alignment permitting.
   for (int gather = deepest; gather >= 1; --gather) {
     const int m = std::min(gather, levels - 1);  // coarsenings the split must follow
@@ -121,7 +123,7 @@ LevelSplit split_levels(const Case& c, const std::vector<std::array<index_t, 3>>
     bool fits = true;
     for (int l = 0; l <= m && fits; ++l) {
       const auto [cells, axis] = smallest_box(level_cuts(*fine, halvings, l, points[l]));
-      fits = axis >= 2 && (l == 0 || l >= gather || cells >= c.parallel.gather_below);
+      fits = axis >= 2 && (l == 0 || l >= gather || cells >= gather_below);
     }
     if (!fits) continue;
     LevelSplit s;
@@ -140,6 +142,13 @@ LevelSplit split_levels(const Case& c, const std::vector<std::array<index_t, 3>>
       c.where("parallel.ranks"), ranks[0] * ranks[1] * ranks[2],
       fmt::join(ranks.begin(), ranks.begin() + c.grid.dims, " x "),
       fmt::join(points[0].begin(), points[0].begin() + c.grid.dims, "x")));
+}
+
+index_t gather_threshold(const ParallelSpec& p) {
+  if (p.gather_below) return *p.gather_below;
+  return device_transport_connected() && p.coarse_levels != CoarseLevels::Gather
+             ? kGatherBelowDevice
+             : kGatherBelowHost;
 }
 
 std::vector<std::string> describe_levels(const LevelSplit& s,

@@ -40,6 +40,13 @@ struct LevelSplit {
 LevelSplit split_levels(const Case& c, const std::vector<std::array<index_t, 3>>& points,
                         std::array<int, 3> ranks, int rank);
 
+/// parallel.gather_below, or where the case leaves it unset its default: kGatherBelowDevice
+/// when this process's halos travel through NCCL (device_transport_connected) and the gathered
+/// levels then run on every rank, else kGatherBelowHost. A run connects its transport before it
+/// splits anything, so every split of the run sees the same threshold; `check`, which connects
+/// nothing, describes the host path's.
+index_t gather_threshold(const ParallelSpec& p);
+
 /// The lines `fdsolve check` prints: the fine split, each split level's boxes per rank, and
 /// where the levels are gathered onto rank 0.
 std::vector<std::string> describe_levels(const LevelSplit& s,

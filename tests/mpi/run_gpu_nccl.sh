@@ -51,7 +51,7 @@ run_ranks() {
 ranks="2"
 [ "$gpus" -ge 4 ] && ranks="2 4"
 for name in poisson_3d_27pt_y heat_2d_y_periodic mg_poisson_2d_x mg_poisson_3d_27pt_y_float_cycles \
-            mg_poisson_3d_7pt_z mg_poisson_2d_periodic_float_w implicit_cn_3d_7pt_z; do
+            mg_poisson_3d_7pt_z mg_poisson_2d_periodic_float_w implicit_cn_3d_7pt_z mg_gather_default_2d; do
   case=$cases/$name.yaml
   "$fdsolve" run "$case" --backend cuda --output "$work/$name-1" --quiet
   expected=$?
@@ -103,6 +103,16 @@ for name in poisson_3d_27pt_y heat_2d_y_periodic mg_poisson_2d_x mg_poisson_3d_2
         fail "$name: $n ranks, FDSOLVE_RECORD_CYCLES=0: cycles still recorded"
       same "$a" "$c" "$name: $n ranks, recorded against launched cycles" &&
         echo "ok: $name: $n ranks, cycles recorded over NCCL bit-identical to launched ones"
+    fi
+    # parallel.gather_below's default follows the transport: through NCCL the levels below a
+    # million nodes per rank run whole on every rank (level 1 on, at 1025^2), on the staged path
+    # the split goes on to a few thousand nodes per rank.
+    if [ "$name" = mg_gather_default_2d ] && [ "$default" = nccl ]; then
+      grep -q "multigrid over $n ranks: levels 1-[0-9]* whole on every rank" "$a.log" ||
+        { fail "$name: $n ranks through NCCL: not gathered from level 1"; grep "multigrid over" "$a.log"; }
+      first=$(grep -o "multigrid over $n ranks: levels [0-9]*" "$b.log" | grep -o "[0-9]*$")
+      [ "${first:-0}" -ge 3 ] ||
+        { fail "$name: $n ranks staged: gathered from level '${first:-}', expected 3 or deeper"; grep "multigrid over" "$b.log"; }
     fi
     same "$work/$name-1" "$a" "$name: $n ranks ($ta) against 1 rank" &&
       same "$work/$name-1" "$b" "$name: $n ranks ($tb) against 1 rank" &&
