@@ -173,7 +173,8 @@ int run_typed(const Case& c, bool cuda, const RunOptions& options, const paralle
   // GPU halos device to device (NCCL) where every rank can: a collective, and before the split,
   // since the transport decides multigrid's default gather level (parallel::gather_threshold)
   // as well as the exchange path that the log names.
-  parallel::connect_transport(*backend, comm, "halo exchange");
+  if (parallel::connect_transport(*backend, comm, "halo exchange"))
+    RunClock::get().mark("transport connected");
   parallel::agree(comm, [&] {
     choose_kernel(c, *backend);  // an unknown tuning.kernel is bad input: fail before writing
     choose_blocked_kernel(c, *backend);  // the same for tuning.blocked_kernel
