@@ -30,23 +30,28 @@ same() {
     { fail "$3: differ"; cat "$2.cmp"; return 1; }
 }
 
+# Every run under a limit, so that a hang fails with its name instead of the test's timeout.
+limited() { timeout 100 "$@"; }
+start=$(date +%s)
+elapsed() { echo "$(( $(date +%s) - start )) s"; }
 short=(--set time.end=0.005)  # 51 steps
-"$fdsolve" run "$case" --backend cuda --output "$work/short-1" --quiet "${short[@]}" ||
+limited "$fdsolve" run "$case" --backend cuda --output "$work/short-1" --quiet "${short[@]}" ||
   fail "the unstopped short run on 1 rank"
-"$fdsolve" run "$case" --backend cuda --output "$work/long-1" --quiet || fail "the unstopped run on 1 rank"
+limited "$fdsolve" run "$case" --backend cuda --output "$work/long-1" --quiet || fail "the unstopped run on 1 rank"
+echo "the unstopped runs on 1 rank done at $(elapsed)"
 ranks="2"
 [ "$gpus" -ge 4 ] && ranks="2 4"
 for n in $ranks; do
   # 1. The time limit: the first check stops the run after step 1, on every rank.
   out=$work/limit-n$n
-  "$mpiexec" -n "$n" --oversubscribe "$fdsolve" run "$case" --backend cuda --output "$out" \
+  limited "$mpiexec" -n "$n" --oversubscribe "$fdsolve" run "$case" --backend cuda --output "$out" \
     --quiet "${short[@]}" --time-limit 1e-9 > "$out.log" 2>&1
   code=$?
   if [ "$code" -ne 3 ] || [ ! -f "$out/checkpoint.h5" ] || [ "$(field "$out" status)" != time_limit ]; then
     fail "$n ranks at the time limit: exit $code"; cat "$out.log"
   else
     at=$(field "$out" iterations)
-    "$mpiexec" -n "$n" --oversubscribe "$fdsolve" run "$case" --backend cuda --output "$out" \
+    limited "$mpiexec" -n "$n" --oversubscribe "$fdsolve" run "$case" --backend cuda --output "$out" \
       --quiet --resume "${short[@]}" > "$out.resume.log" 2>&1 ||
       { fail "$n ranks: the resumed run"; cat "$out.resume.log"; }
     same "$work/short-1" "$out" "$n ranks stopped by the time limit, resumed" &&
@@ -62,8 +67,19 @@ for n in $ranks; do
     sleep 0.1
   done
   sleep 0.5
+  echo "$n ranks: SIGTERM at $(elapsed)"
   kill -TERM "$pid"
+  # Every rank must stop within a step or two; a minute without an exit is a hang.
+  for _ in $(seq 600); do
+    kill -0 "$pid" 2> /dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2> /dev/null; then
+    fail "$n ranks, SIGTERM: still running 60 s after the signal"; tail -20 "$out.log"
+    kill -KILL "$pid"; pkill -KILL -f "fdsolve run $case" ; wait "$pid"; continue
+  fi
   wait "$pid"
+  echo "$n ranks: stopped at $(elapsed)"
   if [ ! -f "$out/summary.json" ] || [ "$(field "$out" status)" != interrupted ] || [ ! -f "$out/checkpoint.h5" ]; then
     fail "$n ranks, SIGTERM: no interrupted summary and checkpoint"; tail -20 "$out.log"; continue
   fi
@@ -72,7 +88,7 @@ for n in $ranks; do
     fail "$n ranks, SIGTERM: the run ended (step $stopped) before the signal; lengthen the case"
     continue
   fi
-  "$fdsolve" run "$case" --backend cuda --output "$out" --quiet --resume > "$out.resume.log" 2>&1 ||
+  limited "$fdsolve" run "$case" --backend cuda --output "$out" --quiet --resume > "$out.resume.log" 2>&1 ||
     { fail "$n ranks, SIGTERM: the resumed run on 1 rank"; cat "$out.resume.log"; continue; }
   same "$work/long-1" "$out" "$n ranks stopped by SIGTERM at step $stopped, resumed on 1 rank" &&
     echo "ok: $n ranks stopped together by SIGTERM at step $stopped; resumed on 1 rank == 1 rank"
