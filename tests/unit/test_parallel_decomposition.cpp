@@ -4,6 +4,7 @@
 
 #include "case.hpp"
 #include "parallel/decomposition.hpp"
+#include "parallel/field_gather.hpp"
 #include "problem/problem_setup.hpp"
 
 using namespace fdsolve;
@@ -72,4 +73,38 @@ TEST_CASE("one rank: the whole grid, every face physical, the single-rank update
   const Box a = update_box(c), b = update_box(c, d.sub);
   CHECK(a.lo == b.lo);
   CHECK(a.hi == b.hi);
+}
+
+TEST_CASE("blocks_in_grid_order: exactly where the ranks' blocks in rank order are the grid") {
+  // The reference: the whole field of distinct values cut into the ranks' blocks (split_field,
+  // the reverse of the gather) equals the field itself exactly when the predicate holds.
+  struct Row {
+    std::array<std::int64_t, 3> points;
+    int dims;
+    std::array<int, 3> ranks;
+    bool in_order;
+  };
+  const Row rows[] = {
+      {{17, 9, 1}, 2, {1, 3, 1}, true},   // 2D, the slowest axis (y) split
+      {{17, 9, 1}, 2, {3, 1, 1}, false},  // 2D, x split
+      {{17, 9, 1}, 2, {2, 2, 1}, false},
+      {{9, 7, 5}, 3, {1, 1, 3}, true},    // 3D, z split
+      {{9, 7, 5}, 3, {1, 2, 1}, false},   // 3D, y split: rows, not planes
+      {{9, 7, 5}, 3, {1, 2, 2}, false},
+      {{9, 7, 5}, 3, {1, 1, 1}, true},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.dims);
+    CAPTURE(row.ranks[0]);
+    CAPTURE(row.ranks[1]);
+    CAPTURE(row.ranks[2]);
+    const Case c = grid_case(row.points, row.dims);
+    const parallel::Decomposition d = parallel::decompose(c, row.ranks, 0);
+    std::vector<double> whole(static_cast<std::size_t>(row.points[0] * row.points[1] * row.points[2]));
+    for (std::size_t i = 0; i < whole.size(); ++i) whole[i] = static_cast<double>(i);
+    std::vector<std::size_t> bytes;
+    const std::vector<double> blocks = parallel::split_field(d, whole, bytes);
+    CHECK(parallel::blocks_in_grid_order(d) == row.in_order);
+    CHECK((blocks == whole) == row.in_order);
+  }
 }

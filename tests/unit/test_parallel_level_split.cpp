@@ -126,3 +126,15 @@ TEST_CASE("split_levels: levels that do not nest end the split or refuse it") {
   CHECK(levels[1].n[1] == 10);
   CHECK_THROWS_AS(split(grid_case({17, 18, 1}, 2, 0), {1, 2, 1}, 0), InputError);
 }
+
+TEST_CASE("gather_threshold: the case's value, else the host path's default without NCCL") {
+  ParallelSpec p;
+  // No device exchange connected in this process (CPU ranks, check): 4096 whatever the mode.
+  CHECK(parallel::gather_threshold(p) == kGatherBelowHost);
+  p.coarse_levels = CoarseLevels::Redundant;
+  CHECK(parallel::gather_threshold(p) == kGatherBelowHost);
+  p.gather_below = 0;
+  CHECK(parallel::gather_threshold(p) == 0);
+  p.gather_below = 12345;
+  CHECK(parallel::gather_threshold(p) == 12345);
+}
