@@ -29,6 +29,83 @@ void each(const Op& op) {
   for (index_t q = 0; q < n; ++q) op(q);
 }
 
+/// Whether every fine face that averaged_face reads for coarse node `at` along axis a lies
+/// inside the fine grid as it stands, so that no face rule folds an index (averaged_face's
+/// fine_face then reads the fine face array at the index itself).
+bool unfolded(const FaceGrid& f, const FaceGrid& c, int a, const index_t at[3]) {
+  for (int b = 0; b < c.dims; ++b) {
+    const index_t lo = c.halves(b) ? 2 * at[b] - (b == a ? 0 : 1) : at[b];
+    const index_t hi = c.halves(b) ? 2 * at[b] + 1 : at[b];
+    // A face index must lie in 0..n-2 (fold_face's range), a node index in 0..n-1.
+    if (lo < 0 || hi > f.n[b] - (b == a ? 2 : 1)) return false;
+  }
+  return true;
+}
+
+/// AveragedFaces row by row along x, without the per-node index division of `each`: where
+/// nothing folds (unfolded) the fine faces are read straight from the fine level's face array,
+/// or formed from its node values, with averaged_face's and source_face's operations in their
+/// order (the same bits: this file does not contract multiply-adds); elsewhere, and for a
+/// constant source, by averaged_face itself.
+void averaged_faces_rows(const AveragedFaces& op) {
+  const FaceGrid& f = op.fine;
+  const FaceGrid& c = op.coarse;
+  for (int a = 0; a < c.dims; ++a) {
+    const double* src = op.fine_faces.face[a];
+    const double* beta = op.fine_faces.beta;
+    const index_t stride = a == 0 ? 1 : a == 1 ? f.n[0] : f.n[0] * f.n[1];
+    // source_face's value of the fine face at dense index i, unfolded: the face array's, or
+    // the harmonic mean of the node values on either side.
+    const auto face = [&](index_t i) {
+      return src ? src[i] : harmonic_mean(beta[i], beta[i + stride]);
+    };
+    double* out = op.out[a];
+    const int t1 = a == 0 ? 1 : 0, t2 = a == 2 ? 1 : 2;
+    const int r1 = t1 < c.dims && c.halves(t1) ? 1 : 0;
+    const int r2 = t2 < c.dims && c.halves(t2) ? 1 : 0;
+    const index_t rows = c.n[1] * c.n[2];
+#pragma omp parallel for schedule(static)
+    for (index_t row = 0; row < rows; ++row) {
+      index_t at[3] = {0, row % c.n[1], row / c.n[1]};
+      for (at[0] = 0; at[0] < c.n[0]; ++at[0]) {
+        const index_t p = c.at(at[0], at[1], at[2]);
+        if ((!src && !beta) || !unfolded(f, c, a, at)) {
+          out[p] = averaged_face(f, op.fine_faces, c, a, at);
+          continue;
+        }
+        double sum = 0;
+        for (int o2 = -r2; o2 <= r2; ++o2)
+          for (int o1 = -r1; o1 <= r1; ++o1) {
+            index_t q[3] = {0, 0, 0};
+            double w = 1.0;
+            for (int b = 0; b < c.dims; ++b) {
+              if (b == a) continue;
+              const int o = b == t1 ? o1 : o2;
+              if (c.halves(b)) {
+                q[b] = 2 * at[b] + o;
+                w *= o == 0 ? 0.5 : 0.25;
+              } else {
+                q[b] = at[b];
+              }
+            }
+            double series;
+            if (c.halves(a)) {
+              index_t q1[3] = {q[0], q[1], q[2]};
+              q[a] = 2 * at[a];
+              q1[a] = 2 * at[a] + 1;
+              series = harmonic_mean(face(f.at(q[0], q[1], q[2])), face(f.at(q1[0], q1[1], q1[2])));
+            } else {
+              q[a] = at[a];
+              series = face(f.at(q[0], q[1], q[2]));
+            }
+            sum += w * series;
+          }
+        out[p] = sum;
+      }
+    }
+  }
+}
+
 template <typename T>
 index_t count_marked(const MarkHeld<T>& op) {
   const index_t n = op.count();
@@ -51,7 +128,7 @@ class HostLevelFaces final : public LevelFaceBuilder {
     return host_array(n, host);
   }
   void run(const CoarseNodes& op) override { each(op); }
-  void run(const AveragedFaces& op) override { each(op); }
+  void run(const AveragedFaces& op) override { averaged_faces_rows(op); }
   void run(const LayoutFaces<float>& op) override { each(op); }
   void run(const LayoutFaces<double>& op) override { each(op); }
   void run(const NodeTerms<float>& op) override { each(op); }
