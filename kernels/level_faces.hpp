@@ -112,13 +112,12 @@ FDSOLVE_HOST_DEVICE index_t fine_node_under(const FaceGrid& f, const FaceGrid& c
 /// The averaged face of the nested level c across axis a at coarse node `at`, from the faces
 /// of the fine level f: the fine faces it spans along a in series where a halves, the fine rows
 /// beside it in parallel (offsets -1..1, weights 1/4, 1/2, 1/4 where an axis across halves).
-FDSOLVE_HOST_DEVICE double averaged_face(const FaceGrid& f, const FaceSource& fs,
-                                         const FaceGrid& c, int a, const index_t at[3]) {
-  const auto fine_face = [&](const index_t q[3]) {
-    index_t r[3] = {q[0], q[1], q[2]};
-    for (int b = 0; b < c.dims; ++b) r[b] = b == a ? fold_face(f, b, r[b]) : fold_node(f, b, r[b]);
-    return source_face(f, fs, a, r[0], r[1], r[2]);
-  };
+/// averaged_face_of is the sum itself, each fine face (its indices before any fold) read by
+/// `fine_face`; averaged_face folds them by the face rules (the CPU build reads the faces that
+/// need no fold straight, level_faces_cpu.cpp).
+template <typename FineFace>
+FDSOLVE_HOST_DEVICE double averaged_face_of(const FaceGrid& c, int a, const index_t at[3],
+                                            const FineFace& fine_face) {
   double sum = 0;
   const int t1 = a == 0 ? 1 : 0, t2 = a == 2 ? 1 : 2;
   const int r1 = t1 < c.dims && c.halves(t1) ? 1 : 0;
@@ -150,6 +149,15 @@ FDSOLVE_HOST_DEVICE double averaged_face(const FaceGrid& f, const FaceSource& fs
       sum += w * series;
     }
   return sum;
+}
+
+FDSOLVE_HOST_DEVICE double averaged_face(const FaceGrid& f, const FaceSource& fs,
+                                         const FaceGrid& c, int a, const index_t at[3]) {
+  return averaged_face_of(c, a, at, [&](const index_t q[3]) {
+    index_t r[3] = {q[0], q[1], q[2]};
+    for (int b = 0; b < c.dims; ++b) r[b] = b == a ? fold_face(f, b, r[b]) : fold_node(f, b, r[b]);
+    return source_face(f, fs, a, r[0], r[1], r[2]);
+  });
 }
 
 /// Robin faces: per face whether it is one and its h.

@@ -60,9 +60,6 @@ void averaged_faces_rows(const AveragedFaces& op) {
       return src ? src[i] : harmonic_mean(beta[i], beta[i + stride]);
     };
     double* out = op.out[a];
-    const int t1 = a == 0 ? 1 : 0, t2 = a == 2 ? 1 : 2;
-    const int r1 = t1 < c.dims && c.halves(t1) ? 1 : 0;
-    const int r2 = t2 < c.dims && c.halves(t2) ? 1 : 0;
     const index_t rows = c.n[1] * c.n[2];
 #pragma omp parallel for schedule(static)
     for (index_t row = 0; row < rows; ++row) {
@@ -73,34 +70,9 @@ void averaged_faces_rows(const AveragedFaces& op) {
           out[p] = averaged_face(f, op.fine_faces, c, a, at);
           continue;
         }
-        double sum = 0;
-        for (int o2 = -r2; o2 <= r2; ++o2)
-          for (int o1 = -r1; o1 <= r1; ++o1) {
-            index_t q[3] = {0, 0, 0};
-            double w = 1.0;
-            for (int b = 0; b < c.dims; ++b) {
-              if (b == a) continue;
-              const int o = b == t1 ? o1 : o2;
-              if (c.halves(b)) {
-                q[b] = 2 * at[b] + o;
-                w *= o == 0 ? 0.5 : 0.25;
-              } else {
-                q[b] = at[b];
-              }
-            }
-            double series;
-            if (c.halves(a)) {
-              index_t q1[3] = {q[0], q[1], q[2]};
-              q[a] = 2 * at[a];
-              q1[a] = 2 * at[a] + 1;
-              series = harmonic_mean(face(f.at(q[0], q[1], q[2])), face(f.at(q1[0], q1[1], q1[2])));
-            } else {
-              q[a] = at[a];
-              series = face(f.at(q[0], q[1], q[2]));
-            }
-            sum += w * series;
-          }
-        out[p] = sum;
+        out[p] = averaged_face_of(c, a, at, [&](const index_t q[3]) {
+          return face(f.at(q[0], q[1], q[2]));
+        });
       }
     }
   }
