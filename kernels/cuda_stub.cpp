@@ -1,6 +1,7 @@
 // Stands in for the CUDA backend when fdsolve is built without CUDA, so that the solver needs
 // no #ifdef: asking for CUDA reports why it is missing.
 #include "backend.hpp"
+#include "formula_cache_use.hpp"
 
 namespace fdsolve {
 
@@ -11,6 +12,8 @@ std::string cuda_unavailable_reason() { return "fdsolve was built without CUDA";
 void compile_formulas_ahead(const std::vector<FieldProgram>&, int) {}
 
 void compile_formulas_for_arch(const std::vector<FieldProgram>&, int) {}
+
+void use_formula_cache(const std::filesystem::path&) {}
 
 template <typename T>
 std::unique_ptr<Backend<T>> make_cuda_backend(int) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <utility>
@@ -18,10 +19,12 @@
 #include "commands/wait_policy.hpp"
 #include "compare.hpp"
 #include "exit_codes.hpp"
+#include "formula_cache_use.hpp"
 #include "loop/run_clock.hpp"
 #include "multigrid/multigrid_bench.hpp"
 #include "parallel/agree.hpp"
 #include "parallel/comm.hpp"
+#include "tuning/kernel_choice.hpp"
 
 namespace {
 
@@ -49,6 +52,18 @@ int fail(const fdsolve::parallel::Comm& comm, int code, const std::string& messa
   }
   spdlog::error("{}", message);
   return code;
+}
+
+/// Where the formulas NVRTC compiles are kept between runs: $FDSOLVE_FORMULA_CACHE where it is
+/// set ("off", "0" or empty: nowhere), else formulas/ in the tuning cache's directory.
+std::filesystem::path formula_cache_directory() {
+  if (const char* set = std::getenv("FDSOLVE_FORMULA_CACHE")) {
+    const std::string value(set);
+    return value.empty() || value == "off" || value == "0" ? std::filesystem::path()
+                                                           : std::filesystem::path(value);
+  }
+  const std::filesystem::path directory = fdsolve::tune_cache_directory();
+  return directory.empty() ? directory : directory / "formulas";
 }
 
 }  // namespace
@@ -168,6 +183,7 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitBadInput;
   }
   setup_logging(quiet, log_level, comm.rank());
+  use_formula_cache(formula_cache_directory());
 
   try {
     if (*run_cmd) {

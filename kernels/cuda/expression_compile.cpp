@@ -7,8 +7,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
+
+#include "formula_cache.hpp"
 
 namespace fdsolve::cuda {
 namespace {
@@ -64,6 +68,9 @@ std::string expression_source(const FieldProgram& p) {
 
 namespace {
 
+// --fmad=false: a*b + c must round twice, as muparser's does on the host.
+constexpr const char* kOptions[] = {"--fmad=false", "--std=c++17"};
+
 std::string compile_now(const std::string& source, int arch) {
   nvrtcProgram prog = nullptr;
   check(nvrtcCreateProgram(&prog, source.c_str(), "fdsolve_expression.cu", 0, nullptr, nullptr),
@@ -71,8 +78,7 @@ std::string compile_now(const std::string& source, int arch) {
   const std::unique_ptr<nvrtcProgram, void (*)(nvrtcProgram*)> owner(
       &prog, [](nvrtcProgram* q) { nvrtcDestroyProgram(q); });
   const std::string gpu = "--gpu-architecture=sm_" + std::to_string(arch);
-  // --fmad=false: a*b + c must round twice, as muparser's does on the host.
-  const char* options[] = {gpu.c_str(), "--fmad=false", "--std=c++17"};
+  const char* options[] = {gpu.c_str(), kOptions[0], kOptions[1]};
   const nvrtcResult compiled = nvrtcCompileProgram(prog, 3, options);
   if (compiled != NVRTC_SUCCESS) {
     std::size_t size = 0;
@@ -89,6 +95,27 @@ std::string compile_now(const std::string& source, int arch) {
   return cubin;
 }
 
+/// What decides a cubin besides its source: NVRTC's version, the architecture, the options.
+std::string cache_key(const std::string& source, int arch) {
+  int major = 0, minor = 0;
+  check(nvrtcVersion(&major, &minor), "nvrtcVersion");
+  std::string key = "nvrtc " + std::to_string(major) + "." + std::to_string(minor) + " sm_" +
+                    std::to_string(arch);
+  for (const char* o : kOptions) key += std::string(" ") + o;
+  return key + "\n" + source;
+}
+
+/// The process's formula cache's cubin for `source`, else NVRTC's, then kept there.
+std::string cached_or_compiled(const std::string& source, int arch) {
+  const std::optional<FormulaCache> cache = formula_cache();
+  if (!cache) return compile_now(source, arch);
+  const std::string key = cache_key(source, arch);
+  if (std::optional<std::string> cubin = cache->find(key)) return std::move(*cubin);
+  std::string cubin = compile_now(source, arch);
+  cache->store(key, cubin);
+  return cubin;
+}
+
 /// Compilations started ahead, by source and architecture: each taken once.
 std::mutex ahead_mutex;
 std::map<std::pair<std::string, int>, std::future<std::string>> ahead;
@@ -99,7 +126,7 @@ void compile_expression_ahead(const std::string& source, int arch) {
   std::lock_guard lock(ahead_mutex);
   auto key = std::make_pair(source, arch);
   if (ahead.count(key) == 0)
-    ahead.emplace(std::move(key), std::async(std::launch::async, compile_now, source, arch));
+    ahead.emplace(std::move(key), std::async(std::launch::async, cached_or_compiled, source, arch));
 }
 
 std::string compile_expression(const std::string& source, int arch) {
@@ -112,7 +139,7 @@ std::string compile_expression(const std::string& source, int arch) {
       ahead.erase(found);
     }
   }
-  return started.valid() ? started.get() : compile_now(source, arch);
+  return started.valid() ? started.get() : cached_or_compiled(source, arch);
 }
 
 }  // namespace fdsolve::cuda

@@ -33,7 +33,8 @@ std::string expression_source(const FieldProgram& p);
 
 /// Compiles `source` for sm_`arch` (e.g. 90) with FMA contraction off, so products and sums
 /// round as on the host; returns the cubin. Throws ExpressionCompileError with NVRTC's log.
-/// A compilation started by compile_expression_ahead is waited for instead of repeated.
+/// A compilation started by compile_expression_ahead is waited for instead of repeated; with a
+/// formula cache set (formula_cache.hpp) a cubin compiled by an earlier run is read back.
 std::string compile_expression(const std::string& source, int arch);
 /// Starts compile_expression(source, arch) on a thread of its own; its result (or error) is
 /// kept for the first compile_expression of the same source and arch.
