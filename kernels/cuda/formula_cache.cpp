@@ -16,7 +16,7 @@
 namespace fdsolve::cuda {
 namespace {
 
-constexpr char kMagic[] = "fdsolve formula cubin 1\n";
+constexpr char kMagic[] = "fdsolve formula cubin 2\n";
 
 std::uint64_t fnv1a(const std::string& text) {
   std::uint64_t h = 14695981039346656037ull;
@@ -62,9 +62,13 @@ std::optional<std::string> FormulaCache::find(const std::string& key) const {
   if (!get_size(file, at, key_size) || file.size() - at < key_size) return std::nullopt;
   if (file.compare(at, key_size, key) != 0 || key_size != key.size()) return std::nullopt;
   at += key_size;
-  if (!get_size(file, at, cubin_size) || file.size() - at != cubin_size || cubin_size == 0)
+  std::uint64_t sum = 0;
+  if (!get_size(file, at, cubin_size) || !get_size(file, at, sum) ||
+      file.size() - at != cubin_size || cubin_size == 0)
     return std::nullopt;
-  return file.substr(at);
+  std::string cubin = file.substr(at);
+  if (fnv1a(cubin) != sum) return std::nullopt;  // damaged on disk: compile again
+  return cubin;
 }
 
 bool FormulaCache::store(const std::string& key, const std::string& cubin) const {
@@ -75,6 +79,7 @@ bool FormulaCache::store(const std::string& key, const std::string& cubin) const
   put_size(file, key.size());
   file += key;
   put_size(file, cubin.size());
+  put_size(file, fnv1a(cubin));
   file += cubin;
   // A name no other writer uses, in the same directory, so that the rename is atomic.
   static std::atomic<unsigned> serial{0};

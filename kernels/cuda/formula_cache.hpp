@@ -10,8 +10,9 @@
 namespace fdsolve::cuda {
 
 /// A directory of cubins, each filed under a hash of its key (everything that decides the
-/// cubin: the source, the architecture, NVRTC's version and options) and holding the whole key,
-/// so that a hash collision or a foreign file is a miss. Reading or writing never fails a run:
+/// cubin: the source, the architecture, NVRTC's version and options) and holding the whole key
+/// and a checksum of the cubin, so that a hash collision, a foreign file or a damaged entry is
+/// a miss. Reading or writing never fails a run:
 /// any trouble is a miss, and a write goes to a file of its own first, then is renamed, so that
 /// concurrent runs never read a half-written entry.
 class FormulaCache {

@@ -109,15 +109,26 @@ TEST_CASE("formula cache: compile_expression keeps what it compiles and reads it
   REQUIRE(compiled.size() > 0);
   REQUIRE(entries(dir) == 1);
   const fs::path entry = fs::directory_iterator(dir)->path();
-  // The entry's cubin replaced: what comes back is the entry's, not a new compile's.
-  std::string text = read_all(entry);
-  REQUIRE(text.size() > compiled.size());
-  REQUIRE(text.compare(text.size() - compiled.size(), compiled.size(), compiled) == 0);
-  text.replace(text.size() - compiled.size(), compiled.size(), std::string(compiled.size(), 'k'));
-  write_all(entry, text);
-  CHECK(fdsolve::cuda::compile_expression(source, 90) == std::string(compiled.size(), 'k'));
+  // The entry's cubin damaged on disk: a miss, compiled and kept again.
+  const std::string whole = read_all(entry);
+  REQUIRE(whole.size() > compiled.size());
+  REQUIRE(whole.compare(whole.size() - compiled.size(), compiled.size(), compiled) == 0);
+  std::string damaged = whole;
+  damaged[damaged.size() - 1] ^= 1;
+  write_all(entry, damaged);
+  CHECK(fdsolve::cuda::compile_expression(source, 90) == compiled);
+  CHECK(read_all(entry) == whole);
+  // Another entry's cubin (and its checksum) in its place: what comes back is the entry's, not
+  // a new compile's, so the cache is read.
+  const std::string other = FormulaCache(dir).path_of("other").string();
+  REQUIRE(FormulaCache(dir).store("other", "kept cubin"));
+  const std::string kept = read_all(other);
+  const std::string key_part = whole.substr(0, whole.size() - compiled.size() - 16);
+  write_all(entry, key_part + kept.substr(kept.size() - std::string("kept cubin").size() - 16));
+  CHECK(fdsolve::cuda::compile_expression(source, 90) == "kept cubin");
+  fs::remove(other);
   // Another architecture is another entry.
-  CHECK(fdsolve::cuda::compile_expression(source, 80) != std::string(compiled.size(), 'k'));
+  CHECK(fdsolve::cuda::compile_expression(source, 80) != "kept cubin");
   CHECK(entries(dir) == 2);
   // Without the cache NVRTC compiles again.
   fdsolve::use_formula_cache({});
