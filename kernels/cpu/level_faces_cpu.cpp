@@ -78,6 +78,39 @@ void averaged_faces_rows(const AveragedFaces& op) {
   }
 }
 
+/// LayoutFaces row by row along x, without `each`'s per-face index divisions: where no rule
+/// folds the face or its far node (the face's index along the axis within 0..n-2, no
+/// fold_last) it is read or formed straight with source_face's operations (the same bits);
+/// elsewhere by the operation itself.
+template <typename T>
+void layout_faces_rows(const LayoutFaces<T>& op) {
+  const int a = op.axis;
+  const FaceGrid& g = op.g;
+  const FaceSource& s = op.source;
+  const index_t e0 = op.extent(0), e1 = op.extent(1), rows = e1 * op.extent(2);
+  const index_t stride = a == 0 ? 1 : a == 1 ? g.n[0] : g.n[0] * g.n[1];
+  const double constant = harmonic_mean(s.beta_constant, s.beta_constant);
+#pragma omp parallel for schedule(static)
+  for (index_t row = 0; row < rows; ++row) {
+    for (index_t i = 0; i < e0; ++i) {
+      index_t local[3] = {i, row % e1, row / e1};
+      local[a] -= 1;  // from the face below the first node, as the operation counts
+      const index_t along = local[a] + op.part.offset[a];
+      if (op.fold_last || along < 0 || along > g.n[a] - 2) {
+        op(i + e0 * row);
+        continue;
+      }
+      const index_t p =
+          g.at(local[0] + op.part.offset[0], local[1] + op.part.offset[1],
+               local[2] + op.part.offset[2]);
+      const double v = s.face[a] ? s.face[a][p]
+                       : s.beta  ? harmonic_mean(s.beta[p], s.beta[p + stride])
+                                 : constant;
+      op.out[op.part.layout.at(local[0], local[1], local[2])] = static_cast<T>(v);
+    }
+  }
+}
+
 template <typename T>
 index_t count_marked(const MarkHeld<T>& op) {
   const index_t n = op.count();
@@ -101,8 +134,8 @@ class HostLevelFaces final : public LevelFaceBuilder {
   }
   void run(const CoarseNodes& op) override { each(op); }
   void run(const AveragedFaces& op) override { averaged_faces_rows(op); }
-  void run(const LayoutFaces<float>& op) override { each(op); }
-  void run(const LayoutFaces<double>& op) override { each(op); }
+  void run(const LayoutFaces<float>& op) override { layout_faces_rows(op); }
+  void run(const LayoutFaces<double>& op) override { layout_faces_rows(op); }
   void run(const NodeTerms<float>& op) override { each(op); }
   void run(const NodeTerms<double>& op) override { each(op); }
   void run(const WriteHeld<float>& op) override { each(op); }
