@@ -29,6 +29,11 @@ void each(const Op& op) {
   for (index_t q = 0; q < n; ++q) op(q);
 }
 
+/// The distance in a level's dense arrays between neighbours along axis a.
+index_t axis_stride(const FaceGrid& g, int a) {
+  return a == 0 ? 1 : a == 1 ? g.n[0] : g.n[0] * g.n[1];
+}
+
 /// Whether every fine face that averaged_face reads for coarse node `at` along axis a lies
 /// inside the fine grid as it stands, so that no face rule folds an index (averaged_face's
 /// fine_face then reads the fine face array at the index itself).
@@ -53,7 +58,7 @@ void averaged_faces_rows(const AveragedFaces& op) {
   for (int a = 0; a < c.dims; ++a) {
     const double* src = op.fine_faces.face[a];
     const double* beta = op.fine_faces.beta;
-    const index_t stride = a == 0 ? 1 : a == 1 ? f.n[0] : f.n[0] * f.n[1];
+    const index_t stride = axis_stride(f, a);
     // source_face's value of the fine face at dense index i, unfolded: the face array's, or
     // the harmonic mean of the node values on either side.
     const auto face = [&](index_t i) {
@@ -88,7 +93,7 @@ void layout_faces_rows(const LayoutFaces<T>& op) {
   const FaceGrid& g = op.g;
   const FaceSource& s = op.source;
   const index_t e0 = op.extent(0), e1 = op.extent(1), rows = e1 * op.extent(2);
-  const index_t stride = a == 0 ? 1 : a == 1 ? g.n[0] : g.n[0] * g.n[1];
+  const index_t stride = axis_stride(g, a);
   const double constant = harmonic_mean(s.beta_constant, s.beta_constant);
 #pragma omp parallel for schedule(static)
   for (index_t row = 0; row < rows; ++row) {

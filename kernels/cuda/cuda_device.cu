@@ -8,8 +8,6 @@
 #include "cuda_check.cuh"
 #include "cuda_device.cuh"
 #include "expression_compile.hpp"
-#include "formula_cache.hpp"
-#include "formula_cache_use.hpp"
 
 namespace fdsolve {
 
@@ -47,13 +45,6 @@ void compile_formulas_for_arch(const std::vector<FieldProgram>& programs, int ar
   for (const FieldProgram& p : programs)
     if (!p.cuda_body.empty() && !p.is_constant)
       cuda::compile_expression_ahead(cuda::expression_source(p), arch);
-}
-
-void use_formula_cache(const std::filesystem::path& directory) {
-  if (directory.empty())
-    cuda::set_formula_cache(std::nullopt);
-  else
-    cuda::set_formula_cache(cuda::FormulaCache(directory));
 }
 
 namespace cuda {

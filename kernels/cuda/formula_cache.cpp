@@ -13,6 +13,8 @@
 #include <system_error>
 #include <vector>
 
+#include "formula_cache_use.hpp"
+
 namespace fdsolve::cuda {
 namespace {
 
@@ -129,3 +131,12 @@ std::optional<FormulaCache> formula_cache() {
 }
 
 }  // namespace fdsolve::cuda
+
+namespace fdsolve {
+
+void use_formula_cache(const std::filesystem::path& directory) {
+  cuda::set_formula_cache(directory.empty() ? std::nullopt
+                                            : std::optional(cuda::FormulaCache(directory)));
+}
+
+}  // namespace fdsolve
